@@ -1,0 +1,4 @@
+// Create or update documents; indexed_at stays unset until every stage has finished.
+UNWIND $rows AS row
+MERGE (d:__Document__ {id: row.id})
+SET d.title = row.title, d.source = row.source, d.content_hash = row.content_hash

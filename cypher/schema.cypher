@@ -1,0 +1,21 @@
+// The constraints and indexes of the graph model; every statement is idempotent.
+// $dimensions is the embedding size of the configured embedder.
+CREATE CONSTRAINT document_id IF NOT EXISTS FOR (d:__Document__) REQUIRE d.id IS UNIQUE;
+CREATE CONSTRAINT chunk_id IF NOT EXISTS FOR (c:__Chunk__) REQUIRE c.id IS UNIQUE;
+CREATE CONSTRAINT entity_id IF NOT EXISTS FOR (e:__Entity__) REQUIRE e.id IS UNIQUE;
+CREATE CONSTRAINT community_id IF NOT EXISTS FOR (c:__Community__) REQUIRE c.id IS UNIQUE;
+CREATE CONSTRAINT related_id IF NOT EXISTS FOR ()-[r:RELATED]-() REQUIRE r.id IS UNIQUE;
+CREATE INDEX entity_name IF NOT EXISTS FOR (e:__Entity__) ON (e.name);
+CREATE INDEX entity_name_key IF NOT EXISTS FOR (e:__Entity__) ON (e.name_key);
+CREATE CONSTRAINT merge_id IF NOT EXISTS FOR (m:__Merge__) REQUIRE m.id IS UNIQUE;
+CREATE INDEX community_level IF NOT EXISTS FOR (c:__Community__) ON (c.level);
+CREATE FULLTEXT INDEX entity_name_fulltext IF NOT EXISTS FOR (e:__Entity__) ON EACH [e.name];
+CREATE VECTOR INDEX chunk_embedding IF NOT EXISTS FOR (c:__Chunk__) ON (c.embedding)
+OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine'}};
+CREATE VECTOR INDEX entity_description_embedding IF NOT EXISTS
+FOR (e:__Entity__) ON (e.description_embedding)
+OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine'}};
+CREATE VECTOR INDEX related_embedding IF NOT EXISTS FOR ()-[r:RELATED]-() ON (r.embedding)
+OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine'}};
+CREATE VECTOR INDEX community_embedding IF NOT EXISTS FOR (c:__Community__) ON (c.embedding)
+OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine'}};

@@ -1,0 +1,74 @@
+"""The `graphrag-neo4j` command line: thin wrappers that turn settings into engine calls."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from graphrag_neo4j.errors import GraphRAGError
+
+app = typer.Typer(
+    name="graphrag-neo4j",
+    help="Index documents into a knowledge graph in Neo4j and ask questions over it.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+console = Console(stderr=True)
+
+
+@app.command()
+def init(
+    directory: Annotated[Path, typer.Argument(help="Project folder to create.")] = Path(),
+    force: Annotated[bool, typer.Option(help="Overwrite an existing settings file.")] = False,
+) -> None:
+    """Write a commented graphrag.toml and a copy of the prompts you can tune."""
+    from graphrag_neo4j.settings_file import write_project
+
+    config_path, prompt_copy = write_project(directory, force=force)
+    console.print(f"Wrote {config_path} and the prompts in {prompt_copy}/.")
+
+
+@app.command("init-db")
+def init_db(
+    reset_vectors: Annotated[
+        bool, typer.Option(help="Drop vector indexes and stored embeddings (new embedder).")
+    ] = False,
+) -> None:
+    """Create the constraints and indexes of the graph model in Neo4j."""
+    from graphrag_neo4j.schema import ensure_schema
+    from graphrag_neo4j.settings import load_settings
+    from graphrag_neo4j.store import Store
+
+    settings = load_settings()
+    with Store.connect(settings.neo4j) as store:
+        if reset_vectors:
+            store.reset_vectors()
+            console.print("Dropped the vector indexes and every stored embedding.")
+        dimensions = ensure_schema(store, settings, console)
+    console.print(f"Schema applied to {settings.neo4j.uri} (vector dimension {dimensions}).")
+
+
+def _register_subcommands() -> None:
+    from graphrag_neo4j.cli_index import delete_command, documents_command, index_command
+    from graphrag_neo4j.cli_models import models_command
+    from graphrag_neo4j.cli_neo4j import app as neo4j_app
+
+    app.add_typer(neo4j_app, name="neo4j", help="Run the bundled local Neo4j server.")
+    app.command("models")(models_command)
+    app.command("index")(index_command)
+    app.command("delete")(delete_command)
+    app.command("documents")(documents_command)
+
+
+def main() -> None:
+    """Entry point: runs the CLI and turns user mistakes into one red sentence."""
+    _register_subcommands()
+    try:
+        app()
+    except GraphRAGError as exc:
+        console.print(f"[red]Error:[/red] {exc}", highlight=False)
+        sys.exit(1)

@@ -1,0 +1,184 @@
+"""The Python API: `GraphRAG(settings)` with async methods and sync twins at one asyncio edge."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from rich.console import Console
+
+from graphrag_neo4j.settings import Settings, load_settings
+
+if TYPE_CHECKING:
+    from langchain_core.embeddings import Embeddings
+    from langchain_core.language_models import BaseChatModel
+
+    from graphrag_neo4j.deletion import DeletionReport
+    from graphrag_neo4j.embedding_calls import EmbeddingCaller
+    from graphrag_neo4j.llm_calls import LLMCaller
+    from graphrag_neo4j.loaders import LoadResult
+    from graphrag_neo4j.run_report import IndexStats
+    from graphrag_neo4j.store import Store
+
+T = TypeVar("T")
+
+
+class GraphRAG:
+    """Index documents into Neo4j and manage the graph; models resolve lazily from settings.
+
+        rag = GraphRAG()                       # settings from graphrag.toml / GRAPHRAG_* env
+        rag.index(["./docs"])                  # LLM extraction
+        rag.index_triplets("corpus.jsonl")     # pre-extracted triplets, no LLM
+        rag.close()
+    Pass `llm=` or `embeddings=` to use any LangChain chat model or Embeddings object.
+    """
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        llm: BaseChatModel | None = None,
+        embeddings: Embeddings | None = None,
+        console: Console | None = None,
+        no_cache: bool = False,
+    ) -> None:
+        self.settings = settings or load_settings()
+        self.console = console or Console(stderr=True)
+        self.no_cache = no_cache
+        self._chat_model = llm
+        self._embeddings = embeddings
+        self._store: Store | None = None
+        self._llm: LLMCaller | None = None
+        self._embedder: EmbeddingCaller | None = None
+        self._schema_ready = False
+
+    @property
+    def store(self) -> Store:
+        """The Neo4j connection, opened on first use."""
+        if self._store is None:
+            from graphrag_neo4j.store import Store
+
+            self._store = Store.connect(self.settings.neo4j)
+        return self._store
+
+    @property
+    def llm(self) -> LLMCaller:
+        """The one LLM call path, resolving the chat model from settings on first use."""
+        if self._llm is None:
+            from graphrag_neo4j.llm_calls import LLMCaller
+
+            model = self._chat_model
+            if model is None:
+                from graphrag_neo4j.providers import resolve_llm
+
+                resolved = resolve_llm(self.settings)
+                self.console.print(f"LLM: {resolved.description}")
+                model = resolved.model
+            self._llm = LLMCaller(
+                model, self.settings.llm, self.settings.cache_dir, no_cache=self.no_cache
+            )
+        return self._llm
+
+    @property
+    def embedder(self) -> EmbeddingCaller:
+        """The one embedding path, resolving the embedder from settings on first use."""
+        if self._embedder is None:
+            from graphrag_neo4j.embedding_calls import EmbeddingCaller
+
+            model = self._embeddings
+            if model is None:
+                from graphrag_neo4j.providers import resolve_embeddings
+
+                resolved = resolve_embeddings(self.settings)
+                self.console.print(f"Embedder: {resolved.description}")
+                model = resolved.model
+            self._embedder = EmbeddingCaller(
+                model, self.settings.embedding, self.settings.cache_dir, no_cache=self.no_cache
+            )
+        return self._embedder
+
+    async def aensure_schema(self) -> int:
+        """Apply constraints and indexes sized for the embedder (once per instance)."""
+        dimensions = await self.embedder.dimension()
+        if not self._schema_ready:
+            await asyncio.to_thread(self.store.apply_schema, dimensions)
+            self._schema_ready = True
+        return dimensions
+
+    def _indexer(self, with_llm: bool) -> Any:
+        from graphrag_neo4j.indexer import Indexer
+
+        llm = self.llm if with_llm else None
+        return Indexer(self.settings, self.store, self.embedder, llm, self.console)
+
+    async def aindex(self, paths: Sequence[Path | str]) -> tuple[IndexStats, LoadResult]:
+        """Load files and folders, extract with the LLM and write the graph."""
+        from graphrag_neo4j.loaders import load_documents
+
+        extraction = self.settings.extraction
+        loaded = load_documents(
+            [Path(p) for p in paths],
+            text_field=extraction.text_field,
+            title_field=extraction.title_field,
+        )
+        await self.aensure_schema()
+        stats = await self._indexer(with_llm=True).index_documents(loaded.documents)
+        stats.skipped_files = len(loaded.skipped)
+        return stats, loaded
+
+    async def aindex_triplets(self, path: Path | str) -> IndexStats:
+        """Ingest passages that carry their own triplets (no LLM)."""
+        from graphrag_neo4j.triplet_corpus import read_triplet_corpus
+
+        corpus = read_triplet_corpus(Path(path))
+        for reason in corpus.skipped:
+            self.console.print(f"[yellow]Skipped:[/yellow] {reason}", highlight=False)
+        await self.aensure_schema()
+        stats: IndexStats = await self._indexer(with_llm=False).index_triplets(corpus.passages)
+        stats.skipped_files = len(corpus.skipped)
+        return stats
+
+    async def adelete(self, document_id: str) -> DeletionReport:
+        """Remove a document and whatever only it supported; re-describe the rest."""
+        from graphrag_neo4j.deletion import delete_document
+        from graphrag_neo4j.summarizing import DescriptionMerger
+
+        merger = DescriptionMerger(
+            self.llm, self.settings.extraction.summary_token_budget, self.settings.prompts_dir
+        )
+        return await delete_document(self.store, document_id, merger, self.embedder)
+
+    def counts(self) -> dict[str, int]:
+        """Documents, chunks, entities, relations and communities in the graph."""
+        return dict(self.store.read("count_graph")[0])
+
+    # Sync twins: the only place an event loop is started.
+    def index(self, paths: Sequence[Path | str]) -> tuple[IndexStats, LoadResult]:
+        """Sync version of `aindex`."""
+        return _run(self.aindex(paths))
+
+    def index_triplets(self, path: Path | str) -> IndexStats:
+        """Sync version of `aindex_triplets`."""
+        return _run(self.aindex_triplets(path))
+
+    def delete(self, document_id: str) -> DeletionReport:
+        """Sync version of `adelete`."""
+        return _run(self.adelete(document_id))
+
+    def close(self) -> None:
+        """Close the Neo4j connection and the caches."""
+        for resource in (self._store, self._llm, self._embedder):
+            if resource is not None:
+                resource.close()
+
+    def __enter__(self) -> GraphRAG:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _run(coroutine: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coroutine)

@@ -1,0 +1,147 @@
+"""Turns resolved mentions into batched, idempotent Neo4j writes of the graph model."""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict
+from typing import Any
+
+from graphrag_neo4j.merge_decisions import Resolution
+from graphrag_neo4j.models import (
+    Chunk,
+    ChunkExtraction,
+    Document,
+    normalize_name,
+    relation_id,
+)
+from graphrag_neo4j.resolution import MergeRecord, mention_key
+from graphrag_neo4j.store import Store
+
+Rows = list[dict[str, Any]]
+Progress = Callable[[int], None] | None
+
+
+def write_documents_and_chunks(
+    store: Store,
+    documents: Sequence[Document],
+    chunks: Sequence[Chunk],
+    embeddings: Sequence[Sequence[float]],
+    on_batch: Progress = None,
+) -> None:
+    """Documents, their chunks with embeddings, and the NEXT_CHUNK chain."""
+    store.write_rows("merge_documents", [_document_row(d) for d in documents])
+    rows = [
+        {**asdict(chunk), "embedding": list(vector)}
+        for chunk, vector in zip(chunks, embeddings, strict=True)
+    ]
+    store.write_rows("merge_chunks", rows, on_batch=on_batch)
+    store.write_rows("link_next_chunks", next_chunk_rows(chunks))
+
+
+def _document_row(document: Document) -> dict[str, Any]:
+    return {
+        "id": document.id,
+        "title": document.title,
+        "source": document.source,
+        "content_hash": document.content_hash,
+    }
+
+
+def next_chunk_rows(chunks: Iterable[Chunk]) -> Rows:
+    """Links between consecutive chunks of each document."""
+    by_document: dict[str, list[Chunk]] = defaultdict(list)
+    for chunk in chunks:
+        by_document[chunk.document_id].append(chunk)
+    rows: Rows = []
+    for members in by_document.values():
+        ordered = sorted(members, key=lambda c: c.chunk_index)
+        rows.extend(
+            {"from_id": a.id, "to_id": b.id} for a, b in itertools.pairwise(ordered)
+        )
+    return rows
+
+
+def entity_mention_rows(extractions: Iterable[ChunkExtraction], resolution: Resolution) -> Rows:
+    """One HAS_ENTITY row per (chunk, entity), merging same-entity mentions of a chunk."""
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for extraction in extractions:
+        for mention in extraction.entities:
+            entity = resolution.entity_of(mention_key(mention))
+            row = rows.setdefault(
+                (extraction.chunk_id, entity.id),
+                {
+                    "chunk_id": extraction.chunk_id,
+                    "entity_id": entity.id,
+                    "name": entity.name,
+                    "name_key": entity.name_key,
+                    "type": entity.type,
+                    "surface_type": mention.type,
+                    "descriptions": [],
+                    "surface_names": [],
+                },
+            )
+            if mention.description and mention.description not in row["descriptions"]:
+                row["descriptions"].append(mention.description)
+            if mention.name not in row["surface_names"]:
+                row["surface_names"].append(mention.name)
+    return [
+        {
+            **{k: v for k, v in row.items() if k != "descriptions"},
+            "description": " ".join(row["descriptions"]),
+        }
+        for row in rows.values()
+    ]
+
+
+def relation_mention_rows(extractions: Iterable[ChunkExtraction], resolution: Resolution) -> Rows:
+    """One RELATED provenance row per (relation, chunk); self-loops after merging are dropped."""
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for extraction in extractions:
+        types = {normalize_name(m.name): m.type for m in extraction.entities}
+        for relation in extraction.relations:
+            source = resolution.entity_of(_key(relation.subject, types))
+            target = resolution.entity_of(_key(relation.object, types))
+            if source.id == target.id:
+                continue
+            rel_id = relation_id(source.id, relation.predicate, target.id)
+            row = rows.setdefault(
+                (rel_id, extraction.chunk_id),
+                {
+                    "id": rel_id,
+                    "source_id": source.id,
+                    "target_id": target.id,
+                    "predicate": relation.predicate,
+                    "chunk_id": extraction.chunk_id,
+                    "description": relation.description,
+                    "strength": relation.strength,
+                },
+            )
+            row["strength"] = max(row["strength"], relation.strength)
+    return list(rows.values())
+
+
+def _key(name: str, types: dict[str, str]) -> tuple[str, str]:
+    key = normalize_name(name)
+    return key, types.get(key, "unknown")
+
+
+def merge_rows(merges: Iterable[MergeRecord]) -> Rows:
+    """Rows of the merge audit trail."""
+    return [{**asdict(m), "id": m.id} for m in merges]
+
+
+def write_mentions(
+    store: Store,
+    extractions: Sequence[ChunkExtraction],
+    resolution: Resolution,
+    on_batch: Progress = None,
+) -> tuple[set[str], set[str]]:
+    """Write entity and relation provenance plus merges; return touched entity and relation ids."""
+    entity_rows = entity_mention_rows(extractions, resolution)
+    relation_rows = relation_mention_rows(extractions, resolution)
+    store.write_rows("merge_entity_mentions", entity_rows, on_batch=on_batch)
+    store.write_rows("merge_relation_mentions", relation_rows, on_batch=on_batch)
+    store.write_rows("record_merges", merge_rows(resolution.merges))
+    return {r["entity_id"] for r in entity_rows}, {r["id"] for r in relation_rows}

@@ -1,0 +1,117 @@
+"""The engine's records: documents, chunks, extracted mentions, resolved graph rows, answers."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+_QUOTES = "\"'`“”‘’«»„‟‹›"
+_PUNCTUATION = re.compile(r"[^\w\s&+#-]", flags=re.UNICODE)
+_SPACES = re.compile(r"\s+")
+
+
+def content_id(*parts: str) -> str:
+    """A stable 16-hex-digit id from content, so the same input always gets the same id."""
+    digest = hashlib.sha256("\x1f".join(parts).encode("utf-8"))
+    return digest.hexdigest()[:16]
+
+
+def normalize_name(name: str) -> str:
+    """The comparison key of an entity name: case, quotes, punctuation and spaces folded."""
+    text = unicodedata.normalize("NFKC", name).strip(_QUOTES + " ").casefold()
+    text = text.translate({ord(q): None for q in _QUOTES})
+    text = _PUNCTUATION.sub(" ", text)
+    text = _SPACES.sub(" ", text).strip()
+    return text.removeprefix("the ") if text != "the" else text
+
+
+def normalize_type(entity_type: str) -> str:
+    """Entity types compare in lower case without surrounding spaces; empty means unknown."""
+    folded = _SPACES.sub(" ", entity_type.strip().casefold())
+    return folded or "unknown"
+
+
+def entity_id(name: str, entity_type: str) -> str:
+    """The id of the entity with this normalised name and type."""
+    return content_id("entity", normalize_name(name), normalize_type(entity_type))
+
+
+def relation_id(source_id: str, predicate: str, target_id: str) -> str:
+    """The id of a RELATED edge: same endpoints and same normalised predicate = same edge."""
+    return content_id("relation", source_id, normalize_name(predicate), target_id)
+
+
+@dataclass(frozen=True)
+class Document:
+    """One input text with where it came from."""
+
+    id: str
+    title: str
+    source: str
+    text: str
+
+    @property
+    def content_hash(self) -> str:
+        """Hash of the text alone, to notice an edited document under the same id."""
+        return content_id("text", self.text)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One sliding window of a document."""
+
+    id: str
+    document_id: str
+    text: str
+    chunk_index: int
+    n_tokens: int
+
+
+@dataclass(frozen=True)
+class EntityMention:
+    """An entity as one chunk mentions it (per-chunk provenance)."""
+
+    chunk_id: str
+    name: str
+    type: str
+    description: str
+
+
+@dataclass(frozen=True)
+class RelationMention:
+    """A subject-predicate-object statement as one chunk makes it."""
+
+    chunk_id: str
+    subject: str
+    predicate: str
+    object: str
+    description: str = ""
+    strength: float = 5.0
+
+
+@dataclass
+class ChunkExtraction:
+    """Everything extracted from one chunk, with parser counts for the run summary."""
+
+    chunk_id: str
+    entities: list[EntityMention] = field(default_factory=list)
+    relations: list[RelationMention] = field(default_factory=list)
+    dropped_records: int = 0
+    orphans_added: int = 0
+    orphans_dropped: int = 0
+
+
+@dataclass
+class Answer:
+    """What a query returns: the text, the context used, and what it cost."""
+
+    text: str
+    method: str
+    context: str = ""
+    sources: dict[str, list[Any]] = field(default_factory=dict)
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0

@@ -1,0 +1,70 @@
+"""Loads the shipped Cypher statements and prompt templates by name."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+
+from graphrag_neo4j.errors import ConfigError
+
+_NAME = re.compile(r"^[a-z0-9_/]+$")
+_REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _resource_dir(kind: str) -> Path:
+    """The folder of `kind` inside the wheel, or the repo folder in an editable install."""
+    packaged = Path(str(files("graphrag_neo4j") / kind))
+    return packaged if packaged.is_dir() else _REPO_ROOT / kind
+
+
+def cypher_dir() -> Path:
+    """Folder holding every `.cypher` file the engine runs."""
+    return _resource_dir("cypher")
+
+
+def prompts_dir() -> Path:
+    """Folder holding the default prompt templates."""
+    return _resource_dir("prompts")
+
+
+def _checked(name: str) -> str:
+    if not _NAME.match(name):
+        raise ValueError(f"invalid resource name {name!r}")
+    return name
+
+
+@cache
+def load_cypher(name: str) -> str:
+    """The text of cypher/NAME.cypher."""
+    path = cypher_dir() / f"{_checked(name)}.cypher"
+    if not path.is_file():
+        raise FileNotFoundError(f"no Cypher statement named {name!r} in {cypher_dir()}")
+    return path.read_text(encoding="utf-8")
+
+
+def load_prompt(name: str, overrides_dir: Path | None = None) -> str:
+    """The text of prompts/NAME.txt, taken from `overrides_dir` when the user has one there."""
+    file_name = f"{_checked(name)}.txt"
+    if overrides_dir is not None and (overrides_dir / file_name).is_file():
+        return (overrides_dir / file_name).read_text(encoding="utf-8")
+    path = prompts_dir() / file_name
+    if not path.is_file():
+        raise ConfigError(
+            f"Prompt {name!r} is missing from {prompts_dir()}; reinstall the package."
+        )
+    return path.read_text(encoding="utf-8")
+
+
+def split_statements(script: str) -> list[str]:
+    """Statements of a multi-statement file, split on `;` at line ends, comments dropped."""
+    lines = [line for line in script.splitlines() if not line.strip().startswith("//")]
+    parts = re.split(r";\s*$", "\n".join(lines), flags=re.MULTILINE)
+    return [part.strip() for part in parts if part.strip()]
+
+
+def all_cypher_names() -> list[str]:
+    """Every statement name under cypher/, including sub-folders (for EXPLAIN tests)."""
+    root = cypher_dir()
+    return sorted(p.relative_to(root).with_suffix("").as_posix() for p in root.rglob("*.cypher"))

@@ -1,0 +1,262 @@
+"""Every setting of the engine, each default declared once, loaded explicitly from file and env."""
+
+from __future__ import annotations
+
+import os
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Literal
+from urllib.parse import urlparse
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+CONFIG_FILE_NAME = "graphrag.toml"
+CONFIG_ENV_VAR = "GRAPHRAG_CONFIG"
+PROMPTS_FOLDER_NAME = "prompts"
+
+# Set only for the duration of one load_settings() call, so the file is a per-call choice.
+_active_config_file: ContextVar[Path | None] = ContextVar("graphrag_config_file", default=None)
+
+
+def _user_data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "graphrag-neo4j"
+
+
+def _user_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "graphrag-neo4j"
+
+
+class _Section(BaseModel):
+    """A settings section: unknown keys are typos, so they are refused."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Neo4jSettings(_Section):
+    """Where the graph lives and how the bundled local server runs."""
+
+    uri: str = Field("bolt://127.0.0.1:7687", description="Bolt URI of the Neo4j server.")
+    user: str = Field("neo4j", description="Neo4j user name.")
+    password: SecretStr = Field(
+        SecretStr("graphrag-neo4j"),
+        description="Neo4j password; the local server sets it on first start.",
+    )
+    database: str = Field("neo4j", description="Database name (Community edition has one).")
+    home: Path = Field(
+        default_factory=lambda: _user_data_dir() / "neo4j",
+        description="Folder of the local server: data, logs, pid file, resolved classpath.",
+    )
+    http_port: int = Field(7474, description="HTTP port of the local server (Browser).")
+    heap: str = Field("2g", description="JVM heap of the local server.")
+    pagecache: str = Field("2g", description="Page cache of the local server.")
+    write_batch_size: int = Field(1000, description="Rows per UNWIND write transaction.")
+    max_transaction_retry_s: float = Field(
+        30.0, description="How long transient Neo4j errors are retried."
+    )
+
+    @property
+    def bolt_port(self) -> int:
+        """The Bolt port the local server listens on, taken from `uri`."""
+        return urlparse(self.uri).port or 7687
+
+
+class LLMSettings(_Section):
+    """Which chat model answers and how calls to it are made."""
+
+    provider: Literal["auto", "openai", "azure", "local"] = Field(
+        "auto",
+        description="auto = openai when OPENAI_API_KEY is set, otherwise the offline local model.",
+    )
+    model: str | None = Field(
+        None, description="Model name (openai: gpt-4o-mini; azure: the deployment)."
+    )
+    api_key: SecretStr | None = Field(
+        None, description="API key; OPENAI_API_KEY / AZURE_OPENAI_API_KEY when unset."
+    )
+    base_url: str | None = Field(
+        None, description="OpenAI-compatible endpoint (Ollama, vLLM, LM Studio, llama.cpp)."
+    )
+    azure_endpoint: str | None = Field(None, description="Azure OpenAI endpoint URL.")
+    api_version: str | None = Field(None, description="Azure OpenAI API version.")
+    gguf_path: Path | None = Field(
+        None, description="GGUF file for provider=local; empty = the offline default model."
+    )
+    n_ctx: int = Field(8192, description="Context window of the local model, in tokens.")
+    n_threads: int = Field(2, description="CPU threads of the local model.")
+    temperature: float = Field(0.0, description="Sampling temperature.")
+    max_tokens: int = Field(1500, description="Most tokens one answer may generate.")
+    concurrency: int = Field(4, description="Most LLM calls in flight at once.")
+    timeout_s: float = Field(600.0, description="Timeout of one LLM call, in seconds.")
+    max_retries: int = Field(5, description="Retries on rate limits, timeouts and 5xx.")
+    cache: bool = Field(True, description="Reuse cached responses for identical calls.")
+    prompt_price_per_1m: float | None = Field(
+        None, description="Price per million prompt tokens, for the cost figure."
+    )
+    completion_price_per_1m: float | None = Field(
+        None, description="Price per million completion tokens, for the cost figure."
+    )
+
+
+class EmbeddingSettings(_Section):
+    """Which embedder turns text into vectors."""
+
+    provider: Literal["auto", "openai", "azure", "offline"] = Field(
+        "auto",
+        description="auto = openai when OPENAI_API_KEY is set, otherwise offline MiniLM.",
+    )
+    model: str | None = Field(
+        None, description="Model name (openai: text-embedding-3-small; azure: deployment)."
+    )
+    api_key: SecretStr | None = Field(None, description="API key; OPENAI_API_KEY when unset.")
+    base_url: str | None = Field(None, description="OpenAI-compatible embeddings endpoint.")
+    batch_size: int = Field(64, description="Texts per embedding request.")
+    concurrency: int = Field(2, description="Most embedding batches in flight at once.")
+    cache: bool = Field(True, description="Reuse cached vectors for identical texts.")
+
+
+class ChunkingSettings(_Section):
+    """How documents are cut into overlapping windows."""
+
+    unit: Literal["tokens", "chars"] = Field(
+        "tokens", description="Measure windows in tiktoken tokens or in characters."
+    )
+    size: int = Field(1200, description="Window size (tokens or characters).")
+    overlap: int = Field(100, description="Overlap between consecutive windows.")
+    encoding: str = Field("cl100k_base", description="tiktoken encoding for token counts.")
+
+
+class ExtractionSettings(_Section):
+    """How entities and triplets are pulled from chunks and resolved."""
+
+    entity_types: list[str] = Field(
+        default_factory=lambda: ["person", "organization", "location", "event", "concept"],
+        description="Entity types the extractor may use.",
+    )
+    gleaning_passes: int = Field(1, description="Extra 'what did you miss' passes per chunk.")
+    language: str | None = Field(
+        None, description="Output language; empty keeps the input's language."
+    )
+    orphan_triplets: Literal["add_entity", "drop"] = Field(
+        "add_entity", description="What to do with a triplet whose endpoint was not extracted."
+    )
+    resolution: bool = Field(True, description="Merge same-name and near-duplicate entities.")
+    resolution_similarity: float = Field(
+        0.85, description="Embedding cosine above which two names become merge candidates."
+    )
+    summary_token_budget: int = Field(
+        300, description="Joined descriptions longer than this get one LLM summary."
+    )
+    text_field: str = Field("text", description="Field holding the text in JSON/JSONL/CSV.")
+    title_field: str = Field("title", description="Field holding the title in JSON/JSONL/CSV.")
+
+
+class CommunitySettings(_Section):
+    """How communities are found and reported."""
+
+    max_cluster_size: int = Field(10, description="Leiden splits communities larger than this.")
+    seed: int = Field(0xDEADBEEF, description="Random seed, so the same graph gives the same run.")
+    report_max_input_tokens: int = Field(6000, description="Token budget of one report's context.")
+    report_max_tokens: int = Field(1500, description="Most tokens one report may generate.")
+
+
+class SearchSettings(_Section):
+    """Budgets of the four query methods."""
+
+    response_type: str = Field("Multiple Paragraphs", description="Shape of the answer.")
+    top_k_entities: int = Field(10, description="Local: entities from the vector search.")
+    top_chunks: int = Field(3, description="Local: text units in the context.")
+    top_communities: int = Field(3, description="Local: community reports in the context.")
+    top_outside_rels: int = Field(10, description="Local: relations to outside entities.")
+    top_inside_rels: int = Field(10, description="Local: relations among the found entities.")
+    local_context_tokens: int = Field(8000, description="Local: context token budget.")
+    text_unit_prop: float = Field(0.5, description="Local: share of the budget for text units.")
+    community_prop: float = Field(0.15, description="Local: share for community reports.")
+    community_level: int = Field(2, description="Global: community level to map over.")
+    map_batch_tokens: int = Field(8000, description="Global: report tokens per map call.")
+    reduce_tokens: int = Field(8000, description="Global: token budget of the reduce context.")
+    hops_entity_top_k: int = Field(3, description="Hops: entities per question mention.")
+    hops_relation_top_k: int = Field(3, description="Hops: relations from the question.")
+    hops_degree: int = Field(1, description="Hops: subgraph expansion degree (1 or 2).")
+    hops_final_k: int = Field(2, description="Hops: passages in the answer context.")
+    hops_rerank: bool = Field(True, description="Hops: rerank relations with the LLM.")
+    naive_top_k: int = Field(3, description="Naive: passages from the vector search.")
+
+
+class Settings(BaseSettings):
+    """The whole configuration; build it with load_settings() or directly."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="GRAPHRAG_", env_nested_delimiter="__", extra="forbid"
+    )
+
+    neo4j: Neo4jSettings = Field(default_factory=Neo4jSettings)
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+    embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+    chunking: ChunkingSettings = Field(default_factory=ChunkingSettings)
+    extraction: ExtractionSettings = Field(default_factory=ExtractionSettings)
+    communities: CommunitySettings = Field(default_factory=CommunitySettings)
+    search: SearchSettings = Field(default_factory=SearchSettings)
+    cache_dir: Path = Field(
+        default_factory=_user_cache_dir,
+        description="LLM response cache, embedding cache and downloaded models.",
+    )
+    prompts_dir: Path | None = Field(
+        None, description="Folder of prompt overrides (written by `graphrag-neo4j init`)."
+    )
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,  # noqa: ARG003 (no .env support)
+        file_secret_settings: PydanticBaseSettingsSource,  # noqa: ARG003
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Python arguments beat environment variables, which beat the settings file."""
+        config_file = _active_config_file.get()
+        if config_file is None:
+            return (init_settings, env_settings)
+        return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls, config_file))
+
+
+def find_config_file(start: Path | None = None) -> Path | None:
+    """The settings file: $GRAPHRAG_CONFIG, else graphrag.toml in the working folder."""
+    explicit = os.environ.get(CONFIG_ENV_VAR)
+    if explicit:
+        return Path(explicit)
+    candidate = (start or Path.cwd()) / CONFIG_FILE_NAME
+    return candidate if candidate.is_file() else None
+
+
+def load_settings(config_file: Path | None = None, **overrides: object) -> Settings:
+    """Build settings from overrides, env vars and the settings file, in that order."""
+    path = config_file or find_config_file()
+    if path is not None and not path.is_file():
+        from graphrag_neo4j.errors import ConfigError
+
+        raise ConfigError(f"Settings file {path} does not exist; run `graphrag-neo4j init`.")
+    token = _active_config_file.set(path)
+    try:
+        settings = Settings(**overrides)  # type: ignore[arg-type]
+    finally:
+        _active_config_file.reset(token)
+    return _resolve_relative_paths(settings, path.parent if path else Path.cwd())
+
+
+def _resolve_relative_paths(settings: Settings, base: Path) -> Settings:
+    """Relative paths in a settings file are relative to that file's folder."""
+    prompts_dir = settings.prompts_dir
+    if prompts_dir is None and (base / PROMPTS_FOLDER_NAME).is_dir():
+        prompts_dir = base / PROMPTS_FOLDER_NAME
+    if prompts_dir is not None and not prompts_dir.is_absolute():
+        prompts_dir = base / prompts_dir
+    return settings.model_copy(update={"prompts_dir": prompts_dir})

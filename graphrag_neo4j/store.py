@@ -1,0 +1,186 @@
+"""The only door to Neo4j: runs named Cypher files with parameters, batched and retried."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from types import TracebackType
+from typing import Any, LiteralString, Self
+
+import neo4j
+from neo4j import GraphDatabase, ManagedTransaction
+from neo4j.exceptions import AuthError, ClientError, ServiceUnavailable, SessionExpired
+
+from graphrag_neo4j.errors import Neo4jUnavailableError, SchemaMismatchError
+from graphrag_neo4j.resources import load_cypher, split_statements
+from graphrag_neo4j.settings import Neo4jSettings
+
+Row = dict[str, Any]
+VECTOR_INDEXES = (
+    "chunk_embedding",
+    "community_embedding",
+    "entity_description_embedding",
+    "related_embedding",
+)
+
+
+def _query(name: str) -> LiteralString:
+    """A statement from our own cypher/ files: never text built from user input."""
+    return load_cypher(name)
+
+
+class Store:
+    """A Neo4j connection that speaks only in named Cypher files."""
+
+    def __init__(self, settings: Neo4jSettings) -> None:
+        self.settings = settings
+        self._driver = GraphDatabase.driver(
+            settings.uri,
+            auth=(settings.user, settings.password.get_secret_value()),
+            max_transaction_retry_time=settings.max_transaction_retry_s,
+            notifications_min_severity="OFF",
+        )
+
+    @classmethod
+    def connect(cls, settings: Neo4jSettings) -> Self:
+        """Open a store and prove the server answers, or raise one clear sentence."""
+        store = cls(settings)
+        try:
+            with store._unavailable_as_error():
+                store._driver.verify_connectivity()
+        except Neo4jUnavailableError:
+            store.close()
+            raise
+        return store
+
+    def close(self) -> None:
+        """Release the driver's connections."""
+        self._driver.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    @contextmanager
+    def _unavailable_as_error(self) -> Iterator[None]:
+        uri = self.settings.uri
+        try:
+            yield
+        except AuthError as exc:
+            raise Neo4jUnavailableError(
+                f"Neo4j at {uri} refused user {self.settings.user!r}: check"
+                " GRAPHRAG_NEO4J__PASSWORD (the local server keeps the password"
+                " it was first started with)."
+            ) from exc
+        except (ServiceUnavailable, SessionExpired, OSError) as exc:
+            raise Neo4jUnavailableError(
+                f"Neo4j is not reachable at {uri}: start it with `graphrag-neo4j neo4j start`."
+            ) from exc
+
+    def _session(self, access_mode: str = neo4j.WRITE_ACCESS) -> neo4j.Session:
+        return self._driver.session(
+            database=self.settings.database, default_access_mode=access_mode
+        )
+
+    def read(self, name: str, **params: Any) -> list[Row]:
+        """All rows of a read-only statement, in a retried read transaction."""
+
+        def work(tx: ManagedTransaction) -> list[Row]:
+            return tx.run(_query(name), params).data()
+
+        with self._unavailable_as_error(), self._session(neo4j.READ_ACCESS) as session:
+            return session.execute_read(work)
+
+    def stream(self, name: str, **params: Any) -> Iterator[Row]:
+        """Rows of a read-only statement one at a time, without holding them all in memory."""
+        with self._unavailable_as_error(), self._session(neo4j.READ_ACCESS) as session:
+            for record in session.run(_query(name), params):
+                yield record.data()
+
+    def write(self, name: str, **params: Any) -> list[Row]:
+        """Run a writing statement in one retried transaction and return its rows."""
+
+        def work(tx: ManagedTransaction) -> list[Row]:
+            return tx.run(_query(name), params).data()
+
+        with self._unavailable_as_error(), self._session() as session:
+            return session.execute_write(work)
+
+    def write_together(self, steps: Sequence[tuple[str, Mapping[str, Any]]]) -> list[list[Row]]:
+        """Run several named statements in ONE transaction: all of them happen or none."""
+
+        def work(tx: ManagedTransaction) -> list[list[Row]]:
+            return [tx.run(_query(name), dict(params)).data() for name, params in steps]
+
+        with self._unavailable_as_error(), self._session() as session:
+            return session.execute_write(work)
+
+    def write_rows(
+        self,
+        name: str,
+        rows: Sequence[Mapping[str, Any]],
+        *,
+        batch_size: int | None = None,
+        on_batch: Callable[[int], None] | None = None,
+        **params: Any,
+    ) -> int:
+        """Send `rows` as `$rows` to an UNWIND statement, one transaction per batch."""
+        size = batch_size or self.settings.write_batch_size
+        for start in range(0, len(rows), size):
+            batch = [dict(row) for row in rows[start : start + size]]
+            self.write(name, rows=batch, **params)
+            if on_batch is not None:
+                on_batch(len(batch))
+        return len(rows)
+
+    def run_autocommit(self, name: str, **params: Any) -> None:
+        """Run a statement that manages its own transactions (`CALL ... IN TRANSACTIONS`)."""
+        with self._unavailable_as_error(), self._session() as session:
+            session.run(_query(name), params).consume()
+
+    def run_script(self, name: str, **params: Any) -> int:
+        """Run each `;`-separated statement of a file in its own auto-commit transaction."""
+        statements = split_statements(load_cypher(name))
+        with self._unavailable_as_error(), self._session() as session:
+            for statement in statements:
+                session.run(statement, params).consume()
+        return len(statements)
+
+    def explain(self, name: str) -> list[str]:
+        """EXPLAIN every statement of a file; a syntax or schema error raises ClientError."""
+        plans = []
+        with self._unavailable_as_error(), self._session(neo4j.READ_ACCESS) as session:
+            for statement in split_statements(load_cypher(name)):
+                text = "EXPLAIN " + statement
+                summary = session.run(text).consume()
+                plans.append(str((summary.plan or {}).get("operatorType", "")))
+        return plans
+
+    def vector_index_dimensions(self) -> dict[str, int]:
+        """The dimension of every existing vector index, by index name."""
+        return {row["name"]: int(row["dimensions"]) for row in self.read("show_vector_indexes")}
+
+    def apply_schema(self, dimensions: int) -> None:
+        """Create constraints and indexes, refusing vector indexes of another dimension."""
+        for index_name, existing in self.vector_index_dimensions().items():
+            if index_name in VECTOR_INDEXES and existing != dimensions:
+                raise SchemaMismatchError(
+                    f"Vector index {index_name!r} in {self.settings.uri} holds {existing}-dimension"
+                    f" vectors but the configured embedder makes {dimensions}: switch back to"
+                    " that embedder, or run `graphrag-neo4j init-db --reset-vectors` and re-index."
+                )
+        try:
+            self.run_script("schema", dimensions=dimensions)
+        except ClientError as exc:
+            raise SchemaMismatchError(
+                f"Neo4j at {self.settings.uri} rejected the schema ({exc.message})."
+            ) from exc
+
+    def reset_vectors(self) -> None:
+        """Drop the vector indexes and every stored embedding, for a change of embedder."""
+        self.run_script("drop_vector_indexes")
+        self.run_autocommit("remove_embeddings")

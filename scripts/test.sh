@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The README's test command: set up, start a dedicated Neo4j, lint, type-check, pytest, stop Neo4j.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+
+# A server of its own (ports, data folder, password) so tests never touch a user's graph.
+export GRAPHRAG_NEO4J__URI="bolt://127.0.0.1:17687"
+export GRAPHRAG_NEO4J__HTTP_PORT=17474
+export GRAPHRAG_NEO4J__HOME="$PWD/.graphrag-test/neo4j"
+export GRAPHRAG_NEO4J__PASSWORD="graphrag-test-password"
+export GRAPHRAG_TEST_NEO4J=1
+
+.venv/bin/ruff check .
+.venv/bin/mypy
+
+.venv/bin/graphrag-neo4j neo4j start
+trap '.venv/bin/graphrag-neo4j neo4j stop' EXIT
+.venv/bin/pytest "$@"

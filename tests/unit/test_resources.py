@@ -1,0 +1,26 @@
+"""Named Cypher and prompt files load by name; statement splitting keeps every statement."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphrag_neo4j.resources import all_cypher_names, load_cypher, split_statements
+
+
+def test_schema_splits_into_its_statements() -> None:
+    statements = split_statements(load_cypher("schema"))
+    assert len(statements) == 14
+    assert all(s.startswith("CREATE") for s in statements)
+    assert sum("VECTOR INDEX" in s for s in statements) == 4
+
+
+def test_every_cypher_file_has_a_comment_header() -> None:
+    for name in all_cypher_names():
+        assert load_cypher(name).startswith("//"), f"{name}.cypher lacks a purpose comment"
+
+
+def test_names_are_validated() -> None:
+    with pytest.raises(ValueError, match="invalid"):
+        load_cypher("../etc/passwd")
+    with pytest.raises(FileNotFoundError):
+        load_cypher("no_such_statement")

@@ -1,0 +1,86 @@
+"""Settings: defaults, env prefix and nesting, file layer, secrets, nothing read at import."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+
+from graphrag_neo4j import settings as settings_module
+from graphrag_neo4j.errors import ConfigError
+from graphrag_neo4j.settings import Settings, load_settings
+
+
+def test_defaults_cover_every_section() -> None:
+    settings = Settings()
+    assert settings.neo4j.uri == "bolt://127.0.0.1:7687"
+    assert settings.chunking.size == 1200 and settings.chunking.overlap == 100
+    assert settings.communities.max_cluster_size == 10
+    assert settings.search.community_level == 2
+    for section in ("neo4j", "llm", "embedding", "chunking", "extraction", "communities", "search"):
+        assert section in Settings.model_fields
+
+
+def test_every_field_has_a_description() -> None:
+    for name, info in Settings.model_fields.items():
+        section = getattr(Settings(), name)
+        fields = type(section).model_fields if hasattr(type(section), "model_fields") else {}
+        assert info.description or fields, name
+        for field_name, field in fields.items():
+            assert field.description, f"{name}.{field_name} has no description"
+
+
+def test_env_prefix_and_nested_delimiter(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GRAPHRAG_NEO4J__URI", "bolt://127.0.0.1:17687")
+    monkeypatch.setenv("GRAPHRAG_CHUNKING__SIZE", "300")
+    settings = load_settings()
+    assert settings.neo4j.uri == "bolt://127.0.0.1:17687"
+    assert settings.neo4j.bolt_port == 17687
+    assert settings.chunking.size == 300
+
+
+def test_secret_is_never_printed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GRAPHRAG_NEO4J__PASSWORD", "hunter2-secret")
+    settings = load_settings()
+    assert settings.neo4j.password.get_secret_value() == "hunter2-secret"
+    assert "hunter2-secret" not in repr(settings)
+    assert "hunter2-secret" not in settings.model_dump_json()
+
+
+def test_file_layer_is_beaten_by_env_and_arguments(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "graphrag.toml"
+    config.write_text('[chunking]\nsize = 500\noverlap = 20\n[llm]\nconcurrency = 7\n')
+    monkeypatch.setenv("GRAPHRAG_CHUNKING__OVERLAP", "30")
+    settings = load_settings(config, llm={"concurrency": 1})
+    assert settings.chunking.size == 500  # from the file
+    assert settings.chunking.overlap == 30  # env beats file
+    assert settings.llm.concurrency == 1  # argument beats both
+
+
+def test_missing_settings_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="does not exist"):
+        load_settings(tmp_path / "nope.toml")
+
+
+def test_unknown_key_is_rejected(tmp_path: Path) -> None:
+    config = tmp_path / "graphrag.toml"
+    config.write_text("[chunking]\nsizee = 5\n")
+    with pytest.raises(ValueError, match="sizee"):
+        load_settings(config)
+
+
+def test_prompts_folder_next_to_the_file_is_used(tmp_path: Path) -> None:
+    (tmp_path / "prompts").mkdir()
+    config = tmp_path / "graphrag.toml"
+    config.write_text("")
+    assert load_settings(config).prompts_dir == tmp_path / "prompts"
+
+
+def test_nothing_is_read_at_import(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GRAPHRAG_CHUNKING__SIZE", "not-a-number")
+    importlib.reload(settings_module)  # would raise if the module built settings on import
+    with pytest.raises(ValueError, match="size"):
+        settings_module.load_settings()
