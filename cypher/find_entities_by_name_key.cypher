@@ -1,5 +1,12 @@
-// Stored entities with the given normalised names, for same-name resolution.
+// Stored entities with the given normalised names, directly or through a recorded merge
+// (so "Euler", once merged into "Leonhard Euler", resolves there again without asking the LLM).
 UNWIND $keys AS key
-MATCH (e:__Entity__ {name_key: key})
-RETURN e.id AS id, e.name AS name, e.type AS type, e.name_key AS name_key,
+CALL (key) {
+  MATCH (e:__Entity__ {name_key: key})
+  RETURN e
+  UNION
+  MATCH (:__Merge__ {from_key: key})-[:MERGED_INTO]->(e:__Entity__)
+  RETURN e
+}
+RETURN DISTINCT e.id AS id, e.name AS name, e.type AS type, key AS name_key,
        coalesce(e.description, '') AS description

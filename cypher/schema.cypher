@@ -7,6 +7,7 @@ CREATE CONSTRAINT community_id IF NOT EXISTS FOR (c:__Community__) REQUIRE c.id 
 CREATE CONSTRAINT related_id IF NOT EXISTS FOR ()-[r:RELATED]-() REQUIRE r.id IS UNIQUE;
 CREATE INDEX entity_name IF NOT EXISTS FOR (e:__Entity__) ON (e.name);
 CREATE INDEX entity_name_key IF NOT EXISTS FOR (e:__Entity__) ON (e.name_key);
+CREATE INDEX merge_from_key IF NOT EXISTS FOR (m:__Merge__) ON (m.from_key);
 CREATE CONSTRAINT merge_id IF NOT EXISTS FOR (m:__Merge__) REQUIRE m.id IS UNIQUE;
 CREATE INDEX community_level IF NOT EXISTS FOR (c:__Community__) ON (c.level);
 CREATE FULLTEXT INDEX entity_name_fulltext IF NOT EXISTS FOR (e:__Entity__) ON EACH [e.name];

@@ -58,7 +58,7 @@ def start_command(
 
 @app.command("stop")
 def stop_command() -> None:
-    """Stop Neo4j cleanly (SIGTERM; SIGKILL if it does not stop within a minute)."""
+    """Stop Neo4j cleanly (SIGTERM; SIGKILL if it does not stop within two minutes)."""
     _run(lambda: stop(_server_config(), console))
 
 

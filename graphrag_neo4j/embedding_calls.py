@@ -95,7 +95,9 @@ class EmbeddingCaller:
         self.stats.cache_hits += len(texts) - len(missing)
         if missing:
             fresh = await self._embed_missing(list(missing.values()))
-            computed = dict(zip(missing.keys(), fresh, strict=True))
+            # Rounded to float32 like cached ones, so a re-run returns identical vectors.
+            computed = {key: np.asarray(vector, dtype=np.float32).tolist()
+                        for key, vector in zip(missing.keys(), fresh, strict=True)}
             if self.cache is not None:
                 packed = {key: _pack(vector) for key, vector in computed.items()}
                 await asyncio.to_thread(self.cache.put_many, packed)

@@ -75,6 +75,7 @@ def to_mentions(
     result = ChunkExtraction(chunk_id=chunk.id)
     text_words = set(_WORD.findall(normalize_name(chunk.text)))
     known: dict[str, EntityMention] = {}
+    variants: dict[str, EntityMention] = {}
     for part in parsed:
         result.dropped_records += part.dropped_entities + part.dropped_triplets
         for entity in part.entities:
@@ -86,13 +87,25 @@ def to_mentions(
                 known[key] = EntityMention(
                     chunk.id, entity.name.strip(), normalize_type(entity.type), entity.description
                 )
+            _note_spelling(known[key], entity.name, variants)
     for part in parsed:
         for triplet in part.triplets:
             relation = _relation(chunk, triplet, known, orphan_policy, result)
             if relation is not None:
                 result.relations.append(relation)
-    result.entities = list(known.values())
+                _note_spelling(known[normalize_name(triplet.subject)], triplet.subject, variants)
+                _note_spelling(known[normalize_name(triplet.object)], triplet.object, variants)
+    result.entities = list(known.values()) + list(variants.values())
     return result
+
+
+def _note_spelling(
+    mention: EntityMention, spelling: str, variants: dict[str, EntityMention]
+) -> None:
+    """Keep other spellings of a name as mentions too, so their merge gets recorded."""
+    spelling = spelling.strip()
+    if spelling != mention.name and spelling not in variants:
+        variants[spelling] = EntityMention(mention.chunk_id, spelling, mention.type, "")
 
 
 def _relation(

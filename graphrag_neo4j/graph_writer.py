@@ -129,7 +129,7 @@ def _key(name: str, types: dict[str, str]) -> tuple[str, str]:
 
 def merge_rows(merges: Iterable[MergeRecord]) -> Rows:
     """Rows of the merge audit trail."""
-    return [{**asdict(m), "id": m.id} for m in merges]
+    return [{**asdict(m), "id": m.id, "from_key": normalize_name(m.from_name)} for m in merges]
 
 
 def write_mentions(

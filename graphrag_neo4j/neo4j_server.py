@@ -3,32 +3,41 @@
 `start()` builds the launcher once (see `neo4j_build`), then starts the JVM directly with
 `java @argfile graphragneo4j.Launcher --home ...` in its own session, so it outlives this
 process; its output goes to `<home>/logs/neo4j.log`. The password travels in the child's
-environment (`GRAPHRAG_NEO4J__PASSWORD`), never on its command line. Readiness is a Bolt
-handshake plus the HTTP port answering, then one Bolt HELLO proves the configured password
-is the stored one. This module never imports the `neo4j` driver.
+environment (`GRAPHRAG_NEO4J__PASSWORD`), never on its command line. Readiness is the
+launcher's ready file (written once Neo4j has fully started) plus a Bolt handshake, then one
+Bolt HELLO proves the configured password is the stored one. This module never imports the
+`neo4j` driver.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import re
+import shutil
 import signal
 import socket
 import subprocess
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 
 from graphrag_neo4j import bolt_probe
 from graphrag_neo4j.neo4j_build import Neo4jServerError, ensure_launcher, neo4j_version
+from graphrag_neo4j.neo4j_config import (
+    HOST,
+    PASSWORD_ENV,
+    ServerConfig,
+    jvm_options,
+    launcher_args,
+    launcher_env,
+    server_config_from_settings,
+    validate,
+)
 from graphrag_neo4j.neo4j_process import (
-    LAUNCHER_MAIN,
     command_line,
     is_launcher_command,
     pid_alive,
@@ -49,58 +58,9 @@ __all__ = [
     "tail_log",
 ]
 
-HOST = "127.0.0.1"
 USER = "neo4j"
-PASSWORD_ENV = "GRAPHRAG_NEO4J__PASSWORD"
-MIN_PASSWORD_LENGTH = 8
-STOP_TIMEOUT_S = 60.0
+STOP_TIMEOUT_S = 120.0  # the first stop also writes the class-data archive
 START_MARKER = "===== graphrag-neo4j: starting Neo4j"
-_SIZE = re.compile(r"^\d+[kKmMgG]?$")
-JVM_OPTIONS = (
-    "-XX:+UseG1GC",
-    "-XX:-OmitStackTraceInFastThrow",
-    "-XX:+UnlockExperimentalVMOptions",
-    "-XX:+TrustFinalNonStaticFields",
-    "-XX:+DisableExplicitGC",
-    "-XX:+ExitOnOutOfMemoryError",
-    "-Djdk.nio.maxCachedBufferSize=1024",
-    "-Dio.netty.tryReflectionSetAccessible=true",
-    "-Dlog4j2.disable.jmx=true",
-    "-Dfile.encoding=UTF-8",
-    "--add-opens=java.base/java.nio=ALL-UNNAMED",  # native vector index population needs it
-    "--add-opens=java.base/java.io=ALL-UNNAMED",
-    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-    "--enable-native-access=ALL-UNNAMED",
-)
-
-
-@dataclass(frozen=True)
-class ServerConfig:
-    """Where and how the local server runs; `home` holds data/, logs/, run/ and launcher/."""
-
-    home: Path
-    bolt_port: int = 7687
-    http_port: int = 7474
-    password: str = field(default="", repr=False)
-    heap: str = "2g"
-    pagecache: str = "2g"
-    startup_timeout_s: float = 600
-
-    @property
-    def bolt_url(self) -> str:
-        return f"bolt://{HOST}:{self.bolt_port}"
-
-    @property
-    def http_url(self) -> str:
-        return f"http://{HOST}:{self.http_port}"
-
-    @property
-    def browser_url(self) -> str:
-        return f"{self.http_url}/browser/"
-
-    @property
-    def pid_file(self) -> Path:
-        return self.home / "run" / "neo4j.pid"
 
 
 @dataclass(frozen=True)
@@ -130,19 +90,6 @@ class ServerStatus:
     log_file: Path
 
 
-def server_config_from_settings(settings: Any) -> ServerConfig:
-    """The server config from `settings.neo4j` (home, ports, SecretStr password, memory)."""
-    neo4j = settings.neo4j
-    return ServerConfig(
-        home=Path(neo4j.home).expanduser(),
-        bolt_port=int(neo4j.bolt_port),
-        http_port=int(neo4j.http_port),
-        password=neo4j.password.get_secret_value(),
-        heap=str(neo4j.heap),
-        pagecache=str(neo4j.pagecache),
-    )
-
-
 def log_path(cfg: ServerConfig) -> Path:
     """The server's log: launcher messages, Neo4j's user log and JVM output."""
     return cfg.home / "logs" / "neo4j.log"
@@ -166,7 +113,7 @@ def status(cfg: ServerConfig) -> ServerStatus:
 
 
 def start(cfg: ServerConfig, console: Console) -> StartResult:
-    """Start the server unless it runs; returns once Bolt and HTTP answer."""
+    """Start the server unless it runs; returns once Neo4j has fully started and Bolt answers."""
     began = time.monotonic()
     pid = running_pid(cfg)
     if pid is not None:
@@ -211,14 +158,17 @@ def stop(cfg: ServerConfig, console: Console) -> bool:
         console.print("Neo4j is not running.")
         return False
     began = time.monotonic()
-    os.kill(pid, signal.SIGTERM)
+    with contextlib.suppress(ProcessLookupError):  # it may have exited just now
+        os.kill(pid, signal.SIGTERM)
     with console.status(f"Stopping Neo4j (pid {pid}), checkpointing the databases..."):
         stopped = wait_for_exit(pid, STOP_TIMEOUT_S)
     if not stopped:
         console.print(f"[yellow]Neo4j did not stop within {STOP_TIMEOUT_S:.0f} s; killing it.")
-        os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
         wait_for_exit(pid, 10.0)
     cfg.pid_file.unlink(missing_ok=True)
+    cfg.ready_file.unlink(missing_ok=True)
     how = "cleanly" if stopped else "forcibly"
     console.print(f"Neo4j stopped {how} (pid {pid}) in {time.monotonic() - began:.1f} s.")
     return True
@@ -229,12 +179,17 @@ def tail_log(cfg: ServerConfig, lines: int = 50) -> list[str]:
     path = log_path(cfg)
     if not path.is_file():
         return []
+    if lines <= 0:
+        return []
     with path.open("rb") as handle:
-        handle.seek(0, os.SEEK_END)
-        size = handle.tell()
-        handle.seek(max(0, size - max(lines, 1) * 400))
-        text = handle.read().decode("utf-8", errors="replace")
-    return text.splitlines()[-lines:] if lines > 0 else []
+        size = handle.seek(0, os.SEEK_END)
+        budget = lines * 400
+        while True:  # read a growing tail until it holds enough lines or is the whole file
+            handle.seek(max(0, size - budget))
+            text = handle.read().decode("utf-8", errors="replace")
+            if text.count("\n") > lines or budget >= size:
+                return text.splitlines()[-lines:]
+            budget *= 4
 
 
 def failure_excerpt(lines: list[str], keep: int = 12) -> str:
@@ -244,42 +199,6 @@ def failure_excerpt(lines: list[str], keep: int = 12) -> str:
     frames = ("at ", "... ")
     useful = [line for line in latest if line.strip() and not line.lstrip().startswith(frames)]
     return "\n".join(useful[-keep:])
-
-
-def validate(cfg: ServerConfig) -> None:
-    """Reject settings the server would refuse, with one clear sentence each."""
-    if len(cfg.password) < MIN_PASSWORD_LENGTH:
-        raise Neo4jServerError(
-            f"The Neo4j password must be at least {MIN_PASSWORD_LENGTH} characters long; "
-            f"set neo4j.password (env {PASSWORD_ENV})."
-        )
-    if not _SIZE.match(cfg.heap):
-        raise Neo4jServerError(f"neo4j.heap must look like 2g or 512m, not {cfg.heap!r}.")
-    if cfg.bolt_port == cfg.http_port:
-        raise Neo4jServerError(f"The Bolt and HTTP ports must differ (both are {cfg.bolt_port}).")
-
-
-def jvm_options(cfg: ServerConfig) -> list[str]:
-    """JVM flags: fixed heap, Neo4j's recommended flags, module opens for Java 17+."""
-    return [f"-Xms{cfg.heap}", f"-Xmx{cfg.heap}", *JVM_OPTIONS]
-
-
-def launcher_args(cfg: ServerConfig) -> list[str]:
-    """Main class and its arguments; the password is deliberately not among them."""
-    return [
-        LAUNCHER_MAIN,
-        "--home", str(cfg.home.resolve()),
-        "--bolt-port", str(cfg.bolt_port),
-        "--http-port", str(cfg.http_port),
-        "--pagecache", cfg.pagecache,
-    ]  # fmt: skip
-
-
-def launcher_env(cfg: ServerConfig, base: dict[str, str] | None = None) -> dict[str, str]:
-    """The JVM's environment: ours plus the password variable."""
-    env = dict(os.environ if base is None else base)
-    env[PASSWORD_ENV] = cfg.password
-    return env
 
 
 def ensure_port_free(port: int) -> None:
@@ -332,6 +251,8 @@ def _remove_stale_pid_file(cfg: ServerConfig, console: Console) -> None:
 def _spawn(cfg: ServerConfig, command: list[str]) -> subprocess.Popen[bytes]:
     log = log_path(cfg)
     log.parent.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(cfg.temp_dir, ignore_errors=True)  # no JVM uses it: ours is not running
+    cfg.temp_dir.mkdir(parents=True)
     cfg.pid_file.parent.mkdir(parents=True, exist_ok=True)
     with log.open("ab") as out:
         out.write(f"\n{START_MARKER} {datetime.now():%Y-%m-%d %H:%M:%S} =====\n".encode())
@@ -350,7 +271,7 @@ def _wait_until_ready(
     """Wait for Bolt and HTTP to answer; raise if the JVM exits or the timeout passes."""
     deadline = time.monotonic() + cfg.startup_timeout_s
     with console.status(f"Starting Neo4j {neo4j_version()} (pid {pid})..."):
-        while not _answers(cfg):
+        while not _answers(cfg, pid):
             code = exit_code()
             if code is not None:
                 raise Neo4jServerError(
@@ -359,8 +280,8 @@ def _wait_until_ready(
                 )
             if time.monotonic() > deadline:
                 raise Neo4jServerError(
-                    f"Neo4j did not answer on {cfg.bolt_url} within {cfg.startup_timeout_s:.0f} "
-                    f"s and was stopped; see {log_path(cfg)}."
+                    f"Neo4j did not finish starting within {cfg.startup_timeout_s:.0f} s "
+                    f"(Bolt {cfg.bolt_url}); see {log_path(cfg)}."
                 )
             time.sleep(0.25)
 
@@ -374,12 +295,11 @@ def _terminate(proc: subprocess.Popen[bytes]) -> None:
         proc.wait(10)
 
 
-def _answers(cfg: ServerConfig) -> bool:
-    if bolt_probe.handshake(HOST, cfg.bolt_port, timeout_s=1.0) is None:
+def _answers(cfg: ServerConfig, pid: int) -> bool:
+    """Fully started (the launcher's ready file names this pid) and Bolt answers."""
+    if read_pid(cfg.ready_file) != pid:
         return False
-    with contextlib.suppress(OSError), socket.create_connection((HOST, cfg.http_port), 1.0):
-        return True
-    return False
+    return bolt_probe.handshake(HOST, cfg.bolt_port, timeout_s=2.0) is not None
 
 
 def _result(cfg: ServerConfig, pid: int, began: float, *, already_running: bool) -> StartResult:

@@ -80,8 +80,12 @@ def group_mentions(
 ) -> Grouping:
     """Same normalised name and compatible type -> one entity; existing ids are kept."""
     by_key: dict[str, list[ProtoEntity]] = {}
+    stored: dict[str, ProtoEntity] = {}
     for entity in existing:
-        by_key.setdefault(entity.name_key, []).append(_proto_of_existing(entity))
+        # One object per stored id, even when it is found under an alias key too.
+        proto = stored.setdefault(entity.id, _proto_of_existing(entity))
+        if proto not in by_key.setdefault(entity.name_key, []):
+            by_key[entity.name_key].append(proto)
     typed_first = sorted(mentions, key=lambda m: (m.type == UNKNOWN, m.chunk_id, m.name))
     assignment: dict[tuple[str, str], str] = {}
     for mention in typed_first:
@@ -92,9 +96,9 @@ def group_mentions(
             proto.descriptions.append(mention.description)
         assignment[mention_key(mention)] = proto.id
     protos = {p.id: p for group in by_key.values() for p in group}
+    conflicts = [[p.id for p in group] for group in by_key.values() if _has_type_conflict(group)]
     for proto in protos.values():
         _choose_display_name(proto)
-    conflicts = [[p.id for p in group] for group in by_key.values() if _has_type_conflict(group)]
     return Grouping(protos, assignment, conflicts)
 
 

@@ -27,16 +27,19 @@ from graphrag_neo4j.neo4j_build import (
     neo4j_version,
     parse_java_version,
 )
+from graphrag_neo4j.neo4j_config import (
+    PASSWORD_ENV,
+    jvm_options,
+    launcher_args,
+    launcher_env,
+    validate,
+)
 from graphrag_neo4j.neo4j_process import is_launcher_command, pid_alive, read_pid
 from graphrag_neo4j.neo4j_server import (
-    PASSWORD_ENV,
     START_MARKER,
     Neo4jServerError,
     ServerConfig,
     failure_excerpt,
-    jvm_options,
-    launcher_args,
-    launcher_env,
     log_path,
     running_pid,
     server_config_from_settings,
@@ -44,7 +47,6 @@ from graphrag_neo4j.neo4j_server import (
     status,
     stop,
     tail_log,
-    validate,
 )
 from graphrag_neo4j.settings import Settings
 
@@ -113,6 +115,7 @@ def test_jvm_and_launcher_arguments(cfg: ServerConfig) -> None:
     options = jvm_options(ServerConfig(cfg.home, heap="3g", password=PASSWORD))
     assert options[:2] == ["-Xms3g", "-Xmx3g"]
     assert "--add-opens=java.base/java.nio=ALL-UNNAMED" in options
+    assert f"-Djava.io.tmpdir={(cfg.home / 'tmp').resolve()}" in options
     args = launcher_args(cfg)
     assert args[0] == "graphragneo4j.Launcher"
     assert args[1:] == [

@@ -42,6 +42,8 @@ public final class Launcher {
     static final int EXIT_BAD_USAGE = 2;
     static final String LOCALHOST = "127.0.0.1";
     static final String USER_LOG_CONFIG = "launcher/user-logs.xml";
+    /** Written with this JVM's pid once the server has fully started (Bolt answers earlier). */
+    static final String READY_FILE = "run/launcher.ready";
     /**
      * Neo4j's default user log writes logs/neo4j.log itself and also to stdout, which the caller
      * already appends to that same file; two writers would garble it, so log to stdout only.
@@ -76,6 +78,8 @@ public final class Launcher {
         Files.createDirectories(home.resolve("data"));
         Files.createDirectories(home.resolve("launcher"));
         Files.writeString(home.resolve(USER_LOG_CONFIG), USER_LOGS_XML, StandardCharsets.UTF_8);
+        Path readyFile = home.resolve(READY_FILE);
+        Files.deleteIfExists(readyFile);
         boolean firstStart = isFirstStart(home);
         if (firstStart) {
             writeInitialPassword(home, settings, password);
@@ -93,6 +97,8 @@ public final class Launcher {
         if (firstStart) {
             Files.deleteIfExists(home.resolve("data").resolve("dbms").resolve("auth.ini")); // imported by now
         }
+        Files.createDirectories(readyFile.getParent());
+        Files.writeString(readyFile, ProcessHandle.current().pid() + "\n", StandardCharsets.UTF_8);
         say("ready: Bolt bolt://" + settings.get("server.bolt.listen_address")
                 + ", Browser http://" + settings.get("server.http.listen_address") + "/browser/");
         new CountDownLatch(1).await(); // Neo4j's shutdown hook stops the server on SIGTERM.

@@ -1,0 +1,115 @@
+"""Offline model throughput: MiniLM short texts/s and passages/s, llama.cpp tokens/s.
+
+Run: .venv/bin/python benchmarks/models.py [--skip-llm] [--llm-tokens 256] [--repeats 3]
+Targets on 2 cores: >= 150 short texts/s, >= 15 passages/s, >= 15 generated tokens/s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from graphrag_neo4j.offline_embeddings import MiniLMEmbeddings
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "musique" / "corpus.jsonl"
+SHORT_COUNT = 512
+PASSAGE_COUNT = 64
+PASSAGE_WORDS = 225  # ~300 WordPiece tokens of English prose
+TARGETS = {"short texts/s": 150.0, "passages/s": 15.0, "generated tokens/s": 15.0}
+LLM_PROMPT = "Explain in detail how a knowledge graph differs from a relational database."
+
+
+def _corpus_texts() -> list[str]:
+    if CORPUS.is_file():
+        with CORPUS.open(encoding="utf-8") as handle:
+            return [json.loads(line)["text"] for line in handle]
+    # Outside the workplace: synthetic prose, less realistic but the same shapes.
+    words = "the graph links people places and events that documents mention".split()
+    return [" ".join(words[(i + j) % len(words)] for j in range(80)) + "." for i in range(400)]
+
+
+def short_texts(texts: list[str]) -> list[str]:
+    """Sentences of 5 to 30 words."""
+    sentences = [s for t in texts for s in re.split(r"(?<=[.!?])\s+", t)]
+    return [s for s in sentences if 5 <= len(s.split()) <= 30][:SHORT_COUNT]
+
+
+def passages(texts: list[str]) -> list[str]:
+    """Consecutive corpus text cut into ~300-token windows."""
+    words = " ".join(texts).split()
+    return [" ".join(words[i * PASSAGE_WORDS : (i + 1) * PASSAGE_WORDS])
+            for i in range(PASSAGE_COUNT)]
+
+
+def _rate(embedder: MiniLMEmbeddings, items: list[str], repeats: int) -> float:
+    embedder.embed_documents(items[:8])  # warm-up: session creation, first allocations
+    rates = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        embedder.embed_documents(items)
+        rates.append(len(items) / (time.perf_counter() - started))
+    return statistics.median(rates)
+
+
+def llm_rates(max_tokens: int, repeats: int) -> tuple[float, float, float]:
+    """(generation tok/s, prompt tok/s, wall-clock completion tok/s), medians."""
+    from graphrag_neo4j.providers import resolve_llm
+    from graphrag_neo4j.settings import load_settings
+
+    model = resolve_llm(load_settings(llm={"provider": "local", "max_tokens": max_tokens})).model
+    model.invoke("Say OK.")  # loads the model; not timed
+    generated, prompted, wall = [], [], []
+    for index in range(repeats):
+        started = time.perf_counter()
+        # A different prompt each time so llama.cpp's prompt cache does not flatter the figure.
+        reply = model.invoke(f"{LLM_PROMPT} (variant {index})")
+        seconds = time.perf_counter() - started
+        timings = reply.response_metadata.get("timings", {})
+        generated.append(float(timings.get("predicted_per_second", 0.0)))
+        prompted.append(float(timings.get("prompt_per_second", 0.0)))
+        usage = getattr(reply, "usage_metadata", None) or {}
+        wall.append(usage.get("output_tokens", 0) / seconds)
+    return statistics.median(generated), statistics.median(prompted), statistics.median(wall)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--skip-llm", action="store_true", help="Only the embedder.")
+    parser.add_argument("--llm-tokens", type=int, default=256, help="Tokens per generation.")
+    parser.add_argument("--repeats", type=int, default=3, help="Runs per figure (median).")
+    args = parser.parse_args()
+    console = Console()
+    load_before = os.getloadavg()[0]
+    texts = _corpus_texts()
+    embedder = MiniLMEmbeddings(threads=2)
+    figures = {
+        "short texts/s": _rate(embedder, short_texts(texts), args.repeats),
+        "passages/s": _rate(embedder, passages(texts), args.repeats),
+    }
+    if not args.skip_llm:
+        generated, prompted, wall = llm_rates(args.llm_tokens, args.repeats)
+        figures["generated tokens/s"] = generated
+        figures["prompt tokens/s"] = prompted
+        figures["completion tokens/s (wall clock)"] = wall
+    table = Table(title=f"Offline models on {os.cpu_count()} cores "
+                        f"(load average {load_before:.2f} -> {os.getloadavg()[0]:.2f})")
+    for header in ("figure", "value", "target"):
+        table.add_column(header, justify="left" if header == "figure" else "right")
+    for name, value in figures.items():
+        target = TARGETS.get(name)
+        verdict = "" if target is None else ("[green]ok[/green]" if value >= target
+                                             else "[red]below[/red]")
+        table.add_row(name, f"{value:,.1f}", f"{target:g} {verdict}" if target else "")
+    console.print(table)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""A fake LLM scripted with the Milvus notebook's triplets, shared by the nano tests."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from graphrag_neo4j.models import normalize_name
+from graphrag_neo4j.testing import FakeChatModel
+
+PEOPLE = {"jakob bernoulli", "johann bernoulli", "daniel bernoulli", "leonhard euler", "euler"}
+PLACES = {"basel"}
+
+
+def load_nano(shared_data: Path) -> dict[str, Any]:
+    """The nano dataset: 4 passages with their triplets, and the notebook's query."""
+    return dict(json.loads((shared_data / "milvus_nano" / "nano_dataset.json").read_text()))
+
+
+def kind_of(name: str) -> str:
+    """The type the fake extractor gives a name."""
+    key = normalize_name(name)
+    return "person" if key in PEOPLE else "location" if key in PLACES else "concept"
+
+
+def extraction_reply(index: int, triplets: list[list[str]]) -> str:
+    """Tagged records for one passage: every triplet end as a concept, then the triplets."""
+    names = list(dict.fromkeys(name for s, _, o in triplets for name in (s, o)))
+    concepts = [
+        f"<concept><name>{n}</name><type>{kind_of(n)}</type>"
+        f"<description>{n} as told in passage {index}.</description></concept>"
+        for n in names
+    ]
+    records = [
+        f"<triplet><subject>{s}</subject><predicate>{p}</predicate><object>{o}</object>"
+        f"<description>Passage {index} says {s} {p} {o}.</description><strength>8</strength>"
+        "</triplet>"
+        for s, p, o in triplets
+    ]
+    return "\n".join(concepts + records)
+
+
+_CANDIDATE = re.compile(r"- id: (e\d+) \| name: (.*?) \| type: (\S+)")
+
+
+def decide_merges(prompt: str) -> str:
+    """Merge a person's surname into the full name ending with it ("Euler" -> "Leonhard Euler")."""
+    candidates = _CANDIDATE.findall(prompt)
+    merges = []
+    for short_id, short_name, short_type in candidates:
+        for long_id, long_name, long_type in candidates:
+            same_kind = short_type == long_type == "person"
+            words = normalize_name(long_name).split()
+            if same_kind and len(words) > 1 and normalize_name(short_name) == words[-1]:
+                merges.append({"from": short_id, "into": long_id, "reason": "short form"})
+    return json.dumps({"merges": merges})
+
+
+def summarize(prompt: str) -> str:
+    """A 'summary' that keeps every description line, so tests can see which survived."""
+    lines = [line[2:] for line in prompt.splitlines() if line.startswith("- ")]
+    return "Summary: " + " | ".join(lines)
+
+
+def nano_fake_llm(
+    dataset: dict[str, Any], extra: list[tuple[str, str]] | None = None
+) -> FakeChatModel:
+    """A fake chat model that extracts the notebook's triplets from the nano passages."""
+    rules: list[Any] = [
+        ("Missing records:", "<done/>"),
+        ("may or may not name the same", decide_merges),
+        ("Combine their descriptions", summarize),
+    ]
+    for index, passage in enumerate(dataset["passages"]):
+        rules.append((passage["passage"][:80], extraction_reply(index, passage["triplets"])))
+    rules.extend(extra or [])
+    return FakeChatModel(rules=rules)

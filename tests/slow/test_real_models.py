@@ -1,0 +1,47 @@
+"""The real offline models: MiniLM vectors and the llama.cpp extraction probe."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from graphrag_neo4j.cli_models import probe_embedder, probe_llm
+from graphrag_neo4j.offline_embeddings import DIMENSION, MiniLMEmbeddings
+from graphrag_neo4j.settings import Settings
+
+pytestmark = pytest.mark.slow
+
+
+def test_offline_embedder_gives_384_unit_vectors_that_rank_sensibly() -> None:
+    embedder = MiniLMEmbeddings()
+    query = np.array(embedder.embed_query("Who was Leonhard Euler's teacher?"))
+    docs = np.array(embedder.embed_documents([
+        "Leonhard Euler studied mathematics under Johann Bernoulli in Basel.",
+        "Daniel Bernoulli worked on fluid dynamics.",
+        "A recipe for chocolate cake with butter and sugar.",
+    ]))
+    assert query.shape == (DIMENSION,) and docs.shape == (3, DIMENSION)
+    assert np.allclose(np.linalg.norm(docs, axis=1), 1.0, atol=1e-4)
+    scores = docs @ query
+    assert scores[0] > scores[1] > scores[2]
+
+
+def test_offline_embedder_truncates_long_texts_and_batches_consistently() -> None:
+    embedder = MiniLMEmbeddings(batch_size=2)
+    long_text = "graph " * 2000  # far past 256 tokens: truncated, not an error
+    single = np.array(embedder.embed_query("Euler"))
+    batched = np.array(embedder.embed_documents([long_text, "Euler", "Basel"]))
+    assert np.allclose(batched[1], single, atol=1e-5)
+
+
+async def test_offline_probe_dimension() -> None:
+    description, result = await probe_embedder(Settings(embedding={"provider": "offline"}))
+    assert result.ok and result.detail == "dimension 384"
+    assert "all-MiniLM-L6-v2" in description
+
+
+async def test_offline_llm_probe_reply_is_parseable() -> None:
+    settings = Settings(llm={"provider": "local", "max_tokens": 400})
+    description, result = await probe_llm(settings)
+    assert "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf" in description
+    assert result.ok, result.detail

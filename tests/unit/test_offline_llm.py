@@ -1,0 +1,66 @@
+"""The llama.cpp chat model's pure parts: stream folding, errors, results (no model loaded)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage
+
+from graphrag_neo4j.errors import ModelError
+from graphrag_neo4j.offline_llm import (
+    LocalLlamaChatModel,
+    _absorb,
+    _chat_result,
+    _error_sentence,
+    _Reply,
+)
+
+
+def test_stream_chunks_fold_into_text_finish_reason_and_usage() -> None:
+    reply = _Reply()
+    chunks: list[dict[str, Any]] = [
+        {"choices": [{"delta": {"role": "assistant", "content": None}}]},
+        {"choices": [{"delta": {"content": "<entity>"}}]},
+        {"choices": [{"delta": {"content": "</entity>"}}]},
+        {"choices": [{"delta": {}, "finish_reason": "stop"}]},
+        {"choices": [], "usage": {"prompt_tokens": 12, "completion_tokens": 4},
+         "timings": {"predicted_per_second": 20.0}},
+    ]
+    for chunk in chunks:
+        _absorb(reply, chunk)
+    assert reply.text == "<entity></entity>"
+    assert reply.finish_reason == "stop"
+    result = _chat_result(reply, "model.gguf")
+    message = result.generations[0].message
+    assert isinstance(message, AIMessage)
+    assert message.content == "<entity></entity>"
+    assert message.usage_metadata == {"input_tokens": 12, "output_tokens": 4, "total_tokens": 16}
+    assert message.response_metadata["timings"] == {"predicted_per_second": 20.0}
+
+
+def test_an_error_chunk_is_kept() -> None:
+    reply = _Reply()
+    _absorb(reply, {"error": {"code": 400, "message": "bad"}})
+    assert reply.error == {"code": 400, "message": "bad"}
+
+
+def test_context_overflow_names_the_setting() -> None:
+    sentence = _error_sentence(
+        {"type": "exceed_context_size_error", "n_prompt_tokens": 9000, "n_ctx": 8192}, "m.gguf"
+    )
+    assert "9000 tokens" in sentence and "GRAPHRAG_LLM__N_CTX" in sentence
+
+
+def test_a_missing_model_file_is_a_model_error(tmp_path: Path) -> None:
+    model = LocalLlamaChatModel(model_path=tmp_path / "absent.gguf")
+    with pytest.raises(ModelError, match="does not exist"):
+        model.invoke("hello")
+
+
+def test_identity_leaves_out_threads() -> None:
+    one = LocalLlamaChatModel(model_path=Path("m.gguf"), n_threads=1)
+    two = LocalLlamaChatModel(model_path=Path("m.gguf"), n_threads=2)
+    assert one._identifying_params == two._identifying_params
+    assert one.parallel_calls == 1
