@@ -32,7 +32,8 @@ def _corpus_texts() -> list[str]:
         with CORPUS.open(encoding="utf-8") as handle:
             return [json.loads(line)["text"] for line in handle]
     # Outside the workplace: synthetic prose, less realistic but the same shapes.
-    words = "the graph links people places and events that documents mention".split()
+    words = ["the", "graph", "links", "people", "places", "and", "events", "that",
+             "documents", "mention"]
     return [" ".join(words[(i + j) % len(words)] for j in range(80)) + "." for i in range(400)]
 
 

@@ -53,15 +53,21 @@ def init_db(
 
 
 def _register_subcommands() -> None:
+    from graphrag_neo4j.cli_communities import communities_command
+    from graphrag_neo4j.cli_eval import app as eval_app
     from graphrag_neo4j.cli_index import delete_command, documents_command, index_command
     from graphrag_neo4j.cli_models import models_command
     from graphrag_neo4j.cli_neo4j import app as neo4j_app
+    from graphrag_neo4j.cli_query import query_command
 
     app.add_typer(neo4j_app, name="neo4j", help="Run the bundled local Neo4j server.")
+    app.add_typer(eval_app, name="eval", help="Measure retrieval quality on a question set.")
     app.command("models")(models_command)
     app.command("index")(index_command)
     app.command("delete")(delete_command)
     app.command("documents")(documents_command)
+    app.command("communities")(communities_command)
+    app.command("query")(query_command)
 
 
 def main() -> None:

@@ -15,11 +15,15 @@ if TYPE_CHECKING:
     from langchain_core.embeddings import Embeddings
     from langchain_core.language_models import BaseChatModel
 
+    from graphrag_neo4j.communities import CommunityOverview, CommunityStats
     from graphrag_neo4j.deletion import DeletionReport
     from graphrag_neo4j.embedding_calls import EmbeddingCaller
+    from graphrag_neo4j.global_search import GlobalSearch
     from graphrag_neo4j.llm_calls import LLMCaller
     from graphrag_neo4j.loaders import LoadResult
-    from graphrag_neo4j.run_report import IndexStats
+    from graphrag_neo4j.local_search import LocalSearch
+    from graphrag_neo4j.models import Answer
+    from graphrag_neo4j.run_report import IndexStats, StageProgress
     from graphrag_neo4j.store import Store
 
 T = TypeVar("T")
@@ -53,6 +57,7 @@ class GraphRAG:
         self._llm: LLMCaller | None = None
         self._embedder: EmbeddingCaller | None = None
         self._schema_ready = False
+        self._local: LocalSearch | None = None
 
     @property
     def store(self) -> Store:
@@ -149,6 +154,58 @@ class GraphRAG:
             self.llm, self.settings.extraction.summary_token_budget, self.settings.prompts_dir
         )
         return await delete_document(self.store, document_id, merger, self.embedder)
+
+    @property
+    def local_search(self) -> LocalSearch:
+        """The local search of this instance (it keeps its LangChain vector store)."""
+        if self._local is None:
+            from graphrag_neo4j.local_search import LocalSearch
+
+            self._local = LocalSearch(self)
+        return self._local
+
+    @property
+    def global_search(self) -> GlobalSearch:
+        """The global map-reduce search of this instance."""
+        from graphrag_neo4j.global_search import GlobalSearch
+
+        return GlobalSearch(self)
+
+    async def aquery(self, question: str, method: str = "local", **options: Any) -> Answer:
+        """Answer a question with local, global, hops or naive search."""
+        from graphrag_neo4j.querying import run_query
+
+        return await run_query(self, method, question, **options)
+
+    def query(self, question: str, method: str = "local", **options: Any) -> Answer:
+        """Sync version of `aquery`."""
+        return _run(self.aquery(question, method, **options))
+
+    async def abuild_communities(
+        self, progress: StageProgress | None = None, *, reports: bool = True
+    ) -> CommunityStats:
+        """Re-cluster the entity graph and refresh community reports, reusing unchanged ones."""
+        from graphrag_neo4j.communities import build_communities
+
+        await self.aensure_schema()
+        llm = self.llm if reports else None
+        return await build_communities(
+            self.store, self.settings, llm, self.embedder, self.console, progress, reports=reports
+        )
+
+    async def acommunities(self, limit: int = 10, level: int | None = None) -> CommunityOverview:
+        """Communities per level and the `limit` largest ones (optionally of one level)."""
+        from graphrag_neo4j.communities import community_overview
+
+        return await asyncio.to_thread(community_overview, self.store, limit, level)
+
+    def build_communities(self, *, reports: bool = True) -> CommunityStats:
+        """Sync version of `abuild_communities`."""
+        return _run(self.abuild_communities(reports=reports))
+
+    def communities(self, limit: int = 10, level: int | None = None) -> CommunityOverview:
+        """Sync version of `acommunities`."""
+        return _run(self.acommunities(limit, level))
 
     def counts(self) -> dict[str, int]:
         """Documents, chunks, entities, relations and communities in the graph."""

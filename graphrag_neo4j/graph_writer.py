@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
+from functools import lru_cache
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict
 from typing import Any
@@ -21,6 +22,12 @@ from graphrag_neo4j.store import Store
 
 Rows = list[dict[str, Any]]
 Progress = Callable[[int], None] | None
+_MENTION_KEYS = ("chunk_id", "description", "surface_names", "surface_type")
+# A batch names the same entities and predicates over and over; normalising is the hot spot
+# of building its rows, so repeated names and edge ids are remembered (bounded).
+_CACHE_SIZE = 1 << 16
+_name_key = lru_cache(maxsize=_CACHE_SIZE)(normalize_name)
+_relation_id = lru_cache(maxsize=_CACHE_SIZE)(relation_id)
 
 
 def write_documents_and_chunks(
@@ -95,17 +102,35 @@ def entity_mention_rows(extractions: Iterable[ChunkExtraction], resolution: Reso
     ]
 
 
+def entity_rows(mention_rows: Iterable[dict[str, Any]]) -> Rows:
+    """One merge_entity_mentions row per entity, carrying its HAS_ENTITY mentions, by id."""
+    rows: dict[str, dict[str, Any]] = {}
+    for mention in mention_rows:
+        row = rows.setdefault(
+            mention["entity_id"],
+            {
+                "id": mention["entity_id"],
+                "name": mention["name"],
+                "name_key": mention["name_key"],
+                "type": mention["type"],
+                "mentions": [],
+            },
+        )
+        row["mentions"].append({key: mention[key] for key in _MENTION_KEYS})
+    return [rows[key] for key in sorted(rows)]
+
+
 def relation_mention_rows(extractions: Iterable[ChunkExtraction], resolution: Resolution) -> Rows:
     """One RELATED provenance row per (relation, chunk); self-loops after merging are dropped."""
     rows: dict[tuple[str, str], dict[str, Any]] = {}
     for extraction in extractions:
-        types = {normalize_name(m.name): m.type for m in extraction.entities}
+        types = {_name_key(m.name): m.type for m in extraction.entities}
         for relation in extraction.relations:
             source = resolution.entity_of(_key(relation.subject, types))
             target = resolution.entity_of(_key(relation.object, types))
             if source.id == target.id:
                 continue
-            rel_id = relation_id(source.id, relation.predicate, target.id)
+            rel_id = _relation_id(source.id, relation.predicate, target.id)
             row = rows.setdefault(
                 (rel_id, extraction.chunk_id),
                 {
@@ -122,8 +147,30 @@ def relation_mention_rows(extractions: Iterable[ChunkExtraction], resolution: Re
     return list(rows.values())
 
 
+def relation_rows(mention_rows: Iterable[dict[str, Any]]) -> Rows:
+    """One merge_relation_mentions row per edge with parallel per-chunk lists, by endpoints."""
+    rows: dict[str, dict[str, Any]] = {}
+    for mention in mention_rows:
+        row = rows.setdefault(
+            mention["id"],
+            {
+                "id": mention["id"],
+                "source_id": mention["source_id"],
+                "target_id": mention["target_id"],
+                "predicate": mention["predicate"],
+                "chunk_ids": [],
+                "descriptions": [],
+                "strengths": [],
+            },
+        )
+        row["chunk_ids"].append(mention["chunk_id"])
+        row["descriptions"].append(mention["description"])
+        row["strengths"].append(mention["strength"])
+    return sorted(rows.values(), key=lambda r: (r["source_id"], r["target_id"], r["id"]))
+
+
 def _key(name: str, types: dict[str, str]) -> tuple[str, str]:
-    key = normalize_name(name)
+    key = _name_key(name)
     return key, types.get(key, "unknown")
 
 
@@ -138,10 +185,26 @@ def write_mentions(
     resolution: Resolution,
     on_batch: Progress = None,
 ) -> tuple[set[str], set[str]]:
-    """Write entity and relation provenance plus merges; return touched entity and relation ids."""
-    entity_rows = entity_mention_rows(extractions, resolution)
-    relation_rows = relation_mention_rows(extractions, resolution)
-    store.write_rows("merge_entity_mentions", entity_rows, on_batch=on_batch)
-    store.write_rows("merge_relation_mentions", relation_rows, on_batch=on_batch)
-    store.write_rows("record_merges", merge_rows(resolution.merges))
-    return {r["entity_id"] for r in entity_rows}, {r["id"] for r in relation_rows}
+    """Write entity and relation provenance plus merges in one transaction.
+
+    Returns the touched entity and relation ids. Rows are pre-aggregated (one per entity, one per
+    edge) and sorted by id, so each node and edge is merged once and locks are taken in order.
+    """
+    entities = entity_rows(entity_mention_rows(extractions, resolution))
+    relations = relation_rows(relation_mention_rows(extractions, resolution))
+    size = store.settings.write_batch_size
+    steps = [
+        *_batched("merge_entity_mentions", entities, size),
+        *_batched("merge_relation_mentions", relations, size),
+        *_batched("record_merges", merge_rows(resolution.merges), size),
+    ]
+    if steps:
+        store.write_together(steps)
+    if on_batch is not None:
+        on_batch(len(entities) + len(relations))
+    return {r["id"] for r in entities}, {r["id"] for r in relations}
+
+
+def _batched(name: str, rows: Rows, size: int) -> list[tuple[str, dict[str, Any]]]:
+    """`name` with `rows` cut into `$rows` parameters of at most `size` rows."""
+    return [(name, {"rows": rows[i : i + size]}) for i in range(0, len(rows), max(1, size))]

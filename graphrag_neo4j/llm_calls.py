@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,7 +13,13 @@ import openai
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from rich.table import Table
-from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
+from tenacity import (
+    AsyncRetrying,
+    RetryCallState,
+    retry_if_exception,
+    stop_after_attempt,
+    wait_random_exponential,
+)
 
 from graphrag_neo4j.disk_cache import DiskCache, stable_key
 from graphrag_neo4j.errors import ModelError
@@ -106,8 +111,8 @@ class LLMCaller:
         self.max_concurrency = max(1, limit)
         self._limiters: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
         self._inflight: dict[str, asyncio.Future[str]] = {}
-        self.backoff_initial_s = backoff_initial_s
-        self.backoff_max_s = backoff_max_s
+        # Full jitter: random in [0, initial * 2^n], capped, so retrying callers spread out.
+        self._backoff = wait_random_exponential(multiplier=backoff_initial_s, max=backoff_max_s)
         self.usage = UsageLedger(settings.prompt_price_per_1m, settings.completion_price_per_1m)
 
     async def complete(
@@ -177,10 +182,9 @@ class LLMCaller:
         return limiter
 
     def _wait_s(self, state: RetryCallState) -> float:
-        """Exponential backoff with full jitter, never shorter than the server's Retry-After."""
-        ceiling = min(self.backoff_max_s, self.backoff_initial_s * 2 ** (state.attempt_number - 1))
+        """Exponential backoff with jitter, never shorter than the server's Retry-After."""
         outcome = state.outcome.exception() if state.outcome else None
-        return max(random.uniform(0, ceiling), _retry_after_s(outcome))
+        return max(self._backoff(state), _retry_after_s(outcome))
 
     async def _call_with_retries(
         self, messages: list[BaseMessage], stage: str, params: dict[str, Any]
@@ -201,12 +205,11 @@ class LLMCaller:
                         self.chat_model.ainvoke(messages, **params), self.settings.timeout_s
                     )
                     return _as_ai_message(reply), time.perf_counter() - started
-        except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
+        except openai.APIStatusError as exc:
             self.usage.record_failure(stage)
-            raise ModelError(
-                f"The LLM API refused the credentials during {stage} ({exc}); check "
-                "OPENAI_API_KEY / GRAPHRAG_LLM__API_KEY."
-            ) from exc
+            if is_transient(exc):
+                raise ModelError(_gave_up_sentence(exc, stage, attempts, self.settings)) from exc
+            raise ModelError(_rejected_sentence(exc, stage)) from exc
         except Exception as exc:
             self.usage.record_failure(stage)
             if is_transient(exc):
@@ -228,6 +231,16 @@ def _as_ai_message(reply: Any) -> AIMessage:
     if isinstance(reply, AIMessage):
         return reply
     return AIMessage(content=str(getattr(reply, "content", reply)))
+
+
+def _rejected_sentence(exc: openai.APIStatusError, stage: str) -> str:
+    if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
+        fix = "check OPENAI_API_KEY / GRAPHRAG_LLM__API_KEY"
+    elif isinstance(exc, openai.NotFoundError):
+        fix = "check GRAPHRAG_LLM__MODEL and GRAPHRAG_LLM__BASE_URL"
+    else:
+        fix = "check the model settings and that the prompt fits the model's context"
+    return f"The LLM API rejected a {stage} request ({exc.status_code}: {exc.message}); {fix}."
 
 
 def _gave_up_sentence(exc: BaseException, stage: str, attempts: int, settings: LLMSettings) -> str:

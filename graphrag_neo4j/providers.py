@@ -154,7 +154,7 @@ def resolve_embeddings(settings: Settings) -> ResolvedModel[Embeddings]:
     from graphrag_neo4j.offline_embeddings import MODEL_NAME, MiniLMEmbeddings
 
     threads = int(getattr(embedding, "threads", 2))
-    model = MiniLMEmbeddings(threads=threads)
+    model = MiniLMEmbeddings(threads=threads, cache_dir=settings.cache_dir)
     return ResolvedModel(model, f"offline onnxruntime: {MODEL_NAME}, 384 dimensions ({reason})")
 
 

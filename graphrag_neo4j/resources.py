@@ -68,3 +68,7 @@ def all_cypher_names() -> list[str]:
     """Every statement name under cypher/, including sub-folders (for EXPLAIN tests)."""
     root = cypher_dir()
     return sorted(p.relative_to(root).with_suffix("").as_posix() for p in root.rglob("*.cypher"))
+
+
+RETRIEVAL_HEADS = {"local_retrieval": "fragments/entity_vector_search"}
+"""Retrieval queries run after a vector-search head written by LangChain, and that head."""

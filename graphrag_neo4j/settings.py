@@ -176,18 +176,43 @@ class SearchSettings(_Section):
     top_communities: int = Field(3, description="Local: community reports in the context.")
     top_outside_rels: int = Field(10, description="Local: relations to outside entities.")
     top_inside_rels: int = Field(10, description="Local: relations among the found entities.")
+    rels_per_entity: int = Field(
+        10, description="Local: relations gathered per entity, inside ones first."
+    )
     local_context_tokens: int = Field(8000, description="Local: context token budget.")
     text_unit_prop: float = Field(0.5, description="Local: share of the budget for text units.")
     community_prop: float = Field(0.15, description="Local: share for community reports.")
     community_level: int = Field(2, description="Global: community level to map over.")
     map_batch_tokens: int = Field(8000, description="Global: report tokens per map call.")
     reduce_tokens: int = Field(8000, description="Global: token budget of the reduce context.")
+    dynamic_selection: bool = Field(
+        False, description="Global: rate reports from the root down and map only relevant ones."
+    )
+    dynamic_min_rating: int = Field(
+        5, description="Global: rating (0-10) a report needs to count as relevant."
+    )
     hops_entity_top_k: int = Field(3, description="Hops: entities per question mention.")
     hops_relation_top_k: int = Field(3, description="Hops: relations from the question.")
     hops_degree: int = Field(1, description="Hops: subgraph expansion degree (1 or 2).")
     hops_final_k: int = Field(2, description="Hops: passages in the answer context.")
     hops_rerank: bool = Field(True, description="Hops: rerank relations with the LLM.")
     naive_top_k: int = Field(3, description="Naive: passages from the vector search.")
+    hops_max_candidates: int = Field(
+        100, description="Hops: candidate relations kept from the subgraph, nearest first."
+    )
+    hops_rerank_candidates: int = Field(
+        25, description="Hops: most candidate relations shown to the LLM reranker."
+    )
+    hops_rerank_select: int = Field(
+        5, description="Hops: most relations the LLM reranker may choose."
+    )
+    hops_relation_weight: float = Field(
+        0.75,
+        description="Hops: weight of the best relation's similarity added to a passage's own.",
+    )
+    passage_context_tokens: int = Field(
+        4000, description="Naive/Hops: token budget of the passages in the answer prompt."
+    )
 
 
 class Settings(BaseSettings):

@@ -30,7 +30,7 @@ def extraction_reply(index: int, triplets: list[list[str]]) -> str:
     names = list(dict.fromkeys(name for s, _, o in triplets for name in (s, o)))
     concepts = [
         f"<concept><name>{n}</name><type>{kind_of(n)}</type>"
-        f"<description>{n} as told in passage {index}.</description></concept>"
+        f"<description>{_facts(n, triplets)} (passage {index}).</description></concept>"
         for n in names
     ]
     records = [
@@ -40,6 +40,11 @@ def extraction_reply(index: int, triplets: list[list[str]]) -> str:
         for s, p, o in triplets
     ]
     return "\n".join(concepts + records)
+
+
+def _facts(name: str, triplets: list[list[str]]) -> str:
+    """What the passage's triplets say about `name`, as the description an LLM would write."""
+    return "; ".join(f"{s} {p} {o}" for s, p, o in triplets if name in (s, o))
 
 
 _CANDIDATE = re.compile(r"- id: (e\d+) \| name: (.*?) \| type: (\S+)")
@@ -72,8 +77,8 @@ def nano_fake_llm(
         ("Missing records:", "<done/>"),
         ("may or may not name the same", decide_merges),
         ("Combine their descriptions", summarize),
+        *(extra or []),
     ]
     for index, passage in enumerate(dataset["passages"]):
         rules.append((passage["passage"][:80], extraction_reply(index, passage["triplets"])))
-    rules.extend(extra or [])
     return FakeChatModel(rules=rules)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graphrag_neo4j.errors import SchemaMismatchError
-from graphrag_neo4j.resources import all_cypher_names
+from graphrag_neo4j.resources import RETRIEVAL_HEADS, all_cypher_names
 from graphrag_neo4j.store import VECTOR_INDEXES, Store
 
 pytestmark = pytest.mark.integration
@@ -35,7 +35,15 @@ def test_dimension_mismatch_is_one_clear_error(store: Store) -> None:
     assert set(store.vector_index_dimensions().values()) == {384}
 
 
-@pytest.mark.parametrize("name", all_cypher_names())
+STATEMENTS = [n for n in all_cypher_names() if not n.startswith("fragments/")]
+
+
+@pytest.mark.parametrize("name", STATEMENTS)
 def test_every_cypher_file_explains(session_store: Store, name: str) -> None:
     session_store.apply_schema(384)
-    assert session_store.explain(name)
+    assert session_store.explain(name, RETRIEVAL_HEADS.get(name))
+
+
+def test_every_fragment_heads_a_retrieval_query() -> None:
+    fragments = {n for n in all_cypher_names() if n.startswith("fragments/")}
+    assert fragments == set(RETRIEVAL_HEADS.values())

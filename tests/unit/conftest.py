@@ -14,3 +14,13 @@ def _no_network() -> Iterator[None]:
     disable_socket(allow_unix_socket=True)
     yield
     enable_socket()
+
+
+@pytest.fixture(autouse=True)
+def _no_graphrag_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Unit tests check defaults and parsing; the test command's GRAPHRAG_* exports must not leak.
+    import os
+
+    for name in list(os.environ):
+        if name.startswith("GRAPHRAG_") or name == "OPENAI_API_KEY":
+            monkeypatch.delenv(name)

@@ -12,7 +12,7 @@ import pytest
 from rich.console import Console
 
 from graphrag_neo4j.errors import ModelError
-from graphrag_neo4j.llm_calls import LLMCaller, is_transient
+from graphrag_neo4j.llm_calls import LLMCaller, _retry_after_s, is_transient
 from graphrag_neo4j.settings import LLMSettings
 from graphrag_neo4j.testing import FakeChatModel, UnmatchedPromptError
 
@@ -187,3 +187,28 @@ def test_transient_errors_are_told_apart() -> None:
     assert is_transient(server_error)
     assert not is_transient(bad_request)
     assert not is_transient(ValueError("no"))
+
+
+def test_retry_after_header_is_read() -> None:
+    request = httpx2.Request("POST", "https://example.invalid")
+    limited = openai.RateLimitError(
+        "slow down", response=httpx2.Response(429, headers={"retry-after": "2.5"}, request=request),
+        body=None,
+    )
+    assert _retry_after_s(limited) == 2.5
+    assert _retry_after_s(ValueError("no response")) == 0.0
+
+
+async def test_a_rejected_request_is_one_clear_model_error() -> None:
+    request = httpx2.Request("POST", "https://api.openai.com/v1/chat/completions")
+
+    def unknown_model(prompt: str) -> str:
+        raise openai.NotFoundError(
+            "The model `gpt-9` does not exist",
+            response=httpx2.Response(404, request=request), body=None,
+        )
+
+    caller = _caller(FakeChatModel(rules=[("hi", unknown_model)]), None)
+    with pytest.raises(ModelError, match=r"rejected a qa request \(404.*GRAPHRAG_LLM__MODEL"):
+        await caller.complete("hi", stage="qa")
+    assert caller.usage.stages()["qa"].retries == 0

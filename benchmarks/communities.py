@@ -1,0 +1,121 @@
+"""Community build timings on the graph in Neo4j: edge read, Leiden, write, report contexts.
+
+Index the MuSiQue triplets first (`graphrag-neo4j index --triplets .../musique/corpus.jsonl`),
+then run: .venv/bin/python benchmarks/communities.py [--keep] [--fake-reports]
+--keep starts from the stored communities (incremental run) instead of deleting them first;
+--fake-reports also runs the whole report stage with an instant fake LLM and fake embedder.
+Target: Leiden + write < 30 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import TypeVar
+
+from rich.console import Console
+from rich.table import Table
+
+from graphrag_neo4j.communities import build_communities, ids_at_level, members_by_id
+from graphrag_neo4j.community_ids import assign_ids
+from graphrag_neo4j.community_report_stage import PlannedReport, ReportStage
+from graphrag_neo4j.community_writer import read_stored, write_structure
+from graphrag_neo4j.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.leiden import cluster_graph, read_edges
+from graphrag_neo4j.llm_calls import LLMCaller
+from graphrag_neo4j.settings import Settings, load_settings
+from graphrag_neo4j.store import Store
+from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
+
+T = TypeVar("T")
+TARGET_S = 30.0
+FAKE_REPORT = json.dumps({
+    "title": "Benchmark community", "summary": "A community of the benchmark graph.",
+    "rating": 5, "rating_explanation": "Fixed by the benchmark.",
+    "findings": [{"summary": "Members", "explanation": "[Data: Entities (x)]"}],
+})
+
+
+def timed(figures: dict[str, float], name: str, work: Callable[[], T]) -> T:
+    """Run `work`, adding its wall time in seconds under `name`."""
+    started = time.perf_counter()
+    result = work()
+    figures[name] = figures.get(name, 0.0) + time.perf_counter() - started
+    return result
+
+
+def cluster_figures(store: Store, settings: Settings, keep: bool, figures: dict[str, float]
+                    ) -> tuple[ReportStage, dict[int, list[str]]]:
+    """Time the structure stages; return a plan-only report stage and ids per level."""
+    if not keep:
+        store.write_rows("delete_communities", [{"id": c.id} for c in read_stored(store)])
+    edges = timed(figures, "read edges", lambda: read_edges(store))
+    hierarchy = timed(figures, "leiden", lambda: cluster_graph(edges, settings.communities))
+    stored = timed(figures, "write (read stored + match ids)", lambda: read_stored(store))
+    assignment = timed(figures, "write (read stored + match ids)",
+                       lambda: assign_ids(hierarchy, stored))
+    timed(figures, "write (nodes, links, weights)",
+          lambda: write_structure(store, hierarchy, assignment))
+    per_level = {lvl: len(hierarchy.at_level(lvl)) for lvl in hierarchy.levels}
+    sizes = [len(c.members) for c in hierarchy.clusters.values() if c.level == 0]
+    print(f"edges {len(edges):,}; entities clustered {len(hierarchy.entities):,}; communities"
+          f" per level {per_level}; level-0 sizes max {max(sizes)} median"
+          f" {statistics.median(sizes)}; ids kept {len(assignment.kept):,}, new"
+          f" {len(assignment.fresh):,}, deleted {len(assignment.deleted):,}")
+    stage = ReportStage(store, settings, members_by_id(hierarchy, assignment))
+    levels = {lvl: ids_at_level(hierarchy, assignment, lvl) for lvl in reversed(hierarchy.levels)}
+    return stage, levels
+
+
+def context_figures(stage: ReportStage, levels: dict[int, list[str]],
+                    figures: dict[str, float]) -> None:
+    """Time reading and building every report context, deepest level first."""
+    plans: list[PlannedReport] = []
+    for ids in levels.values():
+        plans += timed(figures, "report contexts (read + build)", partial(stage.plan, ids))
+    tokens = [p.context.tokens for p in plans]
+    substituted = sum(1 for p in plans if p.context.report_ids)
+    print(f"contexts {len(plans):,}: tokens mean {statistics.mean(tokens):.0f}, max"
+          f" {max(tokens):,} (budget {stage.budget:,}); {substituted} used sub-reports (none"
+          " exist yet unless a previous run wrote reports)")
+
+
+async def fake_report_run(store: Store, settings: Settings, figures: dict[str, float]) -> None:
+    """The whole build with an instant fake LLM: everything but the model's own time."""
+    llm = LLMCaller(FakeChatModel(rules=[("community", FAKE_REPORT)]), settings.llm, None)
+    embedder = EmbeddingCaller(FakeEmbeddings(), settings.embedding, None)
+    started = time.perf_counter()
+    stats = await build_communities(store, settings, llm, embedder, Console(stderr=True))
+    figures["full build with fake LLM"] = time.perf_counter() - started
+    print(stats.message)
+
+
+def main() -> None:
+    """Print the figures as a table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--keep", action="store_true", help="keep stored communities")
+    parser.add_argument("--fake-reports", action="store_true", help="run reports (fake LLM)")
+    args = parser.parse_args()
+    settings = load_settings()
+    figures: dict[str, float] = {}
+    with Store.connect(settings.neo4j) as store:
+        stage, levels = cluster_figures(store, settings, args.keep, figures)
+        context_figures(stage, levels, figures)
+        if args.fake_reports:
+            asyncio.run(fake_report_run(store, settings, figures))
+    leiden_write = sum(v for k, v in figures.items() if k == "leiden" or k.startswith("write"))
+    table = Table("stage", "seconds", title="Community build timings")
+    for name, seconds in figures.items():
+        table.add_row(name, f"{seconds:.2f}")
+    verdict = "meets" if leiden_write < TARGET_S else "MISSES"
+    table.add_row("leiden + write", f"{leiden_write:.2f} ({verdict} the {TARGET_S:.0f} s target)")
+    Console().print(table)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+// Local search context (LangChain Neo4jVector retrieval_query): for the top-k entities found by
+// the vector index (`node`, `score`), gather the chunks mentioning most of them, their highest
+// ranked community reports, their relations (inside the set first, a budget per entity) and
+// their descriptions. One row: `text` is never null, `score` is the best real vector score and
+// every entity keeps its own score in `metadata`.
+WITH collect({node: node, score: score}) AS hits
+WITH hits, [hit IN hits | hit.node] AS nodes
+CALL (nodes) {
+  UNWIND nodes AS n
+  MATCH (c:__Chunk__)-[:HAS_ENTITY]->(n)
+  WITH c, count(DISTINCT n) AS mentioned
+  ORDER BY mentioned DESC, c.id
+  LIMIT $top_chunks
+  RETURN collect({id: c.id, document_id: c.document_id, text: c.text, mentioned: mentioned})
+    AS chunks
+}
+CALL (nodes) {
+  UNWIND nodes AS n
+  MATCH (n)-[:IN_COMMUNITY]->(community:__Community__)
+  WHERE community.summary IS NOT NULL
+  WITH community, count(DISTINCT n) AS members
+  ORDER BY community.rank DESC, members DESC, community.id
+  LIMIT $top_communities
+  RETURN collect({id: community.id, level: community.level, title: community.title,
+                  rank: community.rank, summary: community.summary,
+                  full_content: community.full_content}) AS reports
+}
+CALL (nodes) {
+  UNWIND nodes AS n
+  CALL (n, nodes) {
+    MATCH (n)-[r:RELATED]-(other:__Entity__)
+    WITH r, other IN nodes AS inside
+    ORDER BY inside DESC, r.weight DESC, r.id
+    LIMIT $rels_per_entity
+    RETURN r, inside
+  }
+  WITH DISTINCT r, inside
+  WITH r, inside, startNode(r) AS s, endNode(r) AS t
+  ORDER BY inside DESC, r.weight DESC, r.id
+  WITH collect({id: r.id, source: s.name, predicate: r.predicate, target: t.name,
+                description: r.description, weight: r.weight, inside: inside}) AS rels
+  RETURN [rel IN rels WHERE rel.inside][..$top_inside_rels] AS inside_rels,
+         [rel IN rels WHERE NOT rel.inside][..$top_outside_rels] AS outside_rels
+}
+WITH hits, chunks, reports, inside_rels, outside_rels,
+     [hit IN hits | {id: hit.node.id, name: hit.node.name, type: hit.node.type,
+                     description: coalesce(hit.node.description, ''), score: hit.score,
+                     frequency: hit.node.frequency, degree: hit.node.degree}] AS entities
+RETURN coalesce(reduce(text = '', e IN entities | text + e.name + ': ' + e.description + '\n'), '')
+         AS text,
+       coalesce(hits[0].score, 0.0) AS score,
+       {entities: entities, chunks: chunks, reports: reports, inside_rels: inside_rels,
+        outside_rels: outside_rels} AS metadata

@@ -1,0 +1,67 @@
+"""`graphrag-neo4j communities [--build]`: show the community hierarchy, or (re)build it."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+console = Console(stderr=True)
+out = Console()
+
+
+def communities_command(
+    build: Annotated[
+        bool, typer.Option(help="Re-cluster the entity graph and refresh the reports first.")
+    ] = False,
+    level: Annotated[
+        int | None, typer.Option(help="List the largest communities of this level only.")
+    ] = None,
+    reports: Annotated[
+        bool, typer.Option(help="With --build: also write the community reports (LLM).")
+    ] = True,
+    top: Annotated[int, typer.Option(help="How many of the largest communities to list.")] = 10,
+    no_cache: Annotated[bool, typer.Option(help="Ignore cached LLM replies.")] = False,
+) -> None:
+    """Show communities per level and the largest ones; --build runs Leiden and the reports."""
+    from graphrag_neo4j.engine import GraphRAG
+
+    with GraphRAG(console=console, no_cache=no_cache) as rag:
+        if build:
+            stats = rag.build_communities(reports=reports)
+            console.print(stats.table())
+            if reports:
+                console.print(rag.llm.usage_table())
+            console.print(stats.message, highlight=False)
+        overview = rag.communities(limit=top, level=level)
+    if not overview.levels:
+        console.print("No communities yet: run `graphrag-neo4j communities --build`.")
+        return
+    out.print(levels_table(overview.levels))
+    out.print(largest_table(overview.largest))
+
+
+def levels_table(rows: list[dict[str, Any]]) -> Table:
+    """One row per level: how many communities, members, leaves and reports."""
+    table = Table("level", "communities", "members", "largest", "leaves", "reports",
+                  "fallbacks", title="Community hierarchy")
+    for row in rows:
+        table.add_row(*(f"{row[key] or 0:,}" for key in (
+            "level", "communities", "members", "largest", "leaves", "reports", "fallbacks")))
+    return table
+
+
+def largest_table(rows: list[dict[str, Any]]) -> Table:
+    """The largest communities with their report titles."""
+    table = Table("id", "level", "size", "chunks", "rank", "title", "parent",
+                  title="Largest communities")
+    for row in rows:
+        title = row["title"] or "[dim](no report yet)[/dim]"
+        if row["report_status"] == "fallback":
+            title = f"[yellow]{title}[/yellow]"
+        rank = "" if row["rank"] is None else f"{row['rank']:g}"
+        table.add_row(row["id"], str(row["level"]), f"{row['size']:,}",
+                      f"{row['weight'] or 0:,}", rank, title, row["parent_id"] or "")
+    return table

@@ -1,0 +1,85 @@
+"""`graphrag-neo4j query`: ask a question with local, global, hops or naive search."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.panel import Panel
+
+from graphrag_neo4j.models import Answer
+
+console = Console(stderr=True)
+out = Console()
+
+
+def _options(
+    community_level: int | None,
+    response_type: str | None,
+    dynamic: bool,
+    no_rerank: bool,
+) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    if community_level is not None:
+        options["level"] = community_level
+    if response_type:
+        options["response_type"] = response_type
+    if dynamic:
+        options["dynamic_selection"] = True
+    if no_rerank:
+        options["hops_rerank"] = False
+    return options
+
+
+def query_command(
+    question: Annotated[str, typer.Argument(help="The question to answer.")],
+    method: Annotated[
+        str, typer.Option(help="local | global | hops | naive.")
+    ] = "local",
+    community_level: Annotated[
+        int | None, typer.Option(help="Global: community level to map over (default 2).")
+    ] = None,
+    response_type: Annotated[
+        str | None, typer.Option(help='Answer shape, e.g. "Single Sentence".')
+    ] = None,
+    dynamic: Annotated[
+        bool, typer.Option(help="Global: rate reports from the root and map only relevant ones.")
+    ] = False,
+    no_rerank: Annotated[bool, typer.Option(help="Hops: rank by embeddings, no LLM.")] = False,
+    show_context: Annotated[bool, typer.Option(help="Print the data the answer used.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the Answer as JSON.")] = False,
+) -> None:
+    """Answer a question over the graph."""
+    from graphrag_neo4j.engine import GraphRAG
+
+    options = _options(community_level, response_type, dynamic, no_rerank)
+    if method not in ("global",):
+        options.pop("level", None)
+    with GraphRAG(console=console) as rag:
+        answer = rag.query(question, method, **options)
+    if as_json:
+        out.print_json(json.dumps(asdict(answer), default=str))
+        return
+    _print_answer(answer, show_context)
+
+
+def _print_answer(answer: Answer, show_context: bool) -> None:
+    if show_context and answer.context:
+        console.print(Panel(answer.context, title="Context", expand=False))
+    for note in answer.sources.get("Notes", []):
+        console.print(f"[yellow]{note['text']}[/yellow]")
+    for selection in answer.sources.get("Selection", []):
+        if selection.get("rating_calls"):
+            console.print(
+                f"Dynamic selection: {selection['rating_calls']} rating calls,"
+                f" {selection['map_calls']} map calls, {selection['map_calls_saved']} saved."
+            )
+    out.print(Markdown(answer.text))
+    console.print(
+        f"[dim]{answer.method} search: {answer.llm_calls} LLM calls,"
+        f" {answer.prompt_tokens:,} prompt + {answer.completion_tokens:,} completion tokens[/dim]"
+    )

@@ -1,0 +1,43 @@
+"""Report citations checked against the context: only ids the model was shown survive."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Set
+
+_CITATION = re.compile(r"(\s?)\[Data:\s*([^\]]*)\]")
+_PART = re.compile(r"^\s*([A-Za-z]+)\s*\(([^)]*)\)\s*$")
+_MORE = {"+more", "more", "..."}
+# The kinds of record a report may cite, with the spellings models use for them.
+KINDS = {"entities": "Entities", "entity": "Entities", "relationships": "Relationships",
+         "relationship": "Relationships", "relations": "Relationships",
+         "relation": "Relationships", "reports": "Reports", "report": "Reports"}
+
+
+def _clean_part(part: str, known: Mapping[str, Set[str]]) -> str | None:
+    match = _PART.match(part)
+    kind = KINDS.get(match.group(1).lower()) if match else None
+    if match is None or kind is None:
+        return None
+    ids = [value.strip() for value in match.group(2).split(",")]
+    kept = [value for value in ids if value in known.get(kind, set())]
+    if not kept:
+        return None
+    if any(value.lower() in _MORE for value in ids):
+        kept.append("+more")
+    return f"{kind} ({', '.join(kept)})"
+
+
+def clean_citations(text: str, known: Mapping[str, Set[str]]) -> str:
+    """`text` with each [Data: ...] reduced to ids from the context; empty citations removed.
+
+    `known` maps "Entities", "Relationships" and "Reports" to the ids the context showed, so a
+    copied example id or an invented one never reaches the stored report.
+    """
+
+    def replace(match: re.Match[str]) -> str:
+        parts = [_clean_part(part, known) for part in match.group(2).split(";")]
+        kept = [part for part in parts if part]
+        return f"{match.group(1)}[Data: {'; '.join(kept)}]" if kept else ""
+
+    return _CITATION.sub(replace, text)

@@ -1,0 +1,43 @@
+"""One entry for every query method, adding what the answer cost to the Answer."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.models import Answer
+
+if TYPE_CHECKING:
+    from graphrag_neo4j.engine import GraphRAG
+
+METHODS = ("local", "global", "hops", "naive")
+
+
+def _usage(rag: GraphRAG) -> tuple[int, int, int]:
+    total = rag.llm.usage.total()
+    return total.calls, total.prompt_tokens, total.completion_tokens
+
+
+async def run_query(rag: GraphRAG, method: str, question: str, **options: Any) -> Answer:
+    """Answer `question` with `method`; the Answer says how many LLM calls and tokens it took."""
+    if method not in METHODS:
+        raise InputError(f"Unknown method {method!r}: use one of {', '.join(METHODS)}.")
+    if not question.strip():
+        raise InputError("The question is empty: pass the question as the first argument.")
+    calls, prompt_tokens, completion_tokens = _usage(rag)
+    answer = await _dispatch(rag, method, question, options)
+    after = _usage(rag)
+    answer.llm_calls = after[0] - calls
+    answer.prompt_tokens = after[1] - prompt_tokens
+    answer.completion_tokens = after[2] - completion_tokens
+    return answer
+
+
+async def _dispatch(rag: GraphRAG, method: str, question: str, options: dict[str, Any]) -> Answer:
+    if method == "local":
+        return await rag.local_search.answer(question, **options)
+    if method == "global":
+        return await rag.global_search.answer(question, **options)
+    from graphrag_neo4j.query_methods import run_method
+
+    return await run_method(rag, method, question, **options)

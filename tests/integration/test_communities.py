@@ -1,0 +1,223 @@
+"""Communities on a fixed graph in the real Neo4j: determinism, nesting, reports, incremental."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.settings import Settings
+from graphrag_neo4j.store import Store
+from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
+
+pytestmark = pytest.mark.integration
+
+REPORT_PROMPT = "You write briefing reports on communities"
+_ENTITY_ROW = re.compile(r"^([0-9a-f]{16})\|([^|]*)\|", re.MULTILINE)
+
+
+def clique(group: str, size: int) -> list[list[str]]:
+    names = [f"{group} member {i}" for i in range(size)]
+    return [[a, "knows", b] for i, a in enumerate(names) for b in names[i + 1 :]]
+
+
+def fixed_passages() -> list[dict[str, Any]]:
+    """Three linked 6-cliques (one level-0 community of 18, split at level 1), 25 5-cliques
+    and a 5-clique whose report the fake model always breaks."""
+    pairs = [("Alpha", 0, "Beta", 0), ("Alpha", 1, "Beta", 1), ("Alpha", 2, "Beta", 2),
+             ("Beta", 3, "Gamma", 3), ("Beta", 4, "Gamma", 4), ("Beta", 5, "Gamma", 5),
+             ("Alpha", 3, "Gamma", 0), ("Alpha", 4, "Gamma", 1)]
+    links = [[f"{a} member {i}", "meets", f"{b} member {j}"] for a, i, b, j in pairs]
+    groups = {"Alpha": 6, "Beta": 6, "Gamma": 6, "Broken": 5}
+    groups |= {f"Small{k:02d}": 5 for k in range(25)}
+    passages = [{"id": f"p-{g}", "title": g, "text": f"A passage about the {g} group.",
+                 "triplets": clique(g, n)} for g, n in groups.items()]
+    passages.append({"id": "p-links", "title": "links", "text": "How the groups meet.",
+                     "triplets": links})
+    return passages
+
+
+def write_jsonl(path: Path, passages: list[dict[str, Any]]) -> Path:
+    path.write_text("\n".join(json.dumps(p) for p in passages) + "\n", encoding="utf-8")
+    return path
+
+
+def fake_report(prompt: str) -> str:
+    """A valid report naming the members in the prompt; broken JSON for the Broken group."""
+    if "Broken member" in prompt:
+        return '{"title": "Broken", "summary": unquoted text'
+    _head, found, tail = prompt.partition("-----Entities-----")
+    table = tail.split("\n\n")[0] if found else ""
+    rows = _ENTITY_ROW.findall(table)
+    names = [name for _, name in rows] or ["sub-communities"]
+    ids = ", ".join(entity_id for entity_id, _ in rows[:5])
+    findings = [{"summary": f"{name} belongs here",
+                 "explanation": f"{name} is a member. [Data: Entities ({ids})]"}
+                for name in (names * 5)[:5]]
+    return json.dumps({"title": f"Community of {names[0]}", "summary": ", ".join(names),
+                       "rating": 6.5, "rating_explanation": "Many links.", "findings": findings})
+
+
+def fake_llm() -> FakeChatModel:
+    return FakeChatModel(rules=[
+        (REPORT_PROMPT, fake_report),
+        ("Missing records:", "<done/>"),
+        ("Zorblax lives alone", "<concept><name>Zorblax</name><type>concept</type>"
+         "<description>A lonely thing.</description></concept>"),
+    ])
+
+
+def make_rag(settings: Settings, tmp_path: Path, llm: FakeChatModel, **community: Any) -> GraphRAG:
+    tuned = settings.model_copy(update={
+        "cache_dir": tmp_path / "cache",
+        "extraction": settings.extraction.model_copy(update={"resolution": False}),
+        "communities": settings.communities.model_copy(update=community),
+    })
+    return GraphRAG(tuned, llm=llm, embeddings=FakeEmbeddings(dimension=384))
+
+
+def index_fixed_graph(rag: GraphRAG, tmp_path: Path) -> None:
+    rag.index_triplets(write_jsonl(tmp_path / "corpus.jsonl", fixed_passages()))
+    lonely = tmp_path / "docs" / "lonely.txt"
+    lonely.parent.mkdir(exist_ok=True)
+    lonely.write_text("Zorblax lives alone and knows nobody.", encoding="utf-8")
+    rag.index([lonely])
+
+
+def structure(store: Store) -> dict[str, tuple[int, frozenset[str], str | None]]:
+    parents = {row["id"]: row["parent_id"] for row in store.read("list_community_reports")}
+    return {row["id"]: (row["level"], frozenset(row["members"]), parents[row["id"]])
+            for row in store.read("list_community_state")}
+
+
+def reports(store: Store) -> dict[str, dict[str, Any]]:
+    return {row["id"]: row for row in store.read("list_community_reports")}
+
+
+def related_entities(store: Store) -> set[str]:
+    rows = store.stream("stream_entity_edges")
+    return {n for row in rows for n in (row["source"], row["target"])}
+
+
+def test_two_runs_give_identical_nested_communities(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    with make_rag(settings, tmp_path, fake_llm()) as rag:
+        index_fixed_graph(rag, tmp_path)
+        first = rag.build_communities()
+        before = structure(store)
+        second = rag.build_communities()
+        assert structure(store) == before
+        store.write_rows("delete_communities", [{"id": i} for i in before])
+        rag.build_communities()  # from nothing again: content-derived ids come back
+        assert structure(store) == before
+    assert first.communities_per_level == {0: 27, 1: 3} and first.unclustered_entities == 1
+    assert second.reports_generated == 0 and second.reports_reused == first.communities
+    assert second.ids_kept == first.communities and second.ids_new == 0
+    for level, members, parent in before.values():
+        if parent is not None:
+            assert before[parent][0] == level - 1 and members <= before[parent][1]
+    has_children = {parent for _, _, parent in before.values() if parent}
+    leaves = [members for cid, (_, members, _) in before.items() if cid not in has_children]
+    in_leaves = set().union(*leaves)
+    assert in_leaves == related_entities(store)
+    entities = store.read("list_entities", skip=0, limit=1000)
+    (lonely,) = [e["id"] for e in entities if e["name"] == "Zorblax"]
+    assert lonely not in set().union(*(members for _, members, _ in before.values()))
+
+
+def test_every_community_gets_a_full_report_and_broken_json_falls_back(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    llm = fake_llm()
+    with make_rag(settings, tmp_path, llm) as rag:
+        index_fixed_graph(rag, tmp_path)
+        stats = rag.build_communities()
+    rows = reports(store)
+    fallbacks = [r for r in rows.values() if r["report_status"] == "fallback"]
+    assert stats.reports_generated == len(rows) == 30 and stats.reports_fallback == 1
+    assert len(fallbacks) == 1
+    broken = fallbacks[0]
+    assert broken["title"] == f"Community {broken['id']} (report unavailable)"
+    assert broken["rank"] == 0.0 and "Broken member 0" in broken["summary"]
+    broken_prompts = [c.prompt for c in llm.calls if "Broken member 0" in c.prompt]
+    assert len(broken_prompts) == 2 and "not valid JSON" in broken_prompts[1]
+    small_prompts = [c for c in llm.calls if "Small07 member 0" in c.prompt]
+    assert len(small_prompts) == 1
+    for row in rows.values():
+        assert row["embedded"] and row["content_hash"] and row["weight"] >= 1
+        if row["report_status"] == "ok":
+            assert row["title"].startswith("Community of") and row["summary"]
+            assert row["rank"] == 6.5 and row["rating_explanation"] == "Many links."
+            findings = json.loads(row["findings"])
+            assert len(findings) == 5 and all(f["summary"] and f["explanation"] for f in findings)
+            assert "[Data: Entities (" in row["full_content"]
+            assert row["full_content"].startswith(f"# {row['title']}")
+
+
+def test_a_crowded_parent_is_written_from_its_sub_reports(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    llm = fake_llm()
+    with make_rag(settings, tmp_path, llm, report_max_input_tokens=700) as rag:
+        index_fixed_graph(rag, tmp_path)
+        rag.build_communities()
+    rows = reports(store)
+    parent = next(r for r in rows.values() if r["level"] == 0 and r["size"] == 18)
+    children = [r for r in rows.values() if r["parent_id"] == parent["id"]]
+    crowded = [c.prompt for c in llm.calls if "-----Reports of sub-communities-----" in c.prompt]
+    assert len(crowded) == 1 and len(children) == 3
+    assert any(f"Report {child['id']}:" in crowded[0] for child in children)
+    assert "Alpha member 2|Beta member 2|meets" in crowded[0]  # links between sub-communities
+    assert "Alpha member 0|Alpha member 2|knows" not in crowded[0]  # told by a sub-report
+
+
+def test_adding_one_document_regenerates_only_the_affected_report(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    llm = fake_llm()
+    with make_rag(settings, tmp_path, llm) as rag:
+        index_fixed_graph(rag, tmp_path)
+        first = rag.build_communities()
+        before = structure(store)
+        new_doc = {"id": "p-new", "title": "new", "text": "Newcomer joins the Small03 group.",
+                   "triplets": [["Newcomer", "knows", "Small03 member 0"]]}
+        rag.index_triplets(write_jsonl(tmp_path / "new.jsonl", [new_doc]))
+        calls = len(llm.calls)
+        added = rag.build_communities()
+        after = structure(store)
+        new_prompts = [c for c in llm.calls[calls:] if REPORT_PROMPT in c.prompt]
+        assert added.reports_generated == 1 and len(new_prompts) == 1
+        assert "Newcomer" in new_prompts[0].prompt and "Small03 member 0" in new_prompts[0].prompt
+        assert added.reports_reused == first.communities - 1
+        assert after.keys() == before.keys() and added.ids_new == 0
+        grown = [cid for cid in after if after[cid][1] != before[cid][1]]
+        assert len(grown) == 1 and len(after[grown[0]][1]) == 6
+
+        documents = store.read("list_documents", skip=0, limit=100)
+        doc = next(d for d in documents if d["title"] == "new")
+        rag.delete(doc["id"])
+        calls = len(llm.calls)
+        removed = rag.build_communities()
+        assert removed.reports_generated == 1 and len(llm.calls) == calls  # answered by the cache
+        assert structure(store) == before
+
+
+def test_the_cli_prints_the_hierarchy(store: Store, settings: Settings, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from graphrag_neo4j.cli import _register_subcommands, app
+
+    with make_rag(settings, tmp_path, fake_llm()) as rag:
+        index_fixed_graph(rag, tmp_path)
+        rag.build_communities()
+    biggest = max(reports(store).values(), key=lambda row: row["size"])
+    _register_subcommands()
+    result = CliRunner().invoke(app, ["communities", "--top", "3", "--level", "0"])
+    assert result.exit_code == 0, result.output
+    assert "Community hierarchy" in result.output and "Largest communities" in result.output
+    assert biggest["id"] in result.output and "│ 18 " in result.output

@@ -1,0 +1,134 @@
+"""The Milvus notebook's query on the nano passages: hops finds Daniel, naive does not."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.hops_search import HopsSearch
+from graphrag_neo4j.naive_search import NaiveSearch
+from graphrag_neo4j.offline_embeddings import MiniLMEmbeddings
+from graphrag_neo4j.query_methods import run_method
+from graphrag_neo4j.settings import Settings
+from graphrag_neo4j.store import Store
+from graphrag_neo4j.testing import FakeChatModel
+from tests.nano_fakes import load_nano
+
+pytestmark = pytest.mark.integration
+
+DANIEL = "Daniel Bernoulli made major contributions to fluid dynamics, probability and statistics."
+DONT_KNOW = "I don't know: the passages do not say who the son of Euler's teacher is."
+# What GPT-4o chose in the notebook: the chain Euler -> teacher Johann -> his son Daniel.
+USEFUL = ("was a student of Johann Bernoulli", "was the son of Johann Bernoulli")
+_FACT = re.compile(r"^\[(\d+)\] (.*)$", flags=re.MULTILINE)
+
+
+def rerank_like_the_notebook(prompt: str) -> str:
+    """Choose, among the facts offered for the real question, the ones on the chain."""
+    facts = _FACT.findall(prompt.split("Now your turn", 1)[1])
+    chosen = [int(n) for phrase in USEFUL for n, text in facts if phrase in text]
+    thought = "Euler's teacher was Johann Bernoulli; his son was Daniel Bernoulli."
+    return json.dumps({"thought_process": thought, "useful_relationships": chosen})
+
+
+def answer_from_passages(prompt: str) -> str:
+    """Answer only when the son's passage is in the prompt, as GPT-4o did."""
+    return DANIEL if "Daniel Bernoulli (1700" in prompt else DONT_KNOW
+
+
+def notebook_llm() -> FakeChatModel:
+    return FakeChatModel(rules=[
+        ("List the proper names in the question", '["Euler"]'),
+        ("You pick facts for answering a question", rerank_like_the_notebook),
+        ("-----Question-----", answer_from_passages),
+    ])
+
+
+@pytest.fixture(scope="module")
+def embeddings() -> MiniLMEmbeddings:
+    # The real offline embedder: entity, relation and passage searches rank by meaning, as the
+    # notebook's OpenAI embeddings do; a bag of words would make "Euler" a pure string match.
+    return MiniLMEmbeddings()
+
+
+@pytest.fixture
+def rag(
+    store: Store, settings: Settings, shared_data: Path, tmp_path: Path,
+    embeddings: MiniLMEmbeddings,
+) -> Iterator[GraphRAG]:
+    query = load_nano(shared_data)["queries"][0]
+    search = settings.search.model_copy(update={
+        "hops_entity_top_k": query["top_k_entity_and_relation_search"],
+        "hops_relation_top_k": query["top_k_entity_and_relation_search"],
+        "hops_degree": query["target_degree"],
+        "hops_final_k": query["final_top_k_passages"],
+        "naive_top_k": query["final_top_k_passages"],
+    })
+    tuned = settings.model_copy(update={"cache_dir": tmp_path / "cache", "search": search})
+    with GraphRAG(tuned, llm=notebook_llm(), embeddings=embeddings) as engine:
+        engine.index_triplets(shared_data / "milvus_nano" / "nano_dataset.json")
+        yield engine
+
+
+def _question(shared_data: Path) -> dict[str, Any]:
+    return dict(load_nano(shared_data)["queries"][0])
+
+
+async def test_hops_returns_euler_then_daniel_like_the_notebook(
+    rag: GraphRAG, shared_data: Path
+) -> None:
+    query = _question(shared_data)
+    context = await HopsSearch(rag).build_context(query["query"])
+    expected = [f"nano_dataset-{i}" for i in query["expected_passage_ids_graph_method_in_order"]]
+    assert context.ranked_document_ids == expected == ["nano_dataset-3", "nano_dataset-2"]
+    assert [row["text"] for row in context.sources["Mentions"]] == ["Euler"]
+    facts = [row["fact"] for row in context.sources["Relationships"]]
+    assert facts == ["Leonhard Euler was a student of Johann Bernoulli",
+                     "Daniel Bernoulli was the son of Johann Bernoulli"]
+    assert "-----Facts-----" in context.text and "Daniel Bernoulli (1700" in context.text
+
+
+async def test_naive_ranks_euler_first_and_misses_daniel(rag: GraphRAG, shared_data: Path) -> None:
+    query = _question(shared_data)
+    context = await NaiveSearch(rag).build_context(query["query"])
+    assert context.ranked_document_ids[0] == "nano_dataset-3"
+    assert "nano_dataset-2" not in context.ranked_document_ids
+    assert len(context.sources["Sources"]) == 2
+
+
+async def test_answers_follow_the_notebook(rag: GraphRAG, shared_data: Path) -> None:
+    question = _question(shared_data)["query"]
+    hops = await run_method(rag, "hops", question)
+    naive = await run_method(rag, "naive", question)
+    assert hops.text == DANIEL and hops.method == "hops"
+    assert naive.text == DONT_KNOW and naive.method == "naive"
+    assert hops.llm_calls == 3  # NER, rerank, answer
+    assert naive.llm_calls == 1
+    assert hops.prompt_tokens > 0 and hops.sources["Rerank"][0]["parsed"] is True
+
+
+async def test_without_an_llm_hops_still_ranks_euler_first(
+    rag: GraphRAG, shared_data: Path
+) -> None:
+    llm = rag.llm.chat_model
+    assert isinstance(llm, FakeChatModel)
+    calls = len(llm.calls)
+    query = _question(shared_data)["query"]
+    context = await HopsSearch(rag).build_context(query, hops_rerank=False, hops_final_k=4)
+    assert len(llm.calls) == calls, "no-rerank retrieval called the LLM"
+    assert context.ranked_document_ids[0] == "nano_dataset-3"
+    assert sorted(context.ranked_document_ids) == [f"nano_dataset-{i}" for i in range(4)]
+    assert [row["text"] for row in context.sources["Mentions"]] == ["Euler"]
+
+
+async def test_given_mentions_replace_ner(rag: GraphRAG, shared_data: Path) -> None:
+    query = _question(shared_data)["query"]
+    context = await HopsSearch(rag).build_context(query, mentions=["Daniel Bernoulli"])
+    assert [row["text"] for row in context.sources["Mentions"]] == ["Daniel Bernoulli"]
+    assert context.sources["Entities"][0]["name"] == "Daniel Bernoulli"

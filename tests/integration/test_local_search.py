@@ -1,0 +1,94 @@
+"""Local search on the nano graph: the retrieval query's contract and the context it builds."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.local_search import retrieval_params
+from graphrag_neo4j.settings import Settings
+from graphrag_neo4j.store import Store
+from graphrag_neo4j.testing import FakeEmbeddings
+from tests.nano_fakes import load_nano, nano_fake_llm
+
+pytestmark = pytest.mark.integration
+QUESTION = "What contribution did the son of Euler's teacher make?"
+
+
+@pytest.fixture
+def nano_rag(
+    store: Store, settings: Settings, shared_data: Path, tmp_path: Path
+) -> Any:
+    dataset = load_nano(shared_data)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for index, passage in enumerate(dataset["passages"]):
+        (docs / f"passage_{index}.txt").write_text(passage["passage"], encoding="utf-8")
+    llm = nano_fake_llm(
+        dataset, extra=[("-----Question-----", "Daniel Bernoulli [Data: Entities (1)].")]
+    )
+    tuned = settings.model_copy(update={"cache_dir": tmp_path / "cache"})
+    with GraphRAG(tuned, llm=llm, embeddings=FakeEmbeddings()) as rag:
+        rag.index([docs])
+        yield rag
+
+
+def test_retrieval_query_honours_langchain_contract(nano_rag: GraphRAG) -> None:
+    search = nano_rag.local_search
+    vector = asyncio.run(nano_rag.embedder.embed_query(QUESTION))
+    store = search._store()
+    params = retrieval_params(nano_rag.settings.search)
+    hits = store.similarity_search_with_score_by_vector(vector, k=5, params=params)
+    assert len(hits) == 1
+    document, score = hits[0]
+    assert isinstance(document.page_content, str) and document.page_content
+    entity_scores = [e["score"] for e in document.metadata["entities"]]
+    assert len(entity_scores) == 5
+    assert entity_scores == sorted(entity_scores, reverse=True)
+    assert score == pytest.approx(entity_scores[0]) and 0 < score < 1.0
+    assert set(document.metadata) == {
+        "entities", "chunks", "reports", "inside_rels", "outside_rels"
+    }
+
+
+def test_retrieval_query_text_is_never_null_on_an_empty_graph(
+    nano_rag: GraphRAG, store: Store
+) -> None:
+    search = nano_rag.local_search
+    vector = asyncio.run(nano_rag.embedder.embed_query(QUESTION))
+    vector_store = search._store()
+    store.run_autocommit("delete_all")
+    hits = vector_store.similarity_search_with_score_by_vector(
+        vector, k=5, params=retrieval_params(nano_rag.settings.search)
+    )
+    assert [(doc.page_content, score) for doc, score in hits] == [("", 0.0)]
+
+
+def test_local_context_has_daniel_passage_and_johann_euler_relation(nano_rag: GraphRAG) -> None:
+    context = asyncio.run(nano_rag.local_search.build_context(QUESTION))
+    sources = [row["text"] for row in context.sources["Sources"]]
+    assert any(text.startswith("Daniel Bernoulli (1700") for text in sources)
+    relations = {(r["source"], r["predicate"], r["target"])
+                 for r in context.sources["Relationships"]}
+    assert ("Leonhard Euler", "was a student of", "Johann Bernoulli") in relations
+    assert "-----Entities-----" in context.text and "-----Sources-----" in context.text
+
+
+def test_local_answer_cites_and_reports_cost(nano_rag: GraphRAG) -> None:
+    answer = nano_rag.query(QUESTION, method="local", response_type="Single Sentence")
+    assert answer.method == "local" and answer.text.startswith("Daniel Bernoulli")
+    assert answer.llm_calls == 1 and answer.prompt_tokens > 0
+    prompt = nano_rag.llm.chat_model.calls[-1].prompt  # type: ignore[attr-defined]
+    assert "Single Sentence" in prompt and QUESTION in prompt
+    assert "Daniel Bernoulli (1700" in prompt
+
+
+def test_per_query_budgets_shrink_the_context(nano_rag: GraphRAG) -> None:
+    small = asyncio.run(nano_rag.local_search.build_context(QUESTION, top_chunks=1,
+                                                            top_k_entities=2))
+    assert len(small.sources["Sources"]) == 1
+    assert len(small.sources["Entities"]) == 2
