@@ -93,6 +93,7 @@ async def fake_report_run(store: Store, settings: Settings, figures: dict[str, f
     stats = await build_communities(store, settings, llm, embedder, Console(stderr=True))
     figures["full build with fake LLM"] = time.perf_counter() - started
     print(stats.message)
+    Console().print(stats.table())
 
 
 def main() -> None:

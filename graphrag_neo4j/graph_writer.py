@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
-from functools import lru_cache
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict
+from functools import lru_cache
 from typing import Any
 
 from graphrag_neo4j.merge_decisions import Resolution

@@ -13,6 +13,7 @@ from graphrag_neo4j.hops_ranking import (
     expand_entities,
     passages_after_rerank,
     relation_evidence,
+    shown_to_reranker,
 )
 from graphrag_neo4j.hops_rerank import Candidate, Rerank, rerank_relations
 from graphrag_neo4j.models import Answer
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 
 # Relations listed in the answer prompt: enough to show the chain, short for small models.
 FACTS_IN_PROMPT = 10
+RELATIONS_PER_PASSAGE_SHOWN = 2
 
 
 @dataclass
@@ -147,7 +149,9 @@ class HopsSearch:
         order, documents = await self._fallback_order(candidates, nearest, vector, search)
         found = HopsRetrieval(names, entities, relations, candidates, order, documents, order)
         if search.hops_rerank and candidates:
-            shown = candidates[: search.hops_rerank_candidates]
+            shown = shown_to_reranker(
+                candidates, search.hops_rerank_candidates, RELATIONS_PER_PASSAGE_SHOWN
+            )
             found.rerank = await rerank_relations(
                 self.rag.llm, question, shown, search.hops_rerank_select,
                 self.rag.settings.prompts_dir,

@@ -204,7 +204,7 @@ class SearchSettings(_Section):
         25, description="Hops: most candidate relations shown to the LLM reranker."
     )
     hops_rerank_select: int = Field(
-        5, description="Hops: most relations the LLM reranker may choose."
+        3, description="Hops: most relations the LLM reranker may choose."
     )
     hops_relation_weight: float = Field(
         0.75,

@@ -5,8 +5,8 @@ cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 
 # A server of its own (ports, data folder, password) so tests never touch a user's graph.
-export GRAPHRAG_NEO4J__URI="bolt://127.0.0.1:17687"
-export GRAPHRAG_NEO4J__HTTP_PORT=17474
+export GRAPHRAG_NEO4J__URI="bolt://127.0.0.1:${GRAPHRAG_TEST_BOLT_PORT:-17687}"
+export GRAPHRAG_NEO4J__HTTP_PORT="${GRAPHRAG_TEST_HTTP_PORT:-17474}"
 export GRAPHRAG_NEO4J__HOME="$PWD/.graphrag-test/neo4j"
 export GRAPHRAG_NEO4J__PASSWORD="graphrag-test-password"
 export GRAPHRAG_TEST_NEO4J=1

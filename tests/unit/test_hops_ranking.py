@@ -9,6 +9,7 @@ from graphrag_neo4j.hops_ranking import (
     expand_entities,
     passages_after_rerank,
     relation_evidence,
+    shown_to_reranker,
 )
 from graphrag_neo4j.hops_rerank import Candidate
 
@@ -71,3 +72,10 @@ def test_rerank_order_comes_first_then_the_fallback() -> None:
     fallback = ["c1", "c3", "c2", "c9"]
     assert passages_after_rerank(chosen, fallback) == ["c3", "c9", "c1", "c2"]
     assert passages_after_rerank([], fallback) == fallback
+
+
+def test_reranker_sees_at_most_two_facts_of_one_passage() -> None:
+    candidates = [rel("a1", 0.9, "c1"), rel("a2", 0.8, "c1"), rel("a3", 0.7, "c1"),
+                  rel("b1", 0.6, "c2"), rel("ab", 0.5, "c1", "c2"), rel("c1", 0.4, "c3")]
+    shown = shown_to_reranker(candidates, limit=4, per_passage=2)
+    assert [c.id for c in shown] == ["a1", "a2", "b1", "ab"]
