@@ -22,6 +22,13 @@ def index_command(
         typer.Option(help="Passages with their own triplets (JSON or JSONL); no LLM is used."),
     ] = None,
     no_cache: Annotated[bool, typer.Option(help="Ignore cached LLM replies.")] = False,
+    communities: Annotated[
+        bool, typer.Option(help="Re-cluster communities afterwards (unchanged ones are reused).")
+    ] = True,
+    reports: Annotated[
+        bool | None,
+        typer.Option(help="Write community reports (default: yes for documents, not triplets)."),
+    ] = None,
 ) -> None:
     """Index documents (LLM extraction) or a pre-extracted triplet corpus into Neo4j."""
     from graphrag_neo4j.engine import GraphRAG
@@ -36,7 +43,10 @@ def index_command(
             for skipped in loaded.skipped:
                 console.print(f"[yellow]Skipped[/yellow] {skipped.path}: {skipped.reason}")
         console.print(stats.table())
-        if paths:
+        if communities:
+            with_reports = bool(paths) if reports is None else reports
+            console.print(rag.build_communities(reports=with_reports).table())
+        if paths or reports:
             console.print(rag.llm.usage_table())
         console.print(_counts_table(rag.counts()))
 
@@ -50,12 +60,17 @@ def _counts_table(counts: dict[str, int]) -> Table:
 
 def delete_command(
     document_id: Annotated[str, typer.Argument(help="Id of the document to remove.")],
+    communities: Annotated[
+        bool, typer.Option(help="Re-cluster afterwards; only affected reports are rewritten.")
+    ] = True,
 ) -> None:
     """Remove a document, its chunks and provenance, and entities/relations only it supported."""
     from graphrag_neo4j.engine import GraphRAG
 
     with GraphRAG(console=console) as rag:
         report = rag.delete(document_id)
+        if communities:
+            console.print(rag.build_communities().table())
         console.print(
             f"Deleted document {report.document_id}: {report.chunks} chunks,"
             f" {report.entities_deleted} orphaned entities; re-described"

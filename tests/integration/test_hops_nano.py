@@ -59,10 +59,10 @@ def embeddings() -> MiniLMEmbeddings:
 
 @pytest.fixture
 def rag(
-    store: Store, settings: Settings, shared_data: Path, tmp_path: Path,
+    store: Store, settings: Settings, nano_root: Path, tmp_path: Path,
     embeddings: MiniLMEmbeddings,
 ) -> Iterator[GraphRAG]:
-    query = load_nano(shared_data)["queries"][0]
+    query = load_nano(nano_root)["queries"][0]
     search = settings.search.model_copy(update={
         "hops_entity_top_k": query["top_k_entity_and_relation_search"],
         "hops_relation_top_k": query["top_k_entity_and_relation_search"],
@@ -72,18 +72,18 @@ def rag(
     })
     tuned = settings.model_copy(update={"cache_dir": tmp_path / "cache", "search": search})
     with GraphRAG(tuned, llm=notebook_llm(), embeddings=embeddings) as engine:
-        engine.index_triplets(shared_data / "milvus_nano" / "nano_dataset.json")
+        engine.index_triplets(nano_root / "milvus_nano" / "nano_dataset.json")
         yield engine
 
 
-def _question(shared_data: Path) -> dict[str, Any]:
-    return dict(load_nano(shared_data)["queries"][0])
+def _question(nano_root: Path) -> dict[str, Any]:
+    return dict(load_nano(nano_root)["queries"][0])
 
 
 async def test_hops_returns_euler_then_daniel_like_the_notebook(
-    rag: GraphRAG, shared_data: Path
+    rag: GraphRAG, nano_root: Path
 ) -> None:
-    query = _question(shared_data)
+    query = _question(nano_root)
     context = await HopsSearch(rag).build_context(query["query"])
     expected = [f"nano_dataset-{i}" for i in query["expected_passage_ids_graph_method_in_order"]]
     assert context.ranked_document_ids == expected == ["nano_dataset-3", "nano_dataset-2"]
@@ -94,16 +94,16 @@ async def test_hops_returns_euler_then_daniel_like_the_notebook(
     assert "-----Facts-----" in context.text and "Daniel Bernoulli (1700" in context.text
 
 
-async def test_naive_ranks_euler_first_and_misses_daniel(rag: GraphRAG, shared_data: Path) -> None:
-    query = _question(shared_data)
+async def test_naive_ranks_euler_first_and_misses_daniel(rag: GraphRAG, nano_root: Path) -> None:
+    query = _question(nano_root)
     context = await NaiveSearch(rag).build_context(query["query"])
     assert context.ranked_document_ids[0] == "nano_dataset-3"
     assert "nano_dataset-2" not in context.ranked_document_ids
     assert len(context.sources["Sources"]) == 2
 
 
-async def test_answers_follow_the_notebook(rag: GraphRAG, shared_data: Path) -> None:
-    question = _question(shared_data)["query"]
+async def test_answers_follow_the_notebook(rag: GraphRAG, nano_root: Path) -> None:
+    question = _question(nano_root)["query"]
     hops = await run_method(rag, "hops", question)
     naive = await run_method(rag, "naive", question)
     assert hops.text == DANIEL and hops.method == "hops"
@@ -114,12 +114,12 @@ async def test_answers_follow_the_notebook(rag: GraphRAG, shared_data: Path) -> 
 
 
 async def test_without_an_llm_hops_still_ranks_euler_first(
-    rag: GraphRAG, shared_data: Path
+    rag: GraphRAG, nano_root: Path
 ) -> None:
     llm = rag.llm.chat_model
     assert isinstance(llm, FakeChatModel)
     calls = len(llm.calls)
-    query = _question(shared_data)["query"]
+    query = _question(nano_root)["query"]
     context = await HopsSearch(rag).build_context(query, hops_rerank=False, hops_final_k=4)
     assert len(llm.calls) == calls, "no-rerank retrieval called the LLM"
     assert context.ranked_document_ids[0] == "nano_dataset-3"
@@ -127,8 +127,8 @@ async def test_without_an_llm_hops_still_ranks_euler_first(
     assert [row["text"] for row in context.sources["Mentions"]] == ["Euler"]
 
 
-async def test_given_mentions_replace_ner(rag: GraphRAG, shared_data: Path) -> None:
-    query = _question(shared_data)["query"]
+async def test_given_mentions_replace_ner(rag: GraphRAG, nano_root: Path) -> None:
+    query = _question(nano_root)["query"]
     context = await HopsSearch(rag).build_context(query, mentions=["Daniel Bernoulli"])
     assert [row["text"] for row in context.sources["Mentions"]] == ["Daniel Bernoulli"]
     assert context.sources["Entities"][0]["name"] == "Daniel Bernoulli"

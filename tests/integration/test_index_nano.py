@@ -49,9 +49,9 @@ def _expected_names(dataset: dict[str, Any]) -> set[str]:
 
 
 def test_nano_graph_is_exact_and_reindexing_is_free(
-    store: Store, settings: Settings, shared_data: Path, tmp_path: Path
+    store: Store, settings: Settings, nano_root: Path, tmp_path: Path
 ) -> None:
-    dataset = load_nano(shared_data)
+    dataset = load_nano(nano_root)
     paths = _write_passages(tmp_path / "docs", dataset)
     llm = nano_fake_llm(dataset)
     with _rag(settings, tmp_path, llm) as rag:
@@ -74,9 +74,9 @@ def test_nano_graph_is_exact_and_reindexing_is_free(
 
 
 def test_an_interrupted_run_resumes_from_the_cache(
-    store: Store, settings: Settings, shared_data: Path, tmp_path: Path
+    store: Store, settings: Settings, nano_root: Path, tmp_path: Path
 ) -> None:
-    dataset = load_nano(shared_data)
+    dataset = load_nano(nano_root)
     paths = _write_passages(tmp_path / "docs", dataset)
     llm = nano_fake_llm(dataset)
     with _rag(settings, tmp_path, llm) as rag:
@@ -92,9 +92,9 @@ def test_an_interrupted_run_resumes_from_the_cache(
 
 
 def test_euler_spellings_become_one_entity_with_recorded_merges(
-    store: Store, settings: Settings, shared_data: Path, tmp_path: Path
+    store: Store, settings: Settings, nano_root: Path, tmp_path: Path
 ) -> None:
-    dataset = load_nano(shared_data)
+    dataset = load_nano(nano_root)
     with _rag(settings, tmp_path, nano_fake_llm(dataset)) as rag:
         rag.index(_write_passages(tmp_path / "docs", dataset))
     eulers = [n for n in _entities(store) if "euler" in normalize_name(n)]
@@ -128,9 +128,9 @@ def test_homographs_of_different_types_stay_apart(
 
 
 def test_delete_leaves_no_orphans_and_resummarises_shared_entities(
-    store: Store, settings: Settings, shared_data: Path, tmp_path: Path
+    store: Store, settings: Settings, nano_root: Path, tmp_path: Path
 ) -> None:
-    dataset = load_nano(shared_data)
+    dataset = load_nano(nano_root)
     llm = nano_fake_llm(dataset)
     paths = _write_passages(tmp_path / "docs", dataset)
     with _rag(settings, tmp_path, llm, summary_token_budget=10) as rag:

@@ -21,9 +21,9 @@ QUESTION = "What contribution did the son of Euler's teacher make?"
 
 @pytest.fixture
 def nano_rag(
-    store: Store, settings: Settings, shared_data: Path, tmp_path: Path
+    store: Store, settings: Settings, nano_root: Path, tmp_path: Path
 ) -> Any:
-    dataset = load_nano(shared_data)
+    dataset = load_nano(nano_root)
     docs = tmp_path / "docs"
     docs.mkdir()
     for index, passage in enumerate(dataset["passages"]):
