@@ -70,7 +70,7 @@ def summarize(prompt: str) -> str:
 
 
 def nano_fake_llm(
-    dataset: dict[str, Any], extra: list[tuple[str, str]] | None = None
+    dataset: dict[str, Any], extra: list[tuple[str, Any]] | None = None
 ) -> FakeChatModel:
     """A fake chat model that extracts the notebook's triplets from the nano passages."""
     rules: list[Any] = [
