@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -70,8 +71,17 @@ def _register_subcommands() -> None:
     app.command("query")(query_command)
 
 
+def _show_warnings() -> None:
+    """Warnings from the engine (skipped files, malformed LLM records) as one line each."""
+    from rich.logging import RichHandler
+
+    handler = RichHandler(console=console, show_path=False, show_time=False, markup=False)
+    logging.basicConfig(level=logging.WARNING, format="%(message)s", handlers=[handler])
+
+
 def main() -> None:
     """Entry point: runs the CLI and turns user mistakes into one red sentence."""
+    _show_warnings()
     _register_subcommands()
     try:
         app()

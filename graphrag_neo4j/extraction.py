@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,7 @@ from graphrag_neo4j.settings import ExtractionSettings
 from graphrag_neo4j.tag_parser import ExtractedTriplet, ParsedExtraction, parse_extraction
 
 STAGE = "extract"
+logger = logging.getLogger(__name__)
 _WORD = re.compile(r"\w{3,}", flags=re.UNICODE)
 
 
@@ -59,7 +61,14 @@ class Extractor:
                 break
             replies.append(more)
             parsed.append(found)
-        return to_mentions(chunk, parsed, self.settings.orphan_triplets)
+        result = to_mentions(chunk, parsed, self.settings.orphan_triplets)
+        if result.dropped_records:
+            logger.warning(
+                "Chunk %s (document %s, #%d): dropped %d malformed or ungrounded records from"
+                " the LLM reply; the rest were kept.",
+                chunk.id, chunk.document_id, chunk.chunk_index, result.dropped_records,
+            )
+        return result
 
 
 def _grounded(name: str, text_words: set[str]) -> bool:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from graphrag_neo4j.errors import ConfigError, ModelError
 from graphrag_neo4j.hops_mentions import capitalised_mentions, llm_mentions
 from graphrag_neo4j.hops_ranking import (
     blend_passages,
@@ -16,6 +17,7 @@ from graphrag_neo4j.hops_ranking import (
     shown_to_reranker,
 )
 from graphrag_neo4j.hops_rerank import Candidate, Rerank, rerank_relations
+from graphrag_neo4j.llm_calls import LLMCaller
 from graphrag_neo4j.models import Answer
 from graphrag_neo4j.passage_answer import (
     ann_candidates,
@@ -37,7 +39,8 @@ RELATIONS_PER_PASSAGE_SHOWN = 2
 
 @dataclass
 class HopsRetrieval:
-    """Everything one hops retrieval found, in the order it was found."""
+    """Everything one hops retrieval found: `blended_order` ranks chunks without the LLM,
+    `chunk_order` is the final ranking (the reranker's choices first when it ran)."""
 
     mentions: list[str]
     entity_hits: list[Row]
@@ -48,6 +51,7 @@ class HopsRetrieval:
     chunk_order: list[str] = field(default_factory=list)
     chosen: list[Candidate] = field(default_factory=list)
     rerank: Rerank | None = None
+    notes: list[str] = field(default_factory=list)
 
 
 def _candidate(row: Row) -> Candidate:
@@ -70,16 +74,30 @@ class HopsSearch:
     async def _read(self, name: str, **params: Any) -> list[Row]:
         return await asyncio.to_thread(self.rag.store.read, name, **params)
 
-    async def _mentions(self, question: str, search: SearchSettings) -> list[str]:
-        if search.hops_rerank:
-            return await llm_mentions(self.rag.llm, question, self.rag.settings.prompts_dir)
+    def _llm(self, search: SearchSettings, notes: list[str]) -> LLMCaller | None:
+        """The LLM for NER and rerank, or None (with a note) when off or unavailable."""
+        if not search.hops_rerank:
+            return None
+        try:
+            return self.rag.llm
+        except (ModelError, ConfigError) as exc:
+            notes.append(f"No LLM for hops NER and rerank, ranked by embeddings: {exc}")
+            return None
+
+    async def _mentions(self, question: str, llm: LLMCaller | None, notes: list[str]) -> list[str]:
+        if llm is not None:
+            try:
+                return await llm_mentions(llm, question, self.rag.settings.prompts_dir)
+            except ModelError as exc:
+                notes.append(f"The NER call failed, capitalised phrases used instead: {exc}")
         return capitalised_mentions(question)
 
     async def _entity_hits(
-        self, question: str, search: SearchSettings, given: Sequence[str] | None
+        self, question: str, search: SearchSettings, given: Sequence[str] | None,
+        llm: LLMCaller | None, notes: list[str],
     ) -> tuple[list[str], list[Row]]:
         """The question's mentions and, for each, the `hops_entity_top_k` nearest entities."""
-        mentions = list(given) if given is not None else await self._mentions(question, search)
+        mentions = list(given) if given is not None else await self._mentions(question, llm, notes)
         k = search.hops_entity_top_k
         if not mentions or k < 1:
             return mentions, []
@@ -138,27 +156,40 @@ class HopsSearch:
         self, question: str, search: SearchSettings, mentions: Sequence[str] | None = None
     ) -> HopsRetrieval:
         """Mentions -> entity and relation hits -> expanded candidates -> ranked chunk ids."""
+        notes: list[str] = []
+        llm = self._llm(search, notes)
         vector = await self.rag.embedder.embed_query(question)
         # The ways are independent: the NER call overlaps the vector searches.
         (names, entities), relations, nearest = await asyncio.gather(
-            self._entity_hits(question, search, mentions),
+            self._entity_hits(question, search, mentions, llm, notes),
             self._relation_hits(vector, search.hops_relation_top_k),
             self._nearest_chunks(vector, max(search.hops_final_k, 1)),
         )
         candidates = await self._candidates(entities, relations, vector, search)
         order, documents = await self._fallback_order(candidates, nearest, vector, search)
-        found = HopsRetrieval(names, entities, relations, candidates, order, documents, order)
-        if search.hops_rerank and candidates:
-            shown = shown_to_reranker(
-                candidates, search.hops_rerank_candidates, RELATIONS_PER_PASSAGE_SHOWN
-            )
-            found.rerank = await rerank_relations(
-                self.rag.llm, question, shown, search.hops_rerank_select,
-                self.rag.settings.prompts_dir,
-            )
-            found.chosen = [shown[i] for i in found.rerank.order[: search.hops_rerank_select]]
-            found.chunk_order = passages_after_rerank(found.chosen, order)
+        found = HopsRetrieval(
+            names, entities, relations, candidates, order, documents, order, notes=notes
+        )
+        if llm is not None and candidates:
+            await self._rerank(found, question, llm, search)
         return found
+
+    async def _rerank(
+        self, found: HopsRetrieval, question: str, llm: LLMCaller, search: SearchSettings
+    ) -> None:
+        """Let the LLM choose among the candidates; their passages then come first."""
+        shown = shown_to_reranker(
+            found.candidates, search.hops_rerank_candidates, RELATIONS_PER_PASSAGE_SHOWN
+        )
+        try:
+            found.rerank = await rerank_relations(
+                llm, question, shown, search.hops_rerank_select, self.rag.settings.prompts_dir
+            )
+        except ModelError as exc:
+            found.notes.append(f"The rerank call failed, ranked by embeddings: {exc}")
+            return
+        found.chosen = [shown[i] for i in found.rerank.order[: search.hops_rerank_select]]
+        found.chunk_order = passages_after_rerank(found.chosen, found.blended_order)
 
     async def build_context(
         self, question: str, *, mentions: Sequence[str] | None = None, **overrides: Any
@@ -209,6 +240,8 @@ def _extra(found: HopsRetrieval) -> dict[str, list[Row]]:
         "Entities": [{k: row[k] for k in ("mention", "id", "name", "score")}
                      for row in found.entity_hits],
     }
+    if found.notes:
+        extra["Notes"] = [{"text": note} for note in found.notes]
     if found.rerank is not None:
         extra["Rerank"] = [{"parsed": found.rerank.parsed, "thought": found.rerank.thought,
                             "chosen": [c.id for c in found.chosen]}]

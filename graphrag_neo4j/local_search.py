@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -88,6 +89,10 @@ class LocalSearch:
     def _store(self) -> Neo4jVector:
         if self._vector_store is None:
             from langchain_neo4j import Neo4jVector
+
+            # LangChain's own driver reports "label does not exist yet" notices (e.g. before
+            # communities are built) as warnings; our store switches them off the same way.
+            logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
 
             neo4j = self.rag.settings.neo4j
             self._vector_store = Neo4jVector.from_existing_index(
