@@ -14,6 +14,7 @@ from rich.panel import Panel
 from graphrag_neo4j.models import Answer
 
 console = Console(stderr=True)
+STREAMING_METHODS = ("local", "global")
 out = Console()
 
 
@@ -59,15 +60,23 @@ def query_command(
     options = _options(community_level, response_type, dynamic, no_rerank)
     if method not in ("global",):
         options.pop("level", None)
+    streamed: list[str] = []
+    if not as_json and method in STREAMING_METHODS:
+        # Print the answer as the model writes it; the rest of the output follows it.
+        def show(piece: str) -> None:
+            streamed.append(piece)
+            out.print(piece, end="", highlight=False, markup=False)
+
+        options["on_token"] = show
     with GraphRAG(console=console) as rag:
         answer = rag.query(question, method, **options)
     if as_json:
         out.print_json(json.dumps(asdict(answer), default=str))
         return
-    _print_answer(answer, show_context)
+    _print_answer(answer, show_context, already_printed=bool(streamed))
 
 
-def _print_answer(answer: Answer, show_context: bool) -> None:
+def _print_answer(answer: Answer, show_context: bool, already_printed: bool) -> None:
     if show_context and answer.context:
         console.print(Panel(answer.context, title="Context", expand=False))
     for note in answer.sources.get("Notes", []):
@@ -78,7 +87,10 @@ def _print_answer(answer: Answer, show_context: bool) -> None:
                 f"Dynamic selection: {selection['rating_calls']} rating calls,"
                 f" {selection['map_calls']} map calls, {selection['map_calls_saved']} saved."
             )
-    out.print(Markdown(answer.text))
+    if already_printed:
+        out.print()
+    else:
+        out.print(Markdown(answer.text))
     console.print(
         f"[dim]{answer.method} search: {answer.llm_calls} LLM calls,"
         f" {answer.prompt_tokens:,} prompt + {answer.completion_tokens:,} completion tokens[/dim]"

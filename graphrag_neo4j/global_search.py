@@ -19,6 +19,7 @@ from graphrag_neo4j.settings import SearchSettings
 
 if TYPE_CHECKING:
     from graphrag_neo4j.engine import GraphRAG
+    from graphrag_neo4j.llm_calls import TokenSink
 
 _JSON_OBJECT = re.compile(r"\{.*\}", flags=re.DOTALL)
 NOTHING_RELEVANT = "The indexed data holds nothing relevant to this question."
@@ -168,6 +169,7 @@ class GlobalSearch:
         level: int | None = None,
         response_type: str | None = None,
         history: Sequence[tuple[str, str]] | None = None,
+        on_token: TokenSink | None = None,
         **overrides: Any,
     ) -> Answer:
         """Map over the chosen level; if nothing scores, try the next broader level once."""
@@ -186,6 +188,8 @@ class GlobalSearch:
             points = await self.map(question, context, past) if context.batches else []
         block = reduce_block(points, search.reduce_tokens)
         if not block:
+            if on_token is not None:
+                on_token(NOTHING_RELEVANT)
             return self._answer(NOTHING_RELEVANT, context, points)
         prompt = load_prompt("global_reduce", self.rag.settings.prompts_dir).format(
             response_type=response_type or search.response_type,
@@ -193,7 +197,7 @@ class GlobalSearch:
             question=question,
             history=past,
         )
-        text = await self.rag.llm.complete(prompt, stage="global_reduce")
+        text = await self.rag.llm.complete(prompt, stage="global_reduce", on_token=on_token)
         return self._answer(text, context, points, block)
 
     @staticmethod

@@ -5,13 +5,19 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import openai
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    BaseMessageChunk,
+    HumanMessage,
+    SystemMessage,
+)
 from rich.table import Table
 from tenacity import (
     AsyncRetrying,
@@ -27,6 +33,8 @@ from graphrag_neo4j.settings import LLMSettings
 from graphrag_neo4j.usage import UsageLedger
 
 LLM_CACHE_FILE = "llm_cache.sqlite"
+TokenSink = Callable[[str], None]
+"""Receives pieces of an answer as the model writes them (for streaming to a terminal)."""
 _CACHE_VERSION = 1  # bump when the cached value's shape changes
 
 
@@ -116,17 +124,37 @@ class LLMCaller:
         self.usage = UsageLedger(settings.prompt_price_per_1m, settings.completion_price_per_1m)
 
     async def complete(
-        self, prompt: str, *, stage: str, system: str | None = None, **params: Any
+        self,
+        prompt: str,
+        *,
+        stage: str,
+        system: str | None = None,
+        on_token: TokenSink | None = None,
+        **params: Any,
     ) -> str:
-        """The model's answer to `prompt` (after an optional system message)."""
+        """The model's answer to `prompt`; `on_token` receives the text as it is generated."""
         messages: list[BaseMessage] = [SystemMessage(content=system)] if system else []
         messages.append(HumanMessage(content=prompt))
-        return await self.complete_messages(messages, stage=stage, **params)
+        return await self.complete_messages(messages, stage=stage, on_token=on_token, **params)
 
     async def complete_messages(
-        self, messages: Sequence[BaseMessage | tuple[str, str]], *, stage: str, **params: Any
+        self,
+        messages: Sequence[BaseMessage | tuple[str, str]],
+        *,
+        stage: str,
+        on_token: TokenSink | None = None,
+        **params: Any,
     ) -> str:
         """The model's answer to a conversation; identical requests are answered once."""
+        return await self._complete(messages, stage, params, on_token)
+
+    async def _complete(
+        self,
+        messages: Sequence[BaseMessage | tuple[str, str]],
+        stage: str,
+        params: dict[str, Any],
+        on_token: TokenSink | None,
+    ) -> str:
         converted = _to_messages(messages)
         key = stable_key(_CACHE_VERSION, self.identity,
                          [(m.type, m.content) for m in converted], params)
@@ -134,6 +162,8 @@ class LLMCaller:
             cached = await asyncio.to_thread(self.cache.get, key)
             if cached is not None:
                 self.usage.record_cache_hit(stage)
+                if on_token is not None:
+                    on_token(str(cached["text"]))
                 return str(cached["text"])
         pending = self._inflight.get(key)
         if pending is not None:  # the same request is already running: share its answer
@@ -142,7 +172,7 @@ class LLMCaller:
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self._inflight[key] = future
         try:
-            text = await self._call_and_store(key, converted, stage, params)
+            text = await self._call_and_store(key, converted, stage, params, on_token)
         except asyncio.CancelledError:
             future.cancel()
             raise
@@ -157,10 +187,15 @@ class LLMCaller:
             del self._inflight[key]
 
     async def _call_and_store(
-        self, key: str, messages: list[BaseMessage], stage: str, params: dict[str, Any]
+        self,
+        key: str,
+        messages: list[BaseMessage],
+        stage: str,
+        params: dict[str, Any],
+        on_token: TokenSink | None = None,
     ) -> str:
         async with self._limiter():
-            message, seconds = await self._call_with_retries(messages, stage, params)
+            message, seconds = await self._call_with_retries(messages, stage, params, on_token)
         text = message.text
         usage = message.usage_metadata
         prompt_tokens = usage["input_tokens"] if usage else 0
@@ -187,7 +222,11 @@ class LLMCaller:
         return max(self._backoff(state), _retry_after_s(outcome))
 
     async def _call_with_retries(
-        self, messages: list[BaseMessage], stage: str, params: dict[str, Any]
+        self,
+        messages: list[BaseMessage],
+        stage: str,
+        params: dict[str, Any],
+        on_token: TokenSink | None = None,
     ) -> tuple[AIMessage, float]:
         attempts = self.settings.max_retries + 1
         retrying = AsyncRetrying(
@@ -201,9 +240,12 @@ class LLMCaller:
             async for attempt in retrying:
                 with attempt:
                     started = time.perf_counter()
-                    reply = await asyncio.wait_for(
-                        self.chat_model.ainvoke(messages, **params), self.settings.timeout_s
+                    call = (
+                        self._stream(messages, params, on_token)
+                        if on_token is not None
+                        else self.chat_model.ainvoke(messages, **params)
                     )
+                    reply = await asyncio.wait_for(call, self.settings.timeout_s)
                     return _as_ai_message(reply), time.perf_counter() - started
         except openai.APIStatusError as exc:
             self.usage.record_failure(stage)
@@ -216,6 +258,17 @@ class LLMCaller:
                 raise ModelError(_gave_up_sentence(exc, stage, attempts, self.settings)) from exc
             raise
         raise AssertionError("unreachable: tenacity either returns or raises")
+
+    async def _stream(
+        self, messages: list[BaseMessage], params: dict[str, Any], on_token: TokenSink
+    ) -> BaseMessage:
+        """Stream the reply to `on_token` while building the whole message."""
+        whole: BaseMessageChunk | None = None
+        async for chunk in self.chat_model.astream(messages, **params):
+            if chunk.text:
+                on_token(chunk.text)
+            whole = chunk if whole is None else whole + chunk
+        return whole if whole is not None else AIMessage(content="")
 
     def usage_table(self, title: str = "LLM usage") -> Table:
         """Per-stage calls, cache hits, retries, tokens, time and cost, printable with rich."""

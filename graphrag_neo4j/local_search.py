@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from langchain_neo4j import Neo4jVector
 
     from graphrag_neo4j.engine import GraphRAG
+    from graphrag_neo4j.llm_calls import TokenSink
 
 ENTITY_INDEX = "entity_description_embedding"
 STAGE = "local_answer"
@@ -133,6 +134,7 @@ class LocalSearch:
         *,
         response_type: str | None = None,
         history: Sequence[tuple[str, str]] | None = None,
+        on_token: TokenSink | None = None,
         **overrides: Any,
     ) -> Answer:
         """Build the context, then one answer call citing the rows it used."""
@@ -143,7 +145,7 @@ class LocalSearch:
             context=context.text or "(no data found)",
             question=question,
         )
-        text = await self.rag.llm.complete(prompt, stage=STAGE)
+        text = await self.rag.llm.complete(prompt, stage=STAGE, on_token=on_token)
         return Answer(text=text, method="local", context=context.text, sources=context.sources)
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.errors import ModelError
 from graphrag_neo4j.hops_search import HopsSearch
 from graphrag_neo4j.naive_search import NaiveSearch
 from graphrag_neo4j.offline_embeddings import MiniLMEmbeddings
@@ -132,3 +133,20 @@ async def test_given_mentions_replace_ner(rag: GraphRAG, nano_root: Path) -> Non
     context = await HopsSearch(rag).build_context(query, mentions=["Daniel Bernoulli"])
     assert [row["text"] for row in context.sources["Mentions"]] == ["Daniel Bernoulli"]
     assert context.sources["Entities"][0]["name"] == "Daniel Bernoulli"
+
+
+async def test_a_failing_reranker_leaves_the_embedding_ranking_and_a_note(
+    rag: GraphRAG, shared_data: Path, embeddings: MiniLMEmbeddings
+) -> None:
+    def crash(prompt: str) -> str:
+        raise ModelError("the model process died")
+
+    failing = FakeChatModel(rules=[("List the proper names", '["Euler"]'),
+                                   ("You pick facts", crash)])
+    query = _question(shared_data)["query"]
+    with GraphRAG(rag.settings, llm=failing, embeddings=embeddings) as other:
+        context = await HopsSearch(other).build_context(query, hops_final_k=4)
+    notes = [row["text"] for row in context.sources["Notes"]]
+    assert notes == ["The rerank call failed, ranked by embeddings: the model process died"]
+    assert context.ranked_document_ids[0] == "nano_dataset-3"
+    assert "Rerank" not in context.sources
