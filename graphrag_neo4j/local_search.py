@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.models import Answer
 from graphrag_neo4j.resources import load_cypher, load_prompt
 from graphrag_neo4j.search_context import (
@@ -96,16 +97,26 @@ class LocalSearch:
             logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
 
             neo4j = self.rag.settings.neo4j
-            self._vector_store = Neo4jVector.from_existing_index(
-                embedding=self.rag.embedder.embedder,
-                url=neo4j.uri,
-                username=neo4j.user,
-                password=neo4j.password.get_secret_value(),
-                database=neo4j.database,
-                index_name=ENTITY_INDEX,
-                retrieval_query=load_cypher("local_retrieval"),
-            )
+            try:
+                self._vector_store = self._open(Neo4jVector)
+            except ValueError as exc:
+                raise InputError(
+                    f"Local search cannot use the {ENTITY_INDEX!r} index in {neo4j.uri} ({exc});"
+                    " index some documents first with `graphrag-neo4j index`."
+                ) from exc
         return self._vector_store
+
+    def _open(self, vector_class: type[Neo4jVector]) -> Neo4jVector:
+        neo4j = self.rag.settings.neo4j
+        return vector_class.from_existing_index(
+            embedding=self.rag.embedder.embedder,
+            url=neo4j.uri,
+            username=neo4j.user,
+            password=neo4j.password.get_secret_value(),
+            database=neo4j.database,
+            index_name=ENTITY_INDEX,
+            retrieval_query=load_cypher("local_retrieval"),
+        )
 
     async def retrieve(self, question: str, search: SearchSettings) -> tuple[Row, float]:
         """The retrieval query's metadata and best score for the question."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,9 +15,9 @@ from langchain_core.callbacks import (
     CallbackManagerForLLMRun,
 )
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.messages.ai import UsageMetadata
-from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 
 from graphrag_neo4j.errors import ModelError
 
@@ -64,12 +64,19 @@ class _Engine:
             ) from exc
         self.lock = threading.Lock()
 
-    def chat(self, request: dict[str, Any], cancel: threading.Event | None) -> _Reply:
+    def chat(
+        self,
+        request: dict[str, Any],
+        cancel: threading.Event | None,
+        on_text: Callable[[str], None] | None = None,
+    ) -> _Reply:
         """Run one streamed chat completion, stopping early when `cancel` is set."""
         reply = _Reply()
 
         def on_chunk(chunk: dict[str, Any]) -> bool:
-            _absorb(reply, chunk)
+            piece = _absorb(reply, chunk)
+            if piece and on_text is not None:
+                on_text(piece)
             return bool(cancel is not None and cancel.is_set()) or reply.error is not None
 
         payload = {**request, "stream": True, "stream_options": {"include_usage": True}}
@@ -80,14 +87,17 @@ class _Engine:
         return reply
 
 
-def _absorb(reply: _Reply, chunk: dict[str, Any]) -> None:
-    """Fold one streamed chunk (delta, finish reason, usage or error) into `reply`."""
+def _absorb(reply: _Reply, chunk: dict[str, Any]) -> str:
+    """Fold one streamed chunk (delta, finish reason, usage or error) into `reply`; returns
+    the new text."""
     if "error" in chunk:
         reply.error = chunk["error"]
-        return
+        return ""
+    piece = ""
     for choice in chunk.get("choices") or []:
         content = (choice.get("delta") or {}).get("content")
         if content:
+            piece += content
             reply.text += content
         if choice.get("finish_reason"):
             reply.finish_reason = choice["finish_reason"]
@@ -95,6 +105,7 @@ def _absorb(reply: _Reply, chunk: dict[str, Any]) -> None:
         reply.usage = chunk["usage"]
     if chunk.get("timings"):
         reply.timings = chunk["timings"]
+    return piece
 
 
 _engines: dict[tuple[str, int, int], _Engine] = {}
@@ -178,9 +189,10 @@ class LocalLlamaChatModel(BaseChatModel):
         stop: list[str] | None,
         kwargs: dict[str, Any],
         cancel: threading.Event | None,
+        on_text: Callable[[str], None] | None = None,
     ) -> ChatResult:
         engine = _engine_for(self.model_path, self.n_ctx, self.n_threads)
-        reply = engine.chat(self._request(messages, stop, kwargs), cancel)
+        reply = engine.chat(self._request(messages, stop, kwargs), cancel, on_text)
         if reply.error is not None:
             raise ModelError(_error_sentence(reply.error, self.model_path.name))
         return _chat_result(reply, self.model_path.name)
@@ -209,6 +221,45 @@ class LocalLlamaChatModel(BaseChatModel):
             # A timeout upstream: stop the token loop so the lock frees for the retry.
             cancel.set()
             raise
+
+    async def _astream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> AsyncIterator[ChatGenerationChunk]:
+        """Tokens as llama.cpp writes them; a last empty chunk carries usage and timings."""
+        loop = asyncio.get_running_loop()
+        pieces: asyncio.Queue[str | None] = asyncio.Queue()
+        cancel = threading.Event()
+
+        def push(piece: str | None) -> None:
+            loop.call_soon_threadsafe(pieces.put_nowait, piece)
+
+        def work() -> ChatResult:
+            try:
+                return self._run(messages, stop, kwargs, cancel, push)
+            finally:
+                push(None)  # end of stream, also after an error
+
+        task = asyncio.ensure_future(asyncio.to_thread(work))
+        # A consumer that stops early cancels generation; its exception is then of no interest.
+        task.add_done_callback(lambda done: done.cancelled() or done.exception())
+        try:
+            while (piece := await pieces.get()) is not None:
+                chunk = ChatGenerationChunk(message=AIMessageChunk(content=piece))
+                if run_manager is not None:
+                    await run_manager.on_llm_new_token(piece, chunk=chunk)
+                yield chunk
+            final = (await task).generations[0].message
+        except BaseException:
+            cancel.set()
+            raise
+        yield ChatGenerationChunk(message=AIMessageChunk(
+            content="", usage_metadata=getattr(final, "usage_metadata", None),
+            response_metadata=final.response_metadata,
+        ))
 
 
 def _error_sentence(error: dict[str, Any], model_name: str) -> str:

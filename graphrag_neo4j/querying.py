@@ -24,6 +24,7 @@ async def run_query(rag: GraphRAG, method: str, question: str, **options: Any) -
         raise InputError(f"Unknown method {method!r}: use one of {', '.join(METHODS)}.")
     if not question.strip():
         raise InputError("The question is empty: pass the question as the first argument.")
+    rag.store  # noqa: B018 (connecting first turns an absent server into one clear sentence)
     calls, prompt_tokens, completion_tokens = _usage(rag)
     answer = await _dispatch(rag, method, question, options)
     after = _usage(rag)

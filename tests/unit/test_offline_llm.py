@@ -64,3 +64,31 @@ def test_identity_leaves_out_threads() -> None:
     two = LocalLlamaChatModel(model_path=Path("m.gguf"), n_threads=2)
     assert one._identifying_params == two._identifying_params
     assert one.parallel_calls == 1
+
+
+class _ScriptedEngine:
+    """Stands in for llama.cpp: streams fixed pieces through the same callback path."""
+
+    def chat(
+        self, request: dict[str, Any], cancel: object, on_text: Any = None
+    ) -> _Reply:
+        reply = _Reply()
+        for piece in ("Red", ", blue", "."):
+            _absorb(reply, {"choices": [{"delta": {"content": piece}}]})
+            if on_text is not None:
+                on_text(piece)
+        _absorb(reply, {"choices": [], "usage": {"prompt_tokens": 5, "completion_tokens": 3}})
+        return reply
+
+
+async def test_astream_yields_pieces_then_usage(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("graphrag_neo4j.offline_llm._engine_for",
+                        lambda *_: _ScriptedEngine())
+    model = LocalLlamaChatModel(model_path=Path("m.gguf"))
+    chunks = [chunk async for chunk in model.astream("colours?")]
+    assert [c.content for c in chunks] == ["Red", ", blue", ".", ""]
+    whole = chunks[0]
+    for chunk in chunks[1:]:
+        whole = whole + chunk
+    assert whole.content == "Red, blue."
+    assert whole.usage_metadata == {"input_tokens": 5, "output_tokens": 3, "total_tokens": 8}
