@@ -22,7 +22,6 @@ from graphrag_neo4j.store import Store
 
 Rows = list[dict[str, Any]]
 Progress = Callable[[int], None] | None
-_MENTION_KEYS = ("chunk_id", "description", "surface_names", "surface_type")
 # A batch names the same entities and predicates over and over; normalising is the hot spot
 # of building its rows, so repeated names and edge ids are remembered (bounded).
 _CACHE_SIZE = 1 << 16
@@ -102,24 +101,6 @@ def entity_mention_rows(extractions: Iterable[ChunkExtraction], resolution: Reso
     ]
 
 
-def entity_rows(mention_rows: Iterable[dict[str, Any]]) -> Rows:
-    """One merge_entity_mentions row per entity, carrying its HAS_ENTITY mentions, by id."""
-    rows: dict[str, dict[str, Any]] = {}
-    for mention in mention_rows:
-        row = rows.setdefault(
-            mention["entity_id"],
-            {
-                "id": mention["entity_id"],
-                "name": mention["name"],
-                "name_key": mention["name_key"],
-                "type": mention["type"],
-                "mentions": [],
-            },
-        )
-        row["mentions"].append({key: mention[key] for key in _MENTION_KEYS})
-    return [rows[key] for key in sorted(rows)]
-
-
 def relation_mention_rows(extractions: Iterable[ChunkExtraction], resolution: Resolution) -> Rows:
     """One RELATED provenance row per (relation, chunk); self-loops after merging are dropped."""
     rows: dict[tuple[str, str], dict[str, Any]] = {}
@@ -147,28 +128,6 @@ def relation_mention_rows(extractions: Iterable[ChunkExtraction], resolution: Re
     return list(rows.values())
 
 
-def relation_rows(mention_rows: Iterable[dict[str, Any]]) -> Rows:
-    """One merge_relation_mentions row per edge with parallel per-chunk lists, by endpoints."""
-    rows: dict[str, dict[str, Any]] = {}
-    for mention in mention_rows:
-        row = rows.setdefault(
-            mention["id"],
-            {
-                "id": mention["id"],
-                "source_id": mention["source_id"],
-                "target_id": mention["target_id"],
-                "predicate": mention["predicate"],
-                "chunk_ids": [],
-                "descriptions": [],
-                "strengths": [],
-            },
-        )
-        row["chunk_ids"].append(mention["chunk_id"])
-        row["descriptions"].append(mention["description"])
-        row["strengths"].append(mention["strength"])
-    return sorted(rows.values(), key=lambda r: (r["source_id"], r["target_id"], r["id"]))
-
-
 def _key(name: str, types: dict[str, str]) -> tuple[str, str]:
     key = _name_key(name)
     return key, types.get(key, "unknown")
@@ -185,24 +144,29 @@ def write_mentions(
     resolution: Resolution,
     on_batch: Progress = None,
 ) -> tuple[set[str], set[str]]:
-    """Write entity and relation provenance plus merges in one transaction.
+    """Write entity and relation provenance plus merges in ONE transaction per batch.
 
-    Returns the touched entity and relation ids. Rows are pre-aggregated (one per entity, one per
-    edge) and sorted by id, so each node and edge is merged once and locks are taken in order.
+    Returns the touched entity and relation ids. One commit instead of one per statement and
+    1,000 rows, and a batch's entities, mentions, relations and merges land together or not at
+    all. Rows are sorted by node id so concurrent writers lock nodes in the same order.
     """
-    entities = entity_rows(entity_mention_rows(extractions, resolution))
-    relations = relation_rows(relation_mention_rows(extractions, resolution))
+    # Stable sorts: a relation's chunks keep their reading order in its provenance lists.
+    entity_rows = sorted(entity_mention_rows(extractions, resolution), key=lambda r: r["entity_id"])
+    relation_rows = sorted(
+        relation_mention_rows(extractions, resolution),
+        key=lambda r: (r["source_id"], r["target_id"]),
+    )
     size = store.settings.write_batch_size
     steps = [
-        *_batched("merge_entity_mentions", entities, size),
-        *_batched("merge_relation_mentions", relations, size),
+        *_batched("merge_entity_mentions", entity_rows, size),
+        *_batched("merge_relation_mentions", relation_rows, size),
         *_batched("record_merges", merge_rows(resolution.merges), size),
     ]
     if steps:
         store.write_together(steps)
     if on_batch is not None:
-        on_batch(len(entities) + len(relations))
-    return {r["id"] for r in entities}, {r["id"] for r in relations}
+        on_batch(len(entity_rows) + len(relation_rows))
+    return {r["entity_id"] for r in entity_rows}, {r["id"] for r in relation_rows}
 
 
 def _batched(name: str, rows: Rows, size: int) -> list[tuple[str, dict[str, Any]]]:
