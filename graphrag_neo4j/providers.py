@@ -153,7 +153,7 @@ def resolve_embeddings(settings: Settings) -> ResolvedModel[Embeddings]:
         return _azure_embeddings(settings, reason)
     from graphrag_neo4j.offline_embeddings import MODEL_NAME, MiniLMEmbeddings
 
-    threads = int(getattr(embedding, "threads", 2))
+    threads = embedding.threads
     model = MiniLMEmbeddings(threads=threads, cache_dir=settings.cache_dir)
     return ResolvedModel(model, f"offline onnxruntime: {MODEL_NAME}, 384 dimensions ({reason})")
 
@@ -183,9 +183,9 @@ def _azure_embeddings(settings: Settings, reason: str) -> ResolvedModel[Embeddin
     from langchain_openai import AzureOpenAIEmbeddings
 
     embedding = settings.embedding
-    endpoint = (getattr(embedding, "azure_endpoint", None) or settings.llm.azure_endpoint
+    endpoint = (embedding.azure_endpoint or settings.llm.azure_endpoint
                 or os.environ.get("AZURE_OPENAI_ENDPOINT"))
-    version = (getattr(embedding, "api_version", None) or settings.llm.api_version
+    version = (embedding.api_version or settings.llm.api_version
                or os.environ.get("OPENAI_API_VERSION"))
     key = embedding.api_key or settings.llm.api_key or _env_key("AZURE_OPENAI_API_KEY")
     missing = [label for label, value in (

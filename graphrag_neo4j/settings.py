@@ -117,6 +117,13 @@ class EmbeddingSettings(_Section):
     )
     api_key: SecretStr | None = Field(None, description="API key; OPENAI_API_KEY when unset.")
     base_url: str | None = Field(None, description="OpenAI-compatible embeddings endpoint.")
+    azure_endpoint: str | None = Field(
+        None, description="Azure OpenAI endpoint; empty = llm.azure_endpoint."
+    )
+    api_version: str | None = Field(
+        None, description="Azure OpenAI API version; empty = llm.api_version."
+    )
+    threads: int = Field(2, description="CPU threads of the offline embedder (onnxruntime).")
     batch_size: int = Field(64, description="Texts per embedding request.")
     concurrency: int = Field(2, description="Most embedding batches in flight at once.")
     cache: bool = Field(True, description="Reuse cached vectors for identical texts.")
