@@ -83,3 +83,18 @@ def test_overrides_are_validated_search_settings() -> None:
     assert with_overrides(SearchSettings(), {"hops_degree": 2}).hops_degree == 2
     with pytest.raises(ValueError, match="hops_typo"):
         with_overrides(SearchSettings(), {"hops_typo": 1})
+
+
+def test_local_is_reported_unavailable_without_its_module(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import importlib
+
+    from graphrag_neo4j.retrieval_eval import ranker_for
+
+    def missing(name: str) -> None:
+        raise ImportError(f"No module named {name!r}")
+
+    monkeypatch.setattr(importlib, "import_module", missing)
+    reason = ranker_for(object(), "local", {})  # type: ignore[arg-type]
+    assert isinstance(reason, str) and "local_search cannot be imported" in reason
