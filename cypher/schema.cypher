@@ -4,6 +4,7 @@ CREATE CONSTRAINT document_id IF NOT EXISTS FOR (d:__Document__) REQUIRE d.id IS
 CREATE CONSTRAINT chunk_id IF NOT EXISTS FOR (c:__Chunk__) REQUIRE c.id IS UNIQUE;
 CREATE CONSTRAINT entity_id IF NOT EXISTS FOR (e:__Entity__) REQUIRE e.id IS UNIQUE;
 CREATE CONSTRAINT community_id IF NOT EXISTS FOR (c:__Community__) REQUIRE c.id IS UNIQUE;
+CREATE CONSTRAINT covariate_id IF NOT EXISTS FOR (v:__Covariate__) REQUIRE v.id IS UNIQUE;
 CREATE CONSTRAINT related_id IF NOT EXISTS FOR ()-[r:RELATED]-() REQUIRE r.id IS UNIQUE;
 CREATE INDEX entity_name IF NOT EXISTS FOR (e:__Entity__) ON (e.name);
 CREATE INDEX entity_name_key IF NOT EXISTS FOR (e:__Entity__) ON (e.name_key);

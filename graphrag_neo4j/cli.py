@@ -57,6 +57,7 @@ def _register_subcommands() -> None:
     from graphrag_neo4j.cli_communities import communities_command
     from graphrag_neo4j.cli_eval import app as eval_app
     from graphrag_neo4j.cli_index import delete_command, documents_command, index_command
+    from graphrag_neo4j.cli_interop import export_parquet_command, import_msgraphrag_command
     from graphrag_neo4j.cli_models import models_command
     from graphrag_neo4j.cli_neo4j import app as neo4j_app
     from graphrag_neo4j.cli_query import query_command
@@ -69,6 +70,8 @@ def _register_subcommands() -> None:
     app.command("documents")(documents_command)
     app.command("communities")(communities_command)
     app.command("query")(query_command)
+    app.command("import-msgraphrag")(import_msgraphrag_command)
+    app.command("export-parquet")(export_parquet_command)
 
 
 def _show_warnings() -> None:

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from graphrag_neo4j.loaders import LoadResult
     from graphrag_neo4j.local_search import LocalSearch
     from graphrag_neo4j.models import Answer
+    from graphrag_neo4j.msgraphrag_import import ImportReport
+    from graphrag_neo4j.parquet_export import ExportReport
     from graphrag_neo4j.run_report import IndexStats, StageProgress
     from graphrag_neo4j.store import Store
 
@@ -154,6 +156,22 @@ class GraphRAG:
             self.llm, self.settings.extraction.summary_token_budget, self.settings.prompts_dir
         )
         return await delete_document(self.store, document_id, merger, self.embedder)
+
+    async def aimport_msgraphrag(self, path: Path | str) -> ImportReport:
+        """Write a Microsoft GraphRAG output folder (parquet tables) into the graph."""
+        from graphrag_neo4j.msgraphrag_import import import_msgraphrag
+
+        return await import_msgraphrag(self, Path(path))
+
+    def import_msgraphrag(self, path: Path | str) -> ImportReport:
+        """Sync version of `aimport_msgraphrag`."""
+        return _run(self.aimport_msgraphrag(path))
+
+    def export_parquet(self, path: Path | str) -> ExportReport:
+        """Write the graph as Microsoft GraphRAG-shaped parquet tables into a folder."""
+        from graphrag_neo4j.parquet_export import export_parquet
+
+        return export_parquet(self.store, Path(path))
 
     @property
     def local_search(self) -> LocalSearch:
