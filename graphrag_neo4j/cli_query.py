@@ -53,6 +53,12 @@ def query_command(
     no_rerank: Annotated[bool, typer.Option(help="Hops: rank by embeddings, no LLM.")] = False,
     show_context: Annotated[bool, typer.Option(help="Print the data the answer used.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the Answer as JSON.")] = False,
+    show_cypher: Annotated[
+        bool, typer.Option(help="Print a Neo4j Browser query that draws the answer's evidence.")
+    ] = False,
+    retrieve_only: Annotated[
+        bool, typer.Option(help="Local, global, naive: build the context, skip the LLM answer.")
+    ] = False,
 ) -> None:
     """Answer a question over the graph."""
     from graphrag_neo4j.engine import GraphRAG
@@ -60,6 +66,12 @@ def query_command(
     options = _options(community_level, response_type, dynamic, no_rerank)
     if method not in ("global",):
         options.pop("level", None)
+    if retrieve_only:
+        options.pop("response_type", None)
+        with GraphRAG(console=console) as rag:
+            answer = rag.retrieve(question, method, **options)
+        _print_retrieval(answer, show_context, show_cypher)
+        return
     streamed: list[str] = []
     if not as_json and method in STREAMING_METHODS:
         # Print the answer as the model writes it; the rest of the output follows it.
@@ -74,6 +86,25 @@ def query_command(
         out.print_json(json.dumps(asdict(answer), default=str))
         return
     _print_answer(answer, show_context, already_printed=bool(streamed))
+    if show_cypher:
+        _print_cypher(answer)
+
+
+def _print_cypher(answer: Answer) -> None:
+    from graphrag_neo4j.evidence import browser_script
+
+    console.print("[dim]Paste into Neo4j Browser to draw this answer's evidence:[/dim]")
+    out.print(browser_script(answer), highlight=False, markup=False, soft_wrap=True)
+
+
+def _print_retrieval(answer: Answer, show_context: bool, show_cypher: bool) -> None:
+    counts = ", ".join(f"{len(rows)} {name.lower()}" for name, rows in answer.sources.items()
+                       if name in ("Entities", "Relationships", "Reports", "Sources"))
+    console.print(f"{answer.method} context: {counts or 'nothing found'} (no answer call).")
+    if show_context and answer.context:
+        console.print(Panel(answer.context, title="Context", expand=False))
+    if show_cypher:
+        _print_cypher(answer)
 
 
 def _print_answer(answer: Answer, show_context: bool, already_printed: bool) -> None:

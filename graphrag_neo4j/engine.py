@@ -195,6 +195,16 @@ class GraphRAG:
 
         return await run_query(self, method, question, **options)
 
+    async def aretrieve(self, question: str, method: str = "local", **options: Any) -> Answer:
+        """The context a local, global or naive answer would use, with no LLM answer call."""
+        from graphrag_neo4j.querying import retrieve_only
+
+        return await retrieve_only(self, method, question, **options)
+
+    def retrieve(self, question: str, method: str = "local", **options: Any) -> Answer:
+        """Sync version of `aretrieve`."""
+        return _run(self.aretrieve(question, method, **options))
+
     def query(self, question: str, method: str = "local", **options: Any) -> Answer:
         """Sync version of `aquery`."""
         return _run(self.aquery(question, method, **options))

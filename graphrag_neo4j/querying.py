@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from graphrag_neo4j.engine import GraphRAG
 
 METHODS = ("local", "global", "hops", "naive")
+RETRIEVAL_METHODS = ("local", "global", "naive")
 
 
 def _usage(rag: GraphRAG) -> tuple[int, int, int]:
@@ -42,3 +43,23 @@ async def _dispatch(rag: GraphRAG, method: str, question: str, options: dict[str
     from graphrag_neo4j.query_methods import run_method
 
     return await run_method(rag, method, question, **options)
+
+
+async def retrieve_only(rag: GraphRAG, method: str, question: str, **options: Any) -> Answer:
+    """The context `method` would answer from, without the answer call (local, global, naive)."""
+    if method not in RETRIEVAL_METHODS:
+        raise InputError(
+            f"Retrieval-only runs support {', '.join(RETRIEVAL_METHODS)}, not {method!r}."
+        )
+    rag.store  # noqa: B018 (connecting first turns an absent server into one clear sentence)
+    if method == "global":
+        found = await rag.global_search.build_context(question, **options)
+        return Answer(text="", method=method, context="\n\n".join(found.batches),
+                      sources={"Reports": found.reports})
+    if method == "local":
+        context = await rag.local_search.build_context(question, **options)
+    else:
+        from graphrag_neo4j.naive_search import NaiveSearch
+
+        context = await NaiveSearch(rag).build_context(question, **options)
+    return Answer(text="", method=method, context=context.text, sources=context.sources)

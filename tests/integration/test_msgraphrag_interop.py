@@ -1,4 +1,4 @@
-"""Microsoft GraphRAG interop on the real server: import Operation Dulce, query it, round-trip it."""
+"""Microsoft GraphRAG interop on the real server: import Operation Dulce, query, round-trip."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.evidence import EVIDENCE_QUERY, browser_script, evidence_params
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
@@ -115,3 +116,42 @@ def test_export_then_reimport_round_trips_the_counts(
     assert again["entities"] + again["placeholder_entities"] == 41
     same = {k: v for k, v in first.items() if "entities" not in k}
     assert {k: again[k] for k in same} == same
+
+
+def _ids_in(value: Any) -> set[str]:
+    """Every `id` property anywhere in rows of paths (the driver turns them into lists)."""
+    if isinstance(value, dict):
+        found = {str(value["id"])} if "id" in value else set()
+        return found.union(*(_ids_in(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(_ids_in(v) for v in value))
+    return set()
+
+
+def test_evidence_query_draws_what_the_context_used(rag: GraphRAG, dulce: Path) -> None:
+    rag.import_msgraphrag(dulce)
+    answer = rag.retrieve("Who is Alex Mercer and what does he do?", "local")
+    params = evidence_params(answer)
+    assert all(params.values()), params
+    paths = rag.store.read(EVIDENCE_QUERY, **params)
+    drawn = _ids_in(paths)  # node ids: the driver gives a path's relationships as type names
+    for name in ("entity_ids", "chunk_ids", "community_ids"):
+        assert set(params[name]) <= drawn, name
+    related = [p for p in paths if "RELATED" in p["p"]]
+    assert len(related) == len(params["relation_ids"])
+    script = browser_script(answer)
+    assert script.splitlines()[0].startswith(":param entity_ids => [")
+    assert sum(line.startswith(":param ") for line in script.splitlines()) == 4
+    assert script.rstrip().endswith("RETURN p")
+
+
+def test_style_labels_are_added_and_removed(rag: GraphRAG, dulce: Path) -> None:
+    rag.import_msgraphrag(dulce)
+    assert len(rag.store.read("explore/community_tree")) == 10
+    rag.store.write("explore/style_labels")
+    (alex,) = rag.store.read("explore/entity_neighbourhood", entity_name="alex mercer")
+    assert alex["e"]["name"] == "ALEX MERCER" and alex["chunks"] and alex["relations"]
+    assert set(alex["labels"]) == {"__Entity__", "Type_person", "Degree_hub"}
+    rag.store.write("explore/remove_style_labels")
+    (alex,) = rag.store.read("explore/entity_neighbourhood", entity_name="ALEX MERCER")
+    assert alex["labels"] == ["__Entity__"]

@@ -21,9 +21,10 @@ def test_wheel_ships_cypher_prompts_and_launcher(tmp_path: Path) -> None:
     )
     (wheel,) = tmp_path.glob("graphrag_neo4j-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    cypher = {n for n in names if n.startswith("graphrag_neo4j/cypher/")}
+    cypher = {n for n in names if n.startswith("graphrag_neo4j/cypher/") and n.endswith(".cypher")}
     prompts = {n for n in names if n.startswith("graphrag_neo4j/prompts/")}
     assert {f"graphrag_neo4j/cypher/{name}.cypher" for name in all_cypher_names()} == cypher
     assert {f"graphrag_neo4j/prompts/{p.name}" for p in prompts_dir().glob("*.txt")} == prompts
+    assert "graphrag_neo4j/cypher/explore/graphrag.grass" in names
     assert "graphrag_neo4j/neo4j_launcher/pom.xml" in names
     assert not any("/target/" in n for n in names)
