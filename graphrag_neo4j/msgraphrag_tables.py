@@ -118,13 +118,15 @@ def _table_file(folder: Path, name: str) -> Path | None:
 
 
 def output_folder(path: Path) -> Path:
-    """The folder holding the tables: PATH itself, or its output/ or artifacts/ sub-folder."""
+    """The folder holding the tables: PATH itself or the output folder of a run inside it."""
     if not path.is_dir():
         raise InputError(
             f"{path} is not a folder: pass the output folder of a Microsoft GraphRAG index"
             " (the one holding entities.parquet)."
         )
-    for candidate in (path, path / "output", path / "artifacts"):
+    # v1+ writes output/ directly; v0.x wrote output/<run timestamp>/artifacts/ (latest run first).
+    runs = sorted(path.glob("output/*/artifacts"), reverse=True)
+    for candidate in (path, path / "artifacts", path / "output", *runs):
         if _table_file(candidate, "entities") is not None:
             return candidate
     return path
