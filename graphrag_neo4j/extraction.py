@@ -16,6 +16,7 @@ from graphrag_neo4j.models import (
     normalize_name,
     normalize_type,
 )
+from graphrag_neo4j.reply_guards import repeating_lines
 from graphrag_neo4j.resources import load_prompt
 from graphrag_neo4j.settings import ExtractionSettings
 from graphrag_neo4j.tag_parser import ExtractedTriplet, ParsedExtraction, parse_extraction
@@ -48,13 +49,16 @@ class Extractor:
 
     async def extract(self, chunk: Chunk) -> ChunkExtraction:
         """All records the model finds in `chunk`, gleaning until it has nothing to add."""
-        reply = await self.llm.complete(self._format("extract_graph", chunk), stage=STAGE)
+        reply = await self.llm.complete(
+            self._format("extract_graph", chunk), stage=STAGE, stop_when=repeating_lines
+        )
         replies = [reply]
         parsed = [parse_extraction(reply)]
         for _ in range(self.settings.gleaning_passes):
             previous = "\n".join(replies)
             more = await self.llm.complete(
-                self._format("glean_graph", chunk, previous), stage="glean"
+                self._format("glean_graph", chunk, previous), stage="glean",
+                stop_when=repeating_lines,
             )
             found = parse_extraction(more)
             if found.no_more or not (found.entities or found.triplets):

@@ -19,7 +19,7 @@ from graphrag_neo4j.settings import SearchSettings
 
 if TYPE_CHECKING:
     from graphrag_neo4j.engine import GraphRAG
-    from graphrag_neo4j.llm_calls import TokenSink
+    from graphrag_neo4j.llm_streaming import TokenSink
 
 _JSON_OBJECT = re.compile(r"\{.*\}", flags=re.DOTALL)
 NOTHING_RELEVANT = "The indexed data holds nothing relevant to this question."

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +14,6 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import (
     AIMessage,
     BaseMessage,
-    BaseMessageChunk,
     HumanMessage,
     SystemMessage,
 )
@@ -29,12 +28,12 @@ from tenacity import (
 
 from graphrag_neo4j.disk_cache import DiskCache, stable_key
 from graphrag_neo4j.errors import ModelError
+from graphrag_neo4j.llm_streaming import Streaming, TokenSink, stream_reply
+from graphrag_neo4j.reply_guards import StopRule
 from graphrag_neo4j.settings import LLMSettings
 from graphrag_neo4j.usage import UsageLedger
 
 LLM_CACHE_FILE = "llm_cache.sqlite"
-TokenSink = Callable[[str], None]
-"""Receives pieces of an answer as the model writes them (for streaming to a terminal)."""
 _CACHE_VERSION = 1  # bump when the cached value's shape changes
 
 
@@ -130,12 +129,16 @@ class LLMCaller:
         stage: str,
         system: str | None = None,
         on_token: TokenSink | None = None,
+        stop_when: StopRule | None = None,
         **params: Any,
     ) -> str:
-        """The model's answer to `prompt`; `on_token` receives the text as it is generated."""
+        """The model's answer to `prompt`; `on_token` receives the text as it is generated and
+        `stop_when` may end generation early (the reply is then cut at its last line break)."""
         messages: list[BaseMessage] = [SystemMessage(content=system)] if system else []
         messages.append(HumanMessage(content=prompt))
-        return await self.complete_messages(messages, stage=stage, on_token=on_token, **params)
+        return await self.complete_messages(
+            messages, stage=stage, on_token=on_token, stop_when=stop_when, **params
+        )
 
     async def complete_messages(
         self,
@@ -143,21 +146,25 @@ class LLMCaller:
         *,
         stage: str,
         on_token: TokenSink | None = None,
+        stop_when: StopRule | None = None,
         **params: Any,
     ) -> str:
         """The model's answer to a conversation; identical requests are answered once."""
-        return await self._complete(messages, stage, params, on_token)
+        return await self._complete(messages, stage, params, Streaming(on_token, stop_when))
 
     async def _complete(
         self,
         messages: Sequence[BaseMessage | tuple[str, str]],
         stage: str,
         params: dict[str, Any],
-        on_token: TokenSink | None,
+        streaming: Streaming,
     ) -> str:
         converted = _to_messages(messages)
+        # A stop rule changes the stored reply, so it is part of the request's identity.
         key = stable_key(_CACHE_VERSION, self.identity,
-                         [(m.type, m.content) for m in converted], params)
+                         [(m.type, m.content) for m in converted], params,
+                         *[name for name in [streaming.rule_name] if name])
+        on_token = streaming.on_token
         if self.cache is not None:
             cached = await asyncio.to_thread(self.cache.get, key)
             if cached is not None:
@@ -172,7 +179,7 @@ class LLMCaller:
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self._inflight[key] = future
         try:
-            text = await self._call_and_store(key, converted, stage, params, on_token)
+            text = await self._call_and_store(key, converted, stage, params, streaming)
         except asyncio.CancelledError:
             future.cancel()
             raise
@@ -192,10 +199,10 @@ class LLMCaller:
         messages: list[BaseMessage],
         stage: str,
         params: dict[str, Any],
-        on_token: TokenSink | None = None,
+        streaming: Streaming,
     ) -> str:
         async with self._limiter():
-            message, seconds = await self._call_with_retries(messages, stage, params, on_token)
+            message, seconds = await self._call_with_retries(messages, stage, params, streaming)
         text = message.text
         usage = message.usage_metadata
         prompt_tokens = usage["input_tokens"] if usage else 0
@@ -226,7 +233,7 @@ class LLMCaller:
         messages: list[BaseMessage],
         stage: str,
         params: dict[str, Any],
-        on_token: TokenSink | None = None,
+        streaming: Streaming,
     ) -> tuple[AIMessage, float]:
         attempts = self.settings.max_retries + 1
         retrying = AsyncRetrying(
@@ -241,8 +248,8 @@ class LLMCaller:
                 with attempt:
                     started = time.perf_counter()
                     call = (
-                        self._stream(messages, params, on_token)
-                        if on_token is not None
+                        stream_reply(self.chat_model, messages, params, streaming)
+                        if streaming.active
                         else self.chat_model.ainvoke(messages, **params)
                     )
                     reply = await asyncio.wait_for(call, self.settings.timeout_s)
@@ -258,17 +265,6 @@ class LLMCaller:
                 raise ModelError(_gave_up_sentence(exc, stage, attempts, self.settings)) from exc
             raise
         raise AssertionError("unreachable: tenacity either returns or raises")
-
-    async def _stream(
-        self, messages: list[BaseMessage], params: dict[str, Any], on_token: TokenSink
-    ) -> BaseMessage:
-        """Stream the reply to `on_token` while building the whole message."""
-        whole: BaseMessageChunk | None = None
-        async for chunk in self.chat_model.astream(messages, **params):
-            if chunk.text:
-                on_token(chunk.text)
-            whole = chunk if whole is None else whole + chunk
-        return whole if whole is not None else AIMessage(content="")
 
     def usage_table(self, title: str = "LLM usage") -> Table:
         """Per-stage calls, cache hits, retries, tokens, time and cost, printable with rich."""

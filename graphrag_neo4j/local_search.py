@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from langchain_neo4j import Neo4jVector
 
     from graphrag_neo4j.engine import GraphRAG
-    from graphrag_neo4j.llm_calls import TokenSink
+    from graphrag_neo4j.llm_streaming import TokenSink
 
 ENTITY_INDEX = "entity_description_embedding"
 STAGE = "local_answer"

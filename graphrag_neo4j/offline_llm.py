@@ -151,6 +151,8 @@ class LocalLlamaChatModel(BaseChatModel):
     n_threads: int = 2
     temperature: float = 0.0
     max_tokens: int = 1500
+    repeat_penalty: float = 1.1
+    repeat_last_n: int = 128
 
     @property
     def _llm_type(self) -> str:
@@ -169,6 +171,8 @@ class LocalLlamaChatModel(BaseChatModel):
             "n_ctx": self.n_ctx,
             "temperature": self.temperature,
             "max_tokens": self.max_tokens,
+            "repeat_penalty": self.repeat_penalty,
+            "repeat_last_n": self.repeat_last_n,
         }
 
     def _request(
@@ -178,6 +182,9 @@ class LocalLlamaChatModel(BaseChatModel):
             "messages": _to_openai_messages(messages),
             "max_tokens": kwargs.get("max_tokens", self.max_tokens),
             "temperature": kwargs.get("temperature", self.temperature),
+            # Greedy decoding of a small model loops on one record without a mild penalty.
+            "repeat_penalty": kwargs.get("repeat_penalty", self.repeat_penalty),
+            "repeat_last_n": self.repeat_last_n,
         }
         if stop:
             request["stop"] = stop

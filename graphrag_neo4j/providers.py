@@ -139,6 +139,7 @@ def _local_chat(settings: Settings, reason: str) -> ResolvedModel[BaseChatModel]
         n_threads=llm.n_threads,
         temperature=llm.temperature,
         max_tokens=llm.max_tokens,
+        repeat_penalty=llm.repeat_penalty,
     )
     return ResolvedModel(model, f"{label} ({reason})")
 

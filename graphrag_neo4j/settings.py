@@ -93,6 +93,11 @@ class LLMSettings(_Section):
     n_threads: int = Field(2, description="CPU threads of the local model.")
     temperature: float = Field(0.0, description="Sampling temperature.")
     max_tokens: int = Field(1500, description="Most tokens one answer may generate.")
+    repeat_penalty: float = Field(
+        1.1,
+        description="Repetition penalty of the local llama.cpp model (1.0 = off); small models "
+        "decoding greedily otherwise fall into loops of the same record.",
+    )
     concurrency: int = Field(4, description="Most LLM calls in flight at once.")
     timeout_s: float = Field(600.0, description="Timeout of one LLM call, in seconds.")
     max_retries: int = Field(5, description="Retries on rate limits, timeouts and 5xx.")

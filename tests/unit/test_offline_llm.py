@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, HumanMessage
 
 from graphrag_neo4j.errors import ModelError
 from graphrag_neo4j.offline_llm import (
@@ -64,6 +64,15 @@ def test_identity_leaves_out_threads() -> None:
     two = LocalLlamaChatModel(model_path=Path("m.gguf"), n_threads=2)
     assert one._identifying_params == two._identifying_params
     assert one.parallel_calls == 1
+
+
+def test_repeat_penalty_is_sent_and_part_of_the_identity() -> None:
+    mild = LocalLlamaChatModel(model_path=Path("m.gguf"), repeat_penalty=1.1)
+    off = LocalLlamaChatModel(model_path=Path("m.gguf"), repeat_penalty=1.0)
+    assert mild._identifying_params != off._identifying_params
+    request = mild._request([HumanMessage(content="hi")], None, {})
+    assert request["repeat_penalty"] == 1.1
+    assert request["repeat_last_n"] == mild.repeat_last_n
 
 
 class _ScriptedEngine:
