@@ -23,8 +23,11 @@ def _options(
     response_type: str | None,
     dynamic: bool,
     no_rerank: bool,
+    degree: int | None = None,
 ) -> dict[str, Any]:
     options: dict[str, Any] = {}
+    if degree is not None:
+        options["hops_degree"] = degree
     if community_level is not None:
         options["level"] = community_level
     if response_type:
@@ -50,7 +53,12 @@ def query_command(
     dynamic: Annotated[
         bool, typer.Option(help="Global: rate reports from the root and map only relevant ones.")
     ] = False,
-    no_rerank: Annotated[bool, typer.Option(help="Hops: rank by embeddings, no LLM.")] = False,
+    no_rerank: Annotated[
+        bool, typer.Option("--no-rerank", help="Hops: rank by embeddings, no LLM.")
+    ] = False,
+    degree: Annotated[
+        int | None, typer.Option(min=1, max=2, help="Hops: subgraph expansion degree.")
+    ] = None,
     show_context: Annotated[bool, typer.Option(help="Print the data the answer used.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the Answer as JSON.")] = False,
     show_cypher: Annotated[
@@ -63,7 +71,7 @@ def query_command(
     """Answer a question over the graph."""
     from graphrag_neo4j.engine import GraphRAG
 
-    options = _options(community_level, response_type, dynamic, no_rerank)
+    options = _options(community_level, response_type, dynamic, no_rerank, degree)
     if method not in ("global",):
         options.pop("level", None)
     if retrieve_only:
