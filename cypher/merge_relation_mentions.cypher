@@ -1,13 +1,19 @@
-// Per-chunk provenance of relations: one RELATED edge per (source, predicate, target),
-// with the chunks that state it and what each of them said, appended once per chunk.
+// Per-chunk provenance of relations: one RELATED edge per (source, predicate, target) holding
+// the chunks that state it and what each of them said. One row per relation (grouped by the
+// caller); a chunk already on the edge is not appended again. Everything happens inside the
+// MERGE, so the plan has no Eager barrier.
 UNWIND $rows AS row
 MATCH (s:__Entity__ {id: row.source_id})
 MATCH (t:__Entity__ {id: row.target_id})
 MERGE (s)-[r:RELATED {id: row.id}]->(t)
-ON CREATE SET r.predicate = row.predicate, r.chunk_ids = [], r.mention_descriptions = [],
-              r.mention_strengths = []
-WITH r, row
-WHERE NOT row.chunk_id IN r.chunk_ids
-SET r.chunk_ids = r.chunk_ids + row.chunk_id,
-    r.mention_descriptions = r.mention_descriptions + row.description,
-    r.mention_strengths = r.mention_strengths + row.strength
+ON CREATE SET r.predicate = row.predicate, r.chunk_ids = row.chunk_ids,
+              r.mention_descriptions = row.descriptions, r.mention_strengths = row.strengths
+// Descriptions and strengths are picked against the old chunk list, so chunk_ids is set last.
+ON MATCH SET
+  r.mention_descriptions = r.mention_descriptions
+    + [i IN range(0, size(row.chunk_ids) - 1)
+       WHERE NOT row.chunk_ids[i] IN r.chunk_ids | row.descriptions[i]],
+  r.mention_strengths = r.mention_strengths
+    + [i IN range(0, size(row.chunk_ids) - 1)
+       WHERE NOT row.chunk_ids[i] IN r.chunk_ids | row.strengths[i]],
+  r.chunk_ids = r.chunk_ids + [c IN row.chunk_ids WHERE NOT c IN r.chunk_ids]

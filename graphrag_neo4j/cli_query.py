@@ -116,6 +116,8 @@ def _print_retrieval(answer: Answer, show_context: bool, show_cypher: bool) -> N
 
 
 def _print_answer(answer: Answer, show_context: bool, already_printed: bool) -> None:
+    if already_printed:
+        out.print()  # end the streamed answer's line before anything else is written
     if show_context and answer.context:
         console.print(Panel(answer.context, title="Context", expand=False))
     for note in answer.sources.get("Notes", []):
@@ -126,9 +128,7 @@ def _print_answer(answer: Answer, show_context: bool, already_printed: bool) -> 
                 f"Dynamic selection: {selection['rating_calls']} rating calls,"
                 f" {selection['map_calls']} map calls, {selection['map_calls_saved']} saved."
             )
-    if already_printed:
-        out.print()
-    else:
+    if not already_printed:
         out.print(Markdown(answer.text))
     console.print(
         f"[dim]{answer.method} search: {answer.llm_calls} LLM calls,"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict
 from functools import lru_cache
 from typing import Any
@@ -128,6 +128,28 @@ def relation_mention_rows(extractions: Iterable[ChunkExtraction], resolution: Re
     return list(rows.values())
 
 
+def group_relation_mentions(mentions: Iterable[Mapping[str, Any]]) -> Rows:
+    """One `merge_relation_mentions` row per relation, holding its chunks in reading order.
+
+    A relation written once per statement keeps the statement free of read-after-write
+    conflicts, so Neo4j plans it without Eager barriers.
+    """
+    grouped: dict[str, dict[str, Any]] = {}
+    for mention in mentions:
+        row = grouped.setdefault(mention["id"], {
+            "id": mention["id"], "source_id": mention["source_id"],
+            "target_id": mention["target_id"], "predicate": mention["predicate"],
+            "chunk_ids": [], "descriptions": [], "strengths": [],
+        })
+        chunk_id = mention["chunk_id"]
+        if chunk_id is None or chunk_id in row["chunk_ids"]:
+            continue
+        row["chunk_ids"].append(chunk_id)
+        row["descriptions"].append(mention["description"])
+        row["strengths"].append(mention["strength"])
+    return list(grouped.values())
+
+
 def _key(name: str, types: dict[str, str]) -> tuple[str, str]:
     key = _name_key(name)
     return key, types.get(key, "unknown")
@@ -159,7 +181,7 @@ def write_mentions(
     size = store.settings.write_batch_size
     steps = [
         *_batched("merge_entity_mentions", entity_rows, size),
-        *_batched("merge_relation_mentions", relation_rows, size),
+        *_batched("merge_relation_mentions", group_relation_mentions(relation_rows), size),
         *_batched("record_merges", merge_rows(resolution.merges), size),
     ]
     if steps:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 _QUOTES = "\"'`“”‘’«»„‟‹›"
+_DROP_QUOTES = {ord(q): None for q in _QUOTES}
 _PUNCTUATION = re.compile(r"[^\w\s&+#-]", flags=re.UNICODE)
 _SPACES = re.compile(r"\s+")
 
@@ -22,7 +23,7 @@ def content_id(*parts: str) -> str:
 def normalize_name(name: str) -> str:
     """The comparison key of an entity name: case, quotes, punctuation and spaces folded."""
     text = unicodedata.normalize("NFKC", name).strip(_QUOTES + " ").casefold()
-    text = text.translate({ord(q): None for q in _QUOTES})
+    text = text.translate(_DROP_QUOTES)
     text = _PUNCTUATION.sub(" ", text)
     text = _SPACES.sub(" ", text).strip()
     return text.removeprefix("the ") if text != "the" else text

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from rich.table import Table
 
 from graphrag_neo4j.community_writer import MEMBERS_PER_BATCH
-from graphrag_neo4j.graph_writer import next_chunk_rows
+from graphrag_neo4j.graph_writer import group_relation_mentions, next_chunk_rows
 from graphrag_neo4j.models import Chunk
 from graphrag_neo4j.msgraphrag_rows import GraphRows, graph_rows
 from graphrag_neo4j.msgraphrag_tables import TABLES, read_output
@@ -89,7 +89,7 @@ def _write_entities(store: Store, rows: GraphRows, progress: StageProgress) -> N
         _write(store, "merge_entity_mentions", rows.mentions)
         _write(store, "set_entity_descriptions", entities, advance)
     with progress.stage("relationships", len(rows.relations)) as advance:
-        _write(store, "merge_relation_mentions", rows.relation_mentions)
+        _write(store, "merge_relation_mentions", group_relation_mentions(rows.relation_mentions))
         _write(store, "set_relation_descriptions", rows.relations, advance)
 
 

@@ -31,6 +31,7 @@ _FENCE = re.compile(r"^[ \t]*```[\w-]*[ \t]*$", re.MULTILINE)
 _DONE = re.compile(r"<\s*done\s*/?\s*>", re.IGNORECASE)
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _SPACES = re.compile(r"\s+")
+_QUOTE_PAIRS = {('"', '"'), ("'", "'"), ("`", "`"), ("“", "”"), ("‘", "’"), ("«", "»"), ("„", "“")}
 
 
 def _record_pattern(tag: str) -> re.Pattern[str]:
@@ -116,7 +117,11 @@ def _fields(body: str, spec: dict[str, tuple[str, ...]]) -> dict[str, str | None
 
 
 def _name(value: str | None) -> str:
-    return _SPACES.sub(" ", value or "").strip()
+    name = _SPACES.sub(" ", value or "").strip()
+    # Models often quote titles ("Scrooge and Marley"); the quotes are not part of the name.
+    while len(name) > 1 and (name[0], name[-1]) in _QUOTE_PAIRS:
+        name = name[1:-1].strip()
+    return name
 
 
 def _strength(value: str | None) -> int:

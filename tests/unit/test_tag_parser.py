@@ -165,3 +165,18 @@ def test_results_are_frozen() -> None:
     entity = parse_extraction("<entity><name>Euler</name></entity>").entities[0]
     with pytest.raises(AttributeError):
         entity.name = "Other"  # type: ignore[misc]
+
+
+def test_quotes_around_a_whole_name_are_removed() -> None:
+    reply = ('<concept><name>"Scrooge and Marley"</name></concept>'
+             "<concept><name>“A Christmas Carol”</name></concept>"
+             "<concept><name>Scrooge's</name></concept>"
+             "<triplet><subject>'Scrooge'</subject><predicate>ran</predicate>"
+             '<object>"Scrooge and Marley"</object></triplet>')
+    parsed = parse_extraction(reply)
+    assert [e.name for e in parsed.entities] == [
+        "Scrooge and Marley", "A Christmas Carol", "Scrooge's"
+    ]
+    assert (parsed.triplets[0].subject, parsed.triplets[0].object) == (
+        "Scrooge", "Scrooge and Marley"
+    )
