@@ -2,6 +2,7 @@
 
 Run against a Neo4j of its own (the graph is wiped, so --reset is required when it is not empty):
   .venv/bin/python benchmarks/ingest.py --reset [--fake-embeddings] [--limit N] [--twice]
+                                           [--warmup N]
 The real Indexer ingests /work/shared/data/musique/corpus.jsonl (1,890 passages, 17,234 triplets)
 with every Neo4j statement and embedding call timed: wall seconds, this process's CPU seconds
 and, for a local server, Neo4j's CPU seconds (steadier than wall time on a busy machine). Then
@@ -301,9 +302,12 @@ async def run(args: argparse.Namespace, console: Console) -> None:
         store.clock = Clock(_server_pid(settings))
         _empty_graph(store, args.reset)
         store.apply_schema(await embedder.dimension())
+        indexer = Indexer(settings, store, embedder, console=Console(stderr=True))
+        if args.warmup != 0:
+            await _warm_up(store, indexer, passages[: args.warmup], console)
         embedder.seconds = 0.0
         store.reads.clear()
-        indexer = Indexer(settings, store, embedder, console=Console(stderr=True))
+        store.writes.clear()
         load_before = os.getloadavg()[0]
         wall = await _ingest(indexer, passages)
         load_after = os.getloadavg()[0]
@@ -319,6 +323,19 @@ async def run(args: argparse.Namespace, console: Console) -> None:
         f"batch {settings.neo4j.write_batch_size:,} rows, {os.cpu_count()} cores, "
         f"load average {load_before:.1f} -> {load_after:.1f}, Neo4j {settings.neo4j.uri}"
     )
+
+
+async def _warm_up(
+    store: TimedStore, indexer: Indexer, passages: list[TripletPassage], console: Console
+) -> None:
+    """Index a few passages and wipe them: a freshly started JVM spends its first seconds
+    compiling the write path, which would otherwise be charged to the measured run."""
+    wall = await _ingest(indexer, passages)
+    graph = store.phase(PHASES[GRAPH_PHASE])
+    store.run_autocommit("delete_all")
+    console.print(f"Warm-up: {len(passages):,} passages indexed in {wall:.1f} s (graph write "
+                  f"{graph.rows / graph.seconds:,.0f} rows/s) and wiped; --warmup 0 measures "
+                  "a cold server instead.")
 
 
 async def _rerun(
@@ -351,6 +368,9 @@ def main() -> None:
     parser.add_argument("--twice", action="store_true",
                         help="Index again over the result and check nothing changed.")
     parser.add_argument("--reset", action="store_true", help="Wipe a non-empty graph first.")
+    parser.add_argument("--warmup", type=int, default=None,
+                        help="Passages indexed and wiped before measuring (default: all of "
+                        "them; 0 = measure a cold server).")
     asyncio.run(run(parser.parse_args(), Console(width=120)))
 
 

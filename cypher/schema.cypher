@@ -11,7 +11,8 @@ CREATE INDEX entity_name_key IF NOT EXISTS FOR (e:__Entity__) ON (e.name_key);
 CREATE INDEX merge_from_key IF NOT EXISTS FOR (m:__Merge__) ON (m.from_key);
 CREATE CONSTRAINT merge_id IF NOT EXISTS FOR (m:__Merge__) REQUIRE m.id IS UNIQUE;
 CREATE INDEX community_level IF NOT EXISTS FOR (c:__Community__) ON (c.level);
-CREATE FULLTEXT INDEX entity_name_fulltext IF NOT EXISTS FOR (e:__Entity__) ON EACH [e.name];
+CREATE FULLTEXT INDEX entity_name_fulltext IF NOT EXISTS FOR (e:__Entity__) ON EACH [e.name]
+OPTIONS {indexConfig: {`fulltext.eventually_consistent`: true}};
 CREATE VECTOR INDEX chunk_embedding IF NOT EXISTS FOR (c:__Chunk__) ON (c.embedding)
 OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine'}};
 CREATE VECTOR INDEX entity_description_embedding IF NOT EXISTS

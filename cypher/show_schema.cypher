@@ -1,4 +1,4 @@
-// Every index with its type and state, for status output and tests.
-SHOW INDEXES YIELD name, type, state, entityType, labelsOrTypes, properties
-RETURN name, type, state, entityType, labelsOrTypes, properties
+// Every index with its type, state and options, for status output and tests.
+SHOW INDEXES YIELD name, type, state, entityType, labelsOrTypes, properties, options
+RETURN name, type, state, entityType, labelsOrTypes, properties, options
 ORDER BY name

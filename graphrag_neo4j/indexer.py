@@ -66,6 +66,8 @@ class Indexer:
             for start in range(0, len(todo), DOCUMENTS_PER_BATCH):
                 batch = todo[start : start + DOCUMENTS_PER_BATCH]
                 await self._index_batch(batch, chunks, triplets, progress)
+        if todo:
+            await asyncio.to_thread(self.store.run_autocommit, "await_name_index")
         stats.documents = len(todo)
         stats.chunks = total_chunks
         return stats

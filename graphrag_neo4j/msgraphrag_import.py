@@ -88,6 +88,7 @@ def _write_entities(store: Store, rows: GraphRows, progress: StageProgress) -> N
         _write(store, "import_entities", entities)
         _write(store, "merge_entity_mentions", rows.mentions)
         _write(store, "set_entity_descriptions", entities, advance)
+        store.run_autocommit("await_name_index")
     with progress.stage("relationships", len(rows.relations)) as advance:
         _write(store, "merge_relation_mentions", group_relation_mentions(rows.relation_mentions))
         _write(store, "set_relation_descriptions", rows.relations, advance)
