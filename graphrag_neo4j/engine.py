@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from rich.console import Console
 
+from graphrag_neo4j.context_window import fit_to_window, model_window
 from graphrag_neo4j.settings import Settings, load_settings
 
 if TYPE_CHECKING:
@@ -51,6 +52,9 @@ class GraphRAG:
         no_cache: bool = False,
     ) -> None:
         self.settings = settings or load_settings()
+        window = model_window(self.settings, llm)
+        if window is not None:
+            self.settings = fit_to_window(self.settings, window)
         self.console = console or Console(stderr=True)
         self.no_cache = no_cache
         self._chat_model = llm

@@ -49,6 +49,13 @@ def _choose(provider: str, api_key: SecretStr | None, base_url: str | None) -> t
     return "offline", "no OPENAI_API_KEY"
 
 
+def local_llm_chosen(settings: Settings) -> bool:
+    """Whether the settings resolve to the in-process llama.cpp model (without loading it)."""
+    llm = settings.llm
+    provider, _ = _choose(llm.provider, llm.api_key, llm.base_url)
+    return provider in ("local", "offline")
+
+
 def resolve_llm(settings: Settings) -> ResolvedModel[BaseChatModel]:
     """The chat model the settings ask for; auto = openai with a key, else the offline GGUF."""
     llm = settings.llm
