@@ -56,7 +56,13 @@ def init_db(
 def _register_subcommands() -> None:
     from graphrag_neo4j.cli_communities import communities_command
     from graphrag_neo4j.cli_eval import app as eval_app
-    from graphrag_neo4j.cli_index import delete_command, documents_command, index_command
+    from graphrag_neo4j.cli_index import (
+        delete_command,
+        documents_command,
+        index_command,
+        merges_command,
+        unmerge_command,
+    )
     from graphrag_neo4j.cli_interop import export_parquet_command, import_msgraphrag_command
     from graphrag_neo4j.cli_models import models_command
     from graphrag_neo4j.cli_neo4j import app as neo4j_app
@@ -68,6 +74,8 @@ def _register_subcommands() -> None:
     app.command("index")(index_command)
     app.command("delete")(delete_command)
     app.command("documents")(documents_command)
+    app.command("merges")(merges_command)
+    app.command("unmerge")(unmerge_command)
     app.command("communities")(communities_command)
     app.command("query")(query_command)
     app.command("import-msgraphrag")(import_msgraphrag_command)

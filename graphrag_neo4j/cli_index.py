@@ -1,4 +1,4 @@
-"""`graphrag-neo4j index | delete | documents`: building and pruning the graph from the shell."""
+"""Shell commands that build and prune the graph: index, delete, documents, merges, unmerge."""
 
 from __future__ import annotations
 
@@ -93,3 +93,41 @@ def documents_command(
         table.add_row(row["id"], row["title"], str(row["chunks"]), str(row["complete"]),
                       row["source"])
     out.print(table)
+
+
+def merges_command(
+    show_undone: Annotated[bool, typer.Option(help="List undone merges too.")] = True,
+) -> None:
+    """List recorded entity merges (the audit trail) with the ids `unmerge` takes."""
+    from graphrag_neo4j.engine import GraphRAG
+
+    with GraphRAG(console=console) as rag:
+        rows = rag.merges()
+    table = Table("id", "merged", "into", "decided by", "reason", "undone")
+    for row in rows:
+        if row["undone"] and not show_undone:
+            continue
+        table.add_row(row["id"], f"{row['from_name']} ({row['from_type']})", row["into_name"],
+                      row["decided_by"], row["reason"] or "", "yes" if row["undone"] else "")
+    out.print(table)
+
+
+def unmerge_command(
+    merge_id: Annotated[str, typer.Argument(help="Id of the merge to undo (see `merges`).")],
+    communities: Annotated[
+        bool, typer.Option(help="Re-cluster afterwards; only affected reports are rewritten.")
+    ] = True,
+) -> None:
+    """Undo an LLM entity merge: the merged-away entity gets back its own mentions."""
+    from graphrag_neo4j.engine import GraphRAG
+
+    with GraphRAG(console=console) as rag:
+        report = rag.unmerge(merge_id)
+        if communities:
+            console.print(rag.build_communities().table())
+    console.print(
+        f"Undid merge {report.merge_id}: {report.restored_name!r} is its own entity again"
+        f" ({report.restored_id}), apart from {report.into_name!r}, with {report.chunks} chunk"
+        f" mentions and {report.relation_mentions} relation mentions; later runs will not merge"
+        " them again."
+    )

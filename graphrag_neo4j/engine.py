@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from graphrag_neo4j.parquet_export import ExportReport
     from graphrag_neo4j.run_report import IndexStats, StageProgress
     from graphrag_neo4j.store import Store
+    from graphrag_neo4j.summarizing import DescriptionMerger
+    from graphrag_neo4j.unmerging import UnmergeReport
 
 T = TypeVar("T")
 
@@ -154,12 +156,26 @@ class GraphRAG:
     async def adelete(self, document_id: str) -> DeletionReport:
         """Remove a document and whatever only it supported; re-describe the rest."""
         from graphrag_neo4j.deletion import delete_document
+
+        return await delete_document(self.store, document_id, self._merger(), self.embedder)
+
+    async def aunmerge(self, merge_id: str) -> UnmergeReport:
+        """Undo a recorded LLM merge: the merged-away entity gets its own mentions back."""
+        from graphrag_neo4j.unmerging import undo_merge
+
+        await self.aensure_schema()
+        return await undo_merge(self.store, merge_id, self._merger(), self.embedder)
+
+    def merges(self) -> list[dict[str, Any]]:
+        """The merge audit trail: every fold of one entity into another, undone ones marked."""
+        return self.store.read("list_merges")
+
+    def _merger(self) -> DescriptionMerger:
         from graphrag_neo4j.summarizing import DescriptionMerger
 
-        merger = DescriptionMerger(
+        return DescriptionMerger(
             self.llm, self.settings.extraction.summary_token_budget, self.settings.prompts_dir
         )
-        return await delete_document(self.store, document_id, merger, self.embedder)
 
     async def aimport_msgraphrag(self, path: Path | str) -> ImportReport:
         """Write a Microsoft GraphRAG output folder (parquet tables) into the graph."""
@@ -251,6 +267,10 @@ class GraphRAG:
     def index_triplets(self, path: Path | str) -> IndexStats:
         """Sync version of `aindex_triplets`."""
         return _run(self.aindex_triplets(path))
+
+    def unmerge(self, merge_id: str) -> UnmergeReport:
+        """Sync version of `aunmerge`."""
+        return _run(self.aunmerge(merge_id))
 
     def delete(self, document_id: str) -> DeletionReport:
         """Sync version of `adelete`."""

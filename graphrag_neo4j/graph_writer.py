@@ -122,6 +122,8 @@ def relation_mention_rows(extractions: Iterable[ChunkExtraction], resolution: Re
                     "chunk_id": extraction.chunk_id,
                     "description": relation.description,
                     "strength": relation.strength,
+                    "subject_name": relation.subject,
+                    "object_name": relation.object,
                 },
             )
             row["strength"] = max(row["strength"], relation.strength)
@@ -132,14 +134,15 @@ def group_relation_mentions(mentions: Iterable[Mapping[str, Any]]) -> Rows:
     """One `merge_relation_mentions` row per relation, holding its chunks in reading order.
 
     A relation written once per statement keeps the statement free of read-after-write
-    conflicts, so Neo4j plans it without Eager barriers.
+    conflicts, so Neo4j plans it without Eager barriers. Each mention keeps the names its chunk
+    used for both ends, so a merge of one of them can be undone mention by mention.
     """
     grouped: dict[str, dict[str, Any]] = {}
     for mention in mentions:
         row = grouped.setdefault(mention["id"], {
             "id": mention["id"], "source_id": mention["source_id"],
             "target_id": mention["target_id"], "predicate": mention["predicate"],
-            "chunk_ids": [], "descriptions": [], "strengths": [],
+            "chunk_ids": [], "descriptions": [], "strengths": [], "subjects": [], "objects": [],
         })
         chunk_id = mention["chunk_id"]
         if chunk_id is None or chunk_id in row["chunk_ids"]:
@@ -147,6 +150,8 @@ def group_relation_mentions(mentions: Iterable[Mapping[str, Any]]) -> Rows:
         row["chunk_ids"].append(chunk_id)
         row["descriptions"].append(mention["description"])
         row["strengths"].append(mention["strength"])
+        row["subjects"].append(mention.get("subject_name", ""))
+        row["objects"].append(mention.get("object_name", ""))
     return list(grouped.values())
 
 

@@ -26,6 +26,8 @@ class Resolution:
     merges: list[MergeRecord] = field(default_factory=list)
     llm_decisions: int = 0
     unparsable_decisions: int = 0
+    # (normalised name, entity id) pairs of undone merges: never folded together again.
+    vetoed: set[tuple[str, str]] = field(default_factory=set)
 
     def entity_of(self, key: tuple[str, str]) -> ProtoEntity:
         """The final entity of a mention key (normalised name, type)."""
@@ -79,9 +81,14 @@ class MergeDecider:
         prompt = load_prompt("resolve_entities", self.prompts_dir).format(candidates=block)
         return parse_merges(await self.llm.complete(prompt, stage=STAGE), short_ids)
 
-    async def resolve(self, grouping: Grouping, near_groups: list[list[str]]) -> Resolution:
-        """Apply type-conflict and near-duplicate decisions to a grouping."""
-        resolution = Resolution(grouping.protos, dict(grouping.assignment))
+    async def resolve(
+        self,
+        grouping: Grouping,
+        near_groups: list[list[str]],
+        vetoed: set[tuple[str, str]] | None = None,
+    ) -> Resolution:
+        """Apply type-conflict and near-duplicate decisions to a grouping, except vetoed ones."""
+        resolution = Resolution(grouping.protos, dict(grouping.assignment), vetoed=vetoed or set())
         resolution.merges.extend(surface_merges(grouping))
         groups = [[grouping.protos[i] for i in ids] for ids in grouping.conflicts + near_groups]
         decisions = await asyncio.gather(*(self.decide(group) for group in groups))
@@ -133,6 +140,8 @@ def apply_merge(resolution: Resolution, source_id: str, target_id: str, reason: 
         source, target = target, source  # ids already stored stay stable
     if source.existing:
         return  # two stored entities: merging them would rewrite stored provenance
+    if (source.name_key, target.id) in resolution.vetoed:
+        return  # a user undid this very merge
     if target.type == UNKNOWN and not target.existing:
         target.type = source.type
     target.descriptions.extend(d for d in source.descriptions if d not in target.descriptions)

@@ -51,7 +51,13 @@ class ResolvingStage:
         vectors = await self.embedder.embed([p.name for p in protos])
         embeddings = {p.id: v for p, v in zip(protos, vectors, strict=True)}
         near = near_duplicate_groups(protos, embeddings, self.settings.resolution_similarity)
-        return await MergeDecider(self.llm, self.prompts_dir).resolve(grouping, near)
+        vetoed = await self._vetoed(keys)
+        return await MergeDecider(self.llm, self.prompts_dir).resolve(grouping, near, vetoed)
+
+    async def _vetoed(self, keys: list[str]) -> set[tuple[str, str]]:
+        """Merges a user undid, as (normalised name, entity id) pairs."""
+        rows = await asyncio.to_thread(self.store.read, "find_vetoed_merges", keys=keys)
+        return {(row["from_key"], row["into_id"]) for row in rows}
 
     async def _stored_with_keys(self, keys: list[str]) -> list[ExistingEntity]:
         found: list[ExistingEntity] = []

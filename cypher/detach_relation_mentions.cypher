@@ -1,0 +1,12 @@
+// Remove some chunks' mentions from particular relations; relations left with none go.
+UNWIND $rows AS row
+MATCH ()-[r:RELATED {id: row.id}]->()
+WITH r, [i IN range(0, size(r.chunk_ids) - 1) WHERE NOT r.chunk_ids[i] IN row.chunk_ids] AS keep
+SET r.chunk_ids = [i IN keep | r.chunk_ids[i]],
+    r.mention_descriptions = [i IN keep | r.mention_descriptions[i]],
+    r.mention_strengths = [i IN keep | r.mention_strengths[i]],
+    r.mention_subjects = [i IN keep | coalesce(r.mention_subjects[i], '')],
+    r.mention_objects = [i IN keep | coalesce(r.mention_objects[i], '')]
+WITH r
+WHERE size(r.chunk_ids) = 0
+DELETE r

@@ -1,0 +1,88 @@
+"""Undoing the nano graph's Euler merge on the real server: restored, audited, never redone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.settings import Settings
+from graphrag_neo4j.store import Store
+from tests.integration.test_index_nano import _entities, _rag, _write_passages
+from tests.nano_fakes import load_nano, nano_fake_llm
+
+pytestmark = pytest.mark.integration
+
+
+INFLUENCE = ("Johann Bernoulli's influence", "was profound on")
+
+
+def _llm_euler_merge(merges: list[dict[str, Any]]) -> dict[str, Any]:
+    return next(m for m in merges if (m["from_name"], m["decided_by"]) == ("Euler", "llm"))
+
+
+def _relations(store: Store) -> set[tuple[str, str, str]]:
+    return {(r["source"], r["predicate"], r["target"]) for r in store.read("export_relations")}
+
+
+@pytest.fixture
+def nano_rag(
+    store: Store, settings: Settings, nano_root: Path, tmp_path: Path
+) -> Iterator[tuple[GraphRAG, list[Path]]]:
+    """The nano passages indexed with the fake LLM (which merges "Euler" into "Leonhard Euler")."""
+    dataset = load_nano(nano_root)
+    paths = _write_passages(tmp_path / "docs", dataset)
+    with _rag(settings, tmp_path, nano_fake_llm(dataset)) as rag:
+        rag.index(paths)
+        yield rag, paths
+
+
+def test_undoing_the_euler_merge_restores_euler_with_its_own_mentions(
+    store: Store, nano_rag: tuple[GraphRAG, list[Path]]
+) -> None:
+    rag, _ = nano_rag
+    merge = _llm_euler_merge(rag.merges())
+    assert (*INFLUENCE, "Leonhard Euler") in _relations(store)
+    report = rag.unmerge(merge["id"])
+    audit = {m["id"]: m for m in rag.merges()}
+    assert report.restored_name == "Euler" and report.relation_mentions == 1
+    entities = _entities(store)
+    assert {"Euler", "Leonhard Euler"} <= set(entities)
+    assert entities["Euler"]["frequency"] == 1 and entities["Euler"]["embedded"]
+    relations = _relations(store)
+    assert (*INFLUENCE, "Euler") in relations
+    assert (*INFLUENCE, "Leonhard Euler") not in relations
+    # "leonhard Euler" is a spelling of the full name: its relation stays where it was.
+    assert ("Leonhard Euler", "was born in", "Basel") in relations
+    assert ("Leonhard Euler", "was a student of", "Johann Bernoulli") in relations
+    assert audit[merge["id"]]["undone"] is True
+    assert store.read("count_orphans")[0] == {"entities": 0, "relations": 0}
+
+
+def test_an_undone_merge_is_not_made_again_and_other_merges_cannot_be_undone(
+    store: Store, nano_rag: tuple[GraphRAG, list[Path]]
+) -> None:
+    rag, paths = nano_rag
+    merges = rag.merges()
+    undone = _llm_euler_merge(merges)
+    rag.unmerge(undone["id"])
+    with pytest.raises(InputError, match="already undone"):
+        rag.unmerge(undone["id"])
+    spelling = next(m for m in merges if m["decided_by"] == "normalisation")
+    with pytest.raises(InputError, match="normalisation"):
+        rag.unmerge(spelling["id"])
+    with pytest.raises(InputError, match="graphrag-neo4j merges"):
+        rag.unmerge("no-such-merge")
+    # Deleting the passage removes both entities; indexing it again asks the LLM, which
+    # still says "merge", but the veto recorded by the undo keeps them apart.
+    euler_doc = next(d for d in store.read("list_documents", skip=0, limit=10)
+                     if d["source"].endswith("passage_3.txt"))
+    rag.delete(euler_doc["id"])
+    assert "Euler" not in _entities(store)
+    rag.index(paths)
+    assert {"Euler", "Leonhard Euler"} <= set(_entities(store))
+    assert (*INFLUENCE, "Euler") in _relations(store)
