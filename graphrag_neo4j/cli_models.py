@@ -74,7 +74,8 @@ async def probe_embedder(settings: Settings) -> tuple[str, ProbeResult]:
 def _table(rows: list[tuple[str, str, ProbeResult | None]]) -> Table:
     table = Table(title="Models")
     for header in ("role", "resolved to", "probe", "latency"):
-        table.add_column(header)
+        # Fold, never truncate: a cut-off model file name is the one thing users look for here.
+        table.add_column(header, overflow="fold")
     for role, description, result in rows:
         if result is None:
             table.add_row(role, description, "skipped", "")
