@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from graphrag_neo4j.llm_calls import LLMCaller
@@ -99,6 +99,10 @@ class MergeDecider:
                 continue
             for source, target, reason in decided:
                 apply_merge(resolution, source, target, reason)
+        # A record of "A into B" written before "B into C" must point at C: B is never stored.
+        resolution.merges = [
+            replace(m, into_id=_final(resolution, m.into_id)) for m in resolution.merges
+        ]
         return resolution
 
 
