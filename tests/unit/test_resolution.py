@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+from graphrag_neo4j.llm_calls import LLMCaller
+from graphrag_neo4j.merge_decisions import MergeDecider
 from graphrag_neo4j.models import EntityMention, entity_id, normalize_name
 from graphrag_neo4j.resolution import (
     ExistingEntity,
+    Grouping,
+    ProtoEntity,
     group_mentions,
     names_overlap,
     near_duplicate_groups,
 )
-from graphrag_neo4j.testing import FakeEmbeddings
+from graphrag_neo4j.settings import LLMSettings
+from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
+
+# e1..e3 are the candidates A, B, C in prompt order: A goes into B, then B into C.
+CHAIN = '{"merges": [{"from": "e1", "into": "e2"}, {"from": "e2", "into": "e3"}]}'
 
 
 def _mention(name: str, kind: str = "person", chunk: str = "c1", text: str = "") -> EntityMention:
@@ -75,3 +83,13 @@ def test_near_duplicates_are_grouped_only_when_compatible() -> None:
     names = [sorted(grouping.protos[i].name for i in group) for group in groups]
     assert ["Euler", "Leonhard Euler"] in names
     assert all("Basel" not in group for group in names)
+
+
+async def test_chained_decisions_record_every_merge_into_the_survivor() -> None:
+    protos = {pid: ProtoEntity(pid, name, "person", name.lower()) for pid, name in
+              (("A", "Len"), ("B", "Leon"), ("C", "Leonhard"))}
+    grouping = Grouping(protos, {(p.name_key, "person"): p.id for p in protos.values()}, [])
+    fake = FakeChatModel(rules=[("may or may not name the same", CHAIN)])
+    llm = LLMCaller(fake, LLMSettings(), cache_dir=None)
+    resolution = await MergeDecider(llm).resolve(grouping, [["A", "B", "C"]])
+    assert sorted((m.from_id, m.into_id) for m in resolution.merges) == [("A", "C"), ("B", "C")]

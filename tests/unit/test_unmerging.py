@@ -4,16 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphrag_neo4j.llm_calls import LLMCaller
-from graphrag_neo4j.merge_decisions import MergeDecider, Resolution, apply_merge
+from graphrag_neo4j.merge_decisions import Resolution, apply_merge
 from graphrag_neo4j.models import relation_id
-from graphrag_neo4j.resolution import Grouping, ProtoEntity
-from graphrag_neo4j.settings import LLMSettings
-from graphrag_neo4j.testing import FakeChatModel
+from graphrag_neo4j.resolution import ProtoEntity
 from graphrag_neo4j.unmerging import plan_unmerge
-
-# e1..e3 are the candidates A, B, C in prompt order: A goes into B, then B into C.
-CHAIN = '{"merges": [{"from": "e1", "into": "e2"}, {"from": "e2", "into": "e3"}]}'
 
 
 def _footprint(relations: list[dict[str, Any]]) -> dict[str, Any]:
@@ -99,12 +93,3 @@ def test_a_vetoed_merge_is_not_applied_again() -> None:
     assert allowed.assignment[("euler", "person")] == "L"
     assert [m.from_name for m in allowed.merges] == ["Euler"]
 
-
-async def test_chained_decisions_record_every_merge_into_the_survivor() -> None:
-    protos = {pid: ProtoEntity(pid, name, "person", name.lower()) for pid, name in
-              (("A", "Len"), ("B", "Leon"), ("C", "Leonhard"))}
-    grouping = Grouping(protos, {(p.name_key, "person"): p.id for p in protos.values()}, [])
-    fake = FakeChatModel(rules=[("may or may not name the same", CHAIN)])
-    llm = LLMCaller(fake, LLMSettings(), cache_dir=None)
-    resolution = await MergeDecider(llm).resolve(grouping, [["A", "B", "C"]])
-    assert sorted((m.from_id, m.into_id) for m in resolution.merges) == [("A", "C"), ("B", "C")]
