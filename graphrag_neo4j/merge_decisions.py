@@ -144,8 +144,8 @@ def apply_merge(resolution: Resolution, source_id: str, target_id: str, reason: 
         source, target = target, source  # ids already stored stay stable
     if source.existing:
         return  # two stored entities: merging them would rewrite stored provenance
-    if (source.name_key, target.id) in resolution.vetoed:
-        return  # a user undid this very merge
+    if {(source.name_key, target.id), (target.name_key, source.id)} & resolution.vetoed:
+        return  # a user undid this merge (either way round: they are two things)
     if target.type == UNKNOWN and not target.existing:
         target.type = source.type
     target.descriptions.extend(d for d in source.descriptions if d not in target.descriptions)

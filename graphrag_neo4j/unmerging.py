@@ -41,11 +41,15 @@ class UnmergePlan:
     moved_relation_mentions: list[Row] = field(default_factory=list)
     detached: dict[str, list[str]] = field(default_factory=dict)
 
-    def steps(self, merge_id: str) -> list[tuple[str, dict[str, Any]]]:
+    def steps(self, footprint: Row) -> list[tuple[str, dict[str, Any]]]:
         """The named statements that carry the plan out, for one transaction."""
         detach_rows = [{"id": rid, "chunk_ids": chunks} for rid, chunks in self.detached.items()]
+        merge_id = footprint["id"]
+        spellings = {"from_id": footprint["from_id"], "into_id": footprint["into_id"],
+                     "from_key": normalize_name(footprint["from_name"]), "merge_id": merge_id}
         return [
             ("merge_entity_mentions", {"rows": self.restored_mentions}),
+            ("repoint_spelling_merges", spellings),
             ("delete_entity_mentions", {"rows": self.dropped_mentions}),
             ("set_mention_surface_names", {"rows": self.renamed_mentions}),
             ("merge_relation_mentions",
@@ -124,7 +128,7 @@ async def undo_merge(
     """Split a merged-away entity out again, in one transaction, and re-describe both sides."""
     footprint = await _footprint(store, merge_id)
     plan = plan_unmerge(footprint)
-    await asyncio.to_thread(store.write_together, plan.steps(merge_id))
+    await asyncio.to_thread(store.write_together, plan.steps(footprint))
     touched_relations = set(plan.detached) | {m["id"] for m in plan.moved_relation_mentions}
     existing = await asyncio.to_thread(
         store.read, "existing_relations", ids=sorted(touched_relations)

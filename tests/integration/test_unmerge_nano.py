@@ -19,10 +19,21 @@ pytestmark = pytest.mark.integration
 
 
 INFLUENCE = ("Johann Bernoulli's influence", "was profound on")
+# A fifth document naming Euler in lower case: a spelling folded with "Euler" by normalisation.
+LETTER = "A letter from euler to his teacher survives in Basel."
+LETTER_REPLY = (
+    "<concept><name>euler</name><type>person</type><description>Wrote a letter to his"
+    " teacher.</description></concept>"
+)
 
 
 def _llm_euler_merge(merges: list[dict[str, Any]]) -> dict[str, Any]:
     return next(m for m in merges if (m["from_name"], m["decided_by"]) == ("Euler", "llm"))
+
+
+def audit_into(audit: dict[str, dict[str, Any]], from_name: str) -> str:
+    """Where the merge trail says a spelling was folded."""
+    return str(next(m["into_name"] for m in audit.values() if m["from_name"] == from_name))
 
 
 def _relations(store: Store) -> set[tuple[str, str, str]]:
@@ -36,9 +47,11 @@ def nano_rag(
     """The nano passages indexed with the fake LLM (which merges "Euler" into "Leonhard Euler")."""
     dataset = load_nano(nano_root)
     paths = _write_passages(tmp_path / "docs", dataset)
-    with _rag(settings, tmp_path, nano_fake_llm(dataset)) as rag:
-        rag.index(paths)
-        yield rag, paths
+    letter = tmp_path / "docs" / "letter.txt"
+    letter.write_text(LETTER, encoding="utf-8")
+    with _rag(settings, tmp_path, nano_fake_llm(dataset, [(LETTER, LETTER_REPLY)])) as rag:
+        rag.index([*paths, letter])
+        yield rag, [*paths, letter]
 
 
 def test_undoing_the_euler_merge_restores_euler_with_its_own_mentions(
@@ -52,7 +65,12 @@ def test_undoing_the_euler_merge_restores_euler_with_its_own_mentions(
     assert report.restored_name == "Euler" and report.relation_mentions == 1
     entities = _entities(store)
     assert {"Euler", "Leonhard Euler"} <= set(entities)
-    assert entities["Euler"]["frequency"] == 1 and entities["Euler"]["embedded"]
+    assert entities["Euler"]["frequency"] == 2 and entities["Euler"]["embedded"]
+    assert entities["Leonhard Euler"]["frequency"] == 1
+    # The lower-case spelling went with the restored entity, also for later look-ups.
+    assert audit_into(audit, "euler") == "Euler"
+    (found,) = store.read("find_entities_by_name_key", keys=["euler"])
+    assert found["name"] == "Euler"
     relations = _relations(store)
     assert (*INFLUENCE, "Euler") in relations
     assert (*INFLUENCE, "Leonhard Euler") not in relations
@@ -77,12 +95,13 @@ def test_an_undone_merge_is_not_made_again_and_other_merges_cannot_be_undone(
         rag.unmerge(spelling["id"])
     with pytest.raises(InputError, match="graphrag-neo4j merges"):
         rag.unmerge("no-such-merge")
-    # Deleting the passage removes both entities; indexing it again asks the LLM, which
-    # still says "merge", but the veto recorded by the undo keeps them apart.
+    # Deleting passage 3 removes "Leonhard Euler" (the letter keeps "Euler"); indexing it again
+    # asks the LLM, which still says "merge" (now the stored "Euler" would absorb the new
+    # "Leonhard Euler"), but the veto left by the undo keeps them apart.
     euler_doc = next(d for d in store.read("list_documents", skip=0, limit=10)
                      if d["source"].endswith("passage_3.txt"))
     rag.delete(euler_doc["id"])
-    assert "Euler" not in _entities(store)
+    assert "Leonhard Euler" not in _entities(store)
     rag.index(paths)
     assert {"Euler", "Leonhard Euler"} <= set(_entities(store))
     assert (*INFLUENCE, "Euler") in _relations(store)

@@ -76,9 +76,12 @@ def test_relations_written_before_surface_names_were_kept_stay_put() -> None:
 
 
 def test_steps_run_in_one_transaction_and_mark_the_merge() -> None:
-    names = [name for name, _ in plan_unmerge(_footprint([])).steps("m1")]
-    assert names[-1] == "mark_merge_undone"
+    footprint = _footprint([])
+    steps = dict(plan_unmerge(footprint).steps(footprint))
+    names = list(steps)
+    assert names[-1] == "mark_merge_undone" and steps["mark_merge_undone"] == {"id": "m1"}
     assert names[0] == "merge_entity_mentions"  # the restored entity exists before its edges
+    assert steps["repoint_spelling_merges"]["from_key"] == "euler"
 
 
 def test_a_vetoed_merge_is_not_applied_again() -> None:
@@ -88,6 +91,13 @@ def test_a_vetoed_merge_is_not_applied_again() -> None:
     vetoed = Resolution({"E": short, "L": full}, dict(assignment), vetoed={("euler", "L")})
     apply_merge(vetoed, "E", "L", "short form")
     assert vetoed.merges == [] and vetoed.assignment == assignment
+    # Restored "Euler" stored, "Leonhard Euler" new: the fold would go the other way round.
+    stored_short = ProtoEntity("E", "Euler", "person", "euler", existing=True)
+    new_full = ProtoEntity("L", "Leonhard Euler", "person", "leonhard euler")
+    reversed_veto = Resolution({"E": stored_short, "L": new_full}, dict(assignment),
+                               vetoed={("euler", "L")})
+    apply_merge(reversed_veto, "E", "L", "short form")
+    assert reversed_veto.merges == [] and set(reversed_veto.protos) == {"E", "L"}
     allowed = Resolution({"E": short, "L": full}, dict(assignment))
     apply_merge(allowed, "E", "L", "short form")
     assert allowed.assignment[("euler", "person")] == "L"
