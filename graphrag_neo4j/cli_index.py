@@ -103,12 +103,14 @@ def merges_command(
 
     with GraphRAG(console=console) as rag:
         rows = rag.merges()
-    table = Table("id", "merged", "into", "decided by", "reason", "undone")
+    table = Table("merged", "into", "decided by", "reason", "undone")
+    table.add_column("id", no_wrap=True)  # whole, so it can be copied into `unmerge`
     for row in rows:
         if row["undone"] and not show_undone:
             continue
-        table.add_row(row["id"], f"{row['from_name']} ({row['from_type']})", row["into_name"],
-                      row["decided_by"], row["reason"] or "", "yes" if row["undone"] else "")
+        table.add_row(f"{row['from_name']} ({row['from_type']})", row["into_name"],
+                      row["decided_by"], row["reason"] or "", "yes" if row["undone"] else "",
+                      row["id"])
     out.print(table)
 
 
