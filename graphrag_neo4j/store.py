@@ -86,35 +86,41 @@ class Store:
             database=self.settings.database, default_access_mode=access_mode
         )
 
+    # Statements are loaded before the session opens: a missing file is our bug, and must not
+    # be reported as an unreachable server (FileNotFoundError is an OSError too).
     def read(self, name: str, **params: Any) -> list[Row]:
         """All rows of a read-only statement, in a retried read transaction."""
+        query = _query(name)
 
         def work(tx: ManagedTransaction) -> list[Row]:
-            return tx.run(_query(name), params).data()
+            return tx.run(query, params).data()
 
         with self._unavailable_as_error(), self._session(neo4j.READ_ACCESS) as session:
             return session.execute_read(work)
 
     def stream(self, name: str, **params: Any) -> Iterator[Row]:
         """Rows of a read-only statement one at a time, without holding them all in memory."""
+        query = _query(name)
         with self._unavailable_as_error(), self._session(neo4j.READ_ACCESS) as session:
-            for record in session.run(_query(name), params):
+            for record in session.run(query, params):
                 yield record.data()
 
     def write(self, name: str, **params: Any) -> list[Row]:
         """Run a writing statement in one retried transaction and return its rows."""
+        query = _query(name)
 
         def work(tx: ManagedTransaction) -> list[Row]:
-            return tx.run(_query(name), params).data()
+            return tx.run(query, params).data()
 
         with self._unavailable_as_error(), self._session() as session:
             return session.execute_write(work)
 
     def write_together(self, steps: Sequence[tuple[str, Mapping[str, Any]]]) -> list[list[Row]]:
         """Run several named statements in ONE transaction: all of them happen or none."""
+        queries = [(_query(name), dict(params)) for name, params in steps]
 
         def work(tx: ManagedTransaction) -> list[list[Row]]:
-            return [tx.run(_query(name), dict(params)).data() for name, params in steps]
+            return [tx.run(query, params).data() for query, params in queries]
 
         with self._unavailable_as_error(), self._session() as session:
             return session.execute_write(work)
@@ -139,8 +145,9 @@ class Store:
 
     def run_autocommit(self, name: str, **params: Any) -> None:
         """Run a statement that manages its own transactions (`CALL ... IN TRANSACTIONS`)."""
+        query = _query(name)
         with self._unavailable_as_error(), self._session() as session:
-            session.run(_query(name), params).consume()
+            session.run(query, params).consume()
 
     def run_script(self, name: str, **params: Any) -> int:
         """Run each `;`-separated statement of a file in its own auto-commit transaction."""

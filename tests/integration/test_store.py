@@ -33,3 +33,11 @@ def test_wrong_password_is_one_sentence(settings: Settings) -> None:
     wrong = settings.neo4j.model_copy(update={"password": SecretStr("wrong-password")})
     with pytest.raises(Neo4jUnavailableError, match="refused user"):
         Store.connect(wrong)
+
+
+def test_a_missing_statement_file_is_not_mistaken_for_an_unreachable_server(store: Store) -> None:
+    for call in (lambda: store.read("no_such_statement"),
+                 lambda: store.write_together([("ping", {}), ("no_such_statement", {})]),
+                 lambda: store.run_autocommit("no_such_statement")):
+        with pytest.raises(FileNotFoundError, match="no_such_statement"):
+            call()
