@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import Any
 
 from graphrag_neo4j.embedding_calls import EmbeddingCaller
 from graphrag_neo4j.errors import InputError
@@ -35,11 +36,9 @@ async def delete_document(
         )
     footprint = rows[0]
     chunk_ids, entity_ids = footprint["chunk_ids"], footprint["entity_ids"]
-    steps = [
-        (
-            "detach_relation_chunks",
-            {"relation_ids": footprint["relation_ids"], "chunk_ids": chunk_ids},
-        ),
+    detach = [{"id": rid, "chunk_ids": chunk_ids} for rid in footprint["relation_ids"]]
+    steps: list[tuple[str, dict[str, Any]]] = [
+        ("detach_relation_mentions", {"rows": detach}),
         ("delete_document_chunks", {"id": document_id}),
         ("delete_orphan_entities", {"entity_ids": entity_ids}),
     ]

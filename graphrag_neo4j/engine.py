@@ -173,9 +173,7 @@ class GraphRAG:
     def _merger(self) -> DescriptionMerger:
         from graphrag_neo4j.summarizing import DescriptionMerger
 
-        return DescriptionMerger(
-            self.llm, self.settings.extraction.summary_token_budget, self.settings.prompts_dir
-        )
+        return DescriptionMerger.from_settings(self.llm, self.settings)
 
     async def aimport_msgraphrag(self, path: Path | str) -> ImportReport:
         """Write a Microsoft GraphRAG output folder (parquet tables) into the graph."""

@@ -93,9 +93,7 @@ class Indexer:
         return todo
 
     def _merger(self) -> DescriptionMerger:
-        return DescriptionMerger(
-            self.llm, self.settings.extraction.summary_token_budget, self.settings.prompts_dir
-        )
+        return DescriptionMerger.from_settings(self.llm, self.settings)
 
     async def _index_batch(
         self,

