@@ -21,13 +21,13 @@ from typing import TypeVar
 from rich.console import Console
 from rich.table import Table
 
-from graphrag_neo4j.communities import build_communities, ids_at_level, members_by_id
-from graphrag_neo4j.community_ids import assign_ids
-from graphrag_neo4j.community_report_stage import PlannedReport, ReportStage
-from graphrag_neo4j.community_writer import read_stored, write_structure
-from graphrag_neo4j.embedding_calls import EmbeddingCaller
-from graphrag_neo4j.leiden import cluster_graph, read_edges
-from graphrag_neo4j.llm_calls import LLMCaller
+from graphrag_neo4j.communities.build import build_communities, ids_at_level, members_by_id
+from graphrag_neo4j.communities.ids import assign_ids
+from graphrag_neo4j.communities.leiden import cluster_graph, read_edges
+from graphrag_neo4j.communities.report_stage import PlannedReport, ReportStage
+from graphrag_neo4j.communities.writer import read_stored, write_structure
+from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
 from graphrag_neo4j.settings import Settings, load_settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
@@ -53,7 +53,8 @@ def cluster_figures(store: Store, settings: Settings, keep: bool, figures: dict[
                     ) -> tuple[ReportStage, dict[int, list[str]]]:
     """Time the structure stages; return a plan-only report stage and ids per level."""
     if not keep:
-        store.write_rows("delete_communities", [{"id": c.id} for c in read_stored(store)])
+        old = [{"id": c.id} for c in read_stored(store)]
+        store.write_rows("communities/delete_communities", old)
     edges = timed(figures, "read edges", lambda: read_edges(store))
     hierarchy = timed(figures, "leiden", lambda: cluster_graph(edges, settings.communities))
     stored = timed(figures, "write (read stored + match ids)", lambda: read_stored(store))

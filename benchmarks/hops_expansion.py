@@ -27,9 +27,9 @@ from rich.table import Table
 from scipy.sparse import csr_matrix  # type: ignore[import-untyped]
 
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.hops_mentions import capitalised_mentions
-from graphrag_neo4j.hops_ranking import expand_entities
-from graphrag_neo4j.passage_answer import ann_candidates
+from graphrag_neo4j.query.hops.mentions import capitalised_mentions
+from graphrag_neo4j.query.hops.ranking import expand_entities
+from graphrag_neo4j.query.passages import ann_candidates
 from graphrag_neo4j.store import Store
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -42,7 +42,7 @@ class NotebookMatrices:
 
     def __init__(self, store: Store, degree: int) -> None:
         started = time.perf_counter()
-        rows = store.read("bench_entity_relation_incidence")
+        rows = store.read("bench/entity_relation_incidence")
         self.load_s = time.perf_counter() - started
         started = time.perf_counter()
         entities = sorted({row[key] for row in rows for key in ("source_id", "target_id")})
@@ -85,9 +85,9 @@ async def seeds(rag: GraphRAG, question: str) -> Seeds:
     names = capitalised_mentions(question)
     vectors = await rag.embedder.embed(names) if names else []
     mentions = [{"text": n, "embedding": v} for n, v in zip(names, vectors, strict=True)]
-    entities = rag.store.read("search_entities_by_vector", mentions=mentions, k=3,
+    entities = rag.store.read("query/search_entities_by_vector", mentions=mentions, k=3,
                               candidates=ann_candidates(3)) if mentions else []
-    relations = rag.store.read("search_relations_by_vector", embedding=vector, k=3,
+    relations = rag.store.read("query/search_relations_by_vector", embedding=vector, k=3,
                                candidates=ann_candidates(3))
     return vector, [row["id"] for row in entities], relations
 
@@ -98,11 +98,11 @@ async def cypher_expand(
 ) -> list[str]:
     """Breadth-first steps in Cypher, then the relations around the ball, ranked in Neo4j."""
     async def neighbours(ids: list[str]) -> set[str]:
-        return {row["id"] for row in store.read("entity_neighbours", ids=ids)}
+        return {row["id"] for row in store.read("query/entity_neighbours", ids=ids)}
 
     endpoints = {row[key] for row in relations for key in ("source_id", "target_id")}
     ball = await expand_entities(neighbours, set(entity_ids), endpoints, degree)
-    rows = store.read("relations_around_entities", ids=sorted(ball), embedding=vector,
+    rows = store.read("query/relations_around_entities", ids=sorted(ball), embedding=vector,
                       limit=limit)
     return [row["id"] for row in rows]
 
@@ -125,7 +125,7 @@ async def run(degree: int, limit: int, console: Console) -> None:
             started = time.perf_counter()
             expanded = matrices.expand(entity_ids, relation_ids)
             scipy_s.append(time.perf_counter() - started)
-            rows = rag.store.read("bench_score_relations", ids=sorted(expanded),
+            rows = rag.store.read("bench/score_relations", ids=sorted(expanded),
                                   embedding=vector, limit=limit)
             scipy_ranked_s.append(time.perf_counter() - started)
             sizes.append(len(expanded))

@@ -30,22 +30,29 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from graphrag_neo4j.embedding_calls import EmbeddingCaller
-from graphrag_neo4j.indexer import Indexer
-from graphrag_neo4j.neo4j_config import server_config_from_settings
+from graphrag_neo4j.indexing.indexer import Indexer
+from graphrag_neo4j.indexing.triplet_corpus import TripletPassage, read_triplet_corpus
+from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.server.config import server_config_from_settings
 from graphrag_neo4j.settings import Settings, load_settings
 from graphrag_neo4j.store import Row, Store
 from graphrag_neo4j.testing import FakeEmbeddings
-from graphrag_neo4j.triplet_corpus import TripletPassage, read_triplet_corpus
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "musique" / "corpus.jsonl"
 TARGET_RATE = 10_000.0
 TARGET_RATIO = 3.0
 GRAPH_PHASE = "graph (entities, mentions, relations, merges)"
 PHASES = {
-    "documents + chunks": ("merge_documents", "merge_chunks", "link_next_chunks"),
-    GRAPH_PHASE: ("merge_entity_mentions", "merge_relation_mentions", "record_merges"),
-    "descriptions + vectors": ("set_entity_descriptions", "set_relation_descriptions"),
+    "documents + chunks": (
+        "indexing/merge_documents", "indexing/merge_chunks", "indexing/link_next_chunks"
+    ),
+    GRAPH_PHASE: (
+        "indexing/merge_entity_mentions", "indexing/merge_relation_mentions",
+        "indexing/record_merges",
+    ),
+    "descriptions + vectors": (
+        "indexing/set_entity_descriptions", "indexing/set_relation_descriptions"
+    ),
 }
 
 
@@ -165,7 +172,7 @@ def _embedder(settings: Settings, fake: bool, console: Console) -> TimedEmbedder
     if fake:
         return TimedEmbedder(FakeEmbeddings(), settings.embedding, settings.cache_dir,
                              no_cache=True)
-    from graphrag_neo4j.providers import resolve_embeddings
+    from graphrag_neo4j.llm.providers import resolve_embeddings
 
     resolved = resolve_embeddings(settings)
     console.print(f"Embedder: {resolved.description}")
@@ -193,14 +200,14 @@ def _bare_create(store: TimedStore, rows_query: str, create_query: str) -> Timin
     start = store.clock.now()
     store.write_rows(create_query, rows)
     timing = store.clock.since(start, rows=len(rows))
-    store.run_autocommit("bench_ingest_floor_delete")
+    store.run_autocommit("bench/ingest_floor_delete")
     return timing
 
 
 def measure_floor(store: TimedStore) -> tuple[Timing, Timing]:
     """The floor for the RELATED rows and for the HAS_ENTITY rows, each cleaned up after."""
-    related = _bare_create(store, "bench_ingest_related_rows", "bench_ingest_floor_create")
-    mentions = _bare_create(store, "bench_ingest_mention_rows", "bench_ingest_floor_mentions")
+    related = _bare_create(store, "bench/ingest_related_rows", "bench/ingest_floor_create")
+    mentions = _bare_create(store, "bench/ingest_mention_rows", "bench/ingest_floor_mentions")
     return related, mentions
 
 
@@ -342,11 +349,11 @@ async def _rerun(
     store: TimedStore, indexer: Indexer, passages: list[TripletPassage], console: Console
 ) -> None:
     """Index everything again over the existing graph: nothing may change."""
-    first = store.read("bench_ingest_fingerprint")[0]
-    store.write("forget_indexed_documents")
+    first = store.read("bench/ingest_fingerprint")[0]
+    store.write("indexing/forget_indexed_documents")
     store.writes.clear()
     wall = await _ingest(indexer, passages)
-    again = store.read("bench_ingest_fingerprint")[0]
+    again = store.read("bench/ingest_fingerprint")[0]
     graph = store.phase(PHASES[GRAPH_PHASE]).seconds
     described = store.phase(PHASES["descriptions + vectors"]).seconds
     console.print(f"Re-run over the same graph: {wall:.1f} s; graph write {graph:.2f} s, "

@@ -22,7 +22,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from graphrag_neo4j.offline_embeddings import MiniLMEmbeddings
+from graphrag_neo4j.llm.offline_embeddings import MiniLMEmbeddings
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "musique" / "corpus.jsonl"
 SHORT_COUNT = 512
@@ -76,7 +76,7 @@ def _rate(embedder: MiniLMEmbeddings, items: list[str], repeats: int) -> Figure:
 
 def llm_rates(max_tokens: int, repeats: int) -> dict[str, Figure]:
     """Generation, prompt and end-to-end completion tokens/s (medians of `repeats` runs)."""
-    from graphrag_neo4j.providers import resolve_llm
+    from graphrag_neo4j.llm.providers import resolve_llm
     from graphrag_neo4j.settings import load_settings
 
     model = resolve_llm(load_settings(llm={"provider": "local", "max_tokens": max_tokens})).model

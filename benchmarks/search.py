@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.local_search import retrieval_params
+from graphrag_neo4j.query.local import retrieval_params
 from graphrag_neo4j.settings import load_settings
 from graphrag_neo4j.testing import FakeChatModel
 
@@ -53,7 +53,7 @@ def main() -> None:
                 )
                 local.append((time.perf_counter() - started) * 1000)
                 started = time.perf_counter()
-                rag.store.read("bare_entity_vector_search", top_k=search.top_k_entities,
+                rag.store.read("bench/bare_entity_vector_search", top_k=search.top_k_entities,
                                query_vector=vector)
                 bare.append((time.perf_counter() - started) * 1000)
         counts = rag.counts()

@@ -9,27 +9,28 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from rich.console import Console
 
-from graphrag_neo4j.context_window import fit_to_window, model_window
+from graphrag_neo4j.llm.context_window import fit_to_window, model_window
 from graphrag_neo4j.settings import Settings, load_settings
 
 if TYPE_CHECKING:
     from langchain_core.embeddings import Embeddings
     from langchain_core.language_models import BaseChatModel
 
-    from graphrag_neo4j.communities import CommunityOverview, CommunityStats
-    from graphrag_neo4j.deletion import DeletionReport
-    from graphrag_neo4j.embedding_calls import EmbeddingCaller
-    from graphrag_neo4j.global_search import GlobalSearch
-    from graphrag_neo4j.llm_calls import LLMCaller
-    from graphrag_neo4j.loaders import LoadResult
-    from graphrag_neo4j.local_search import LocalSearch
-    from graphrag_neo4j.models import Answer
-    from graphrag_neo4j.msgraphrag_import import ImportReport
-    from graphrag_neo4j.parquet_export import ExportReport
-    from graphrag_neo4j.run_report import IndexStats, StageProgress
+    from graphrag_neo4j.communities.build import CommunityOverview, CommunityStats
+    from graphrag_neo4j.indexing.deletion import DeletionReport
+    from graphrag_neo4j.indexing.loaders import LoadResult
+    from graphrag_neo4j.indexing.progress import StageProgress
+    from graphrag_neo4j.indexing.resolution.unmerging import UnmergeReport
+    from graphrag_neo4j.indexing.run_report import IndexStats
+    from graphrag_neo4j.indexing.summarizing import DescriptionMerger
+    from graphrag_neo4j.interop.msgraphrag_import import ImportReport
+    from graphrag_neo4j.interop.parquet_export import ExportReport
+    from graphrag_neo4j.llm.calls import LLMCaller
+    from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+    from graphrag_neo4j.query.global_search import GlobalSearch
+    from graphrag_neo4j.query.local import LocalSearch
+    from graphrag_neo4j.records import Answer
     from graphrag_neo4j.store import Store
-    from graphrag_neo4j.summarizing import DescriptionMerger
-    from graphrag_neo4j.unmerging import UnmergeReport
 
 T = TypeVar("T")
 
@@ -80,11 +81,11 @@ class GraphRAG:
     def llm(self) -> LLMCaller:
         """The one LLM call path, resolving the chat model from settings on first use."""
         if self._llm is None:
-            from graphrag_neo4j.llm_calls import LLMCaller
+            from graphrag_neo4j.llm.calls import LLMCaller
 
             model = self._chat_model
             if model is None:
-                from graphrag_neo4j.providers import resolve_llm
+                from graphrag_neo4j.llm.providers import resolve_llm
 
                 resolved = resolve_llm(self.settings)
                 self.console.print(f"LLM: {resolved.description}")
@@ -98,11 +99,11 @@ class GraphRAG:
     def embedder(self) -> EmbeddingCaller:
         """The one embedding path, resolving the embedder from settings on first use."""
         if self._embedder is None:
-            from graphrag_neo4j.embedding_calls import EmbeddingCaller
+            from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
 
             model = self._embeddings
             if model is None:
-                from graphrag_neo4j.providers import resolve_embeddings
+                from graphrag_neo4j.llm.providers import resolve_embeddings
 
                 resolved = resolve_embeddings(self.settings)
                 self.console.print(f"Embedder: {resolved.description}")
@@ -120,15 +121,19 @@ class GraphRAG:
             self._schema_ready = True
         return dimensions
 
+    def ensure_schema(self) -> int:
+        """Sync version of `aensure_schema`."""
+        return _run(self.aensure_schema())
+
     def _indexer(self, with_llm: bool) -> Any:
-        from graphrag_neo4j.indexer import Indexer
+        from graphrag_neo4j.indexing.indexer import Indexer
 
         llm = self.llm if with_llm else None
         return Indexer(self.settings, self.store, self.embedder, llm, self.console)
 
     async def aindex(self, paths: Sequence[Path | str]) -> tuple[IndexStats, LoadResult]:
         """Load files and folders, extract with the LLM and write the graph."""
-        from graphrag_neo4j.loaders import load_documents
+        from graphrag_neo4j.indexing.loaders import load_documents
 
         extraction = self.settings.extraction
         loaded = load_documents(
@@ -143,7 +148,7 @@ class GraphRAG:
 
     async def aindex_triplets(self, path: Path | str) -> IndexStats:
         """Ingest passages that carry their own triplets (no LLM)."""
-        from graphrag_neo4j.triplet_corpus import read_triplet_corpus
+        from graphrag_neo4j.indexing.triplet_corpus import read_triplet_corpus
 
         corpus = read_triplet_corpus(Path(path))
         for reason in corpus.skipped:
@@ -155,29 +160,29 @@ class GraphRAG:
 
     async def adelete(self, document_id: str) -> DeletionReport:
         """Remove a document and whatever only it supported; re-describe the rest."""
-        from graphrag_neo4j.deletion import delete_document
+        from graphrag_neo4j.indexing.deletion import delete_document
 
         return await delete_document(self.store, document_id, self._merger(), self.embedder)
 
     async def aunmerge(self, merge_id: str) -> UnmergeReport:
         """Undo a recorded LLM merge: the merged-away entity gets its own mentions back."""
-        from graphrag_neo4j.unmerging import undo_merge
+        from graphrag_neo4j.indexing.resolution.unmerging import undo_merge
 
         await self.aensure_schema()
         return await undo_merge(self.store, merge_id, self._merger(), self.embedder)
 
     def merges(self) -> list[dict[str, Any]]:
         """The merge audit trail: every fold of one entity into another, undone ones marked."""
-        return self.store.read("list_merges")
+        return self.store.read("indexing/list_merges")
 
     def _merger(self) -> DescriptionMerger:
-        from graphrag_neo4j.summarizing import DescriptionMerger
+        from graphrag_neo4j.indexing.summarizing import DescriptionMerger
 
         return DescriptionMerger.from_settings(self.llm, self.settings)
 
     async def aimport_msgraphrag(self, path: Path | str) -> ImportReport:
         """Write a Microsoft GraphRAG output folder (parquet tables) into the graph."""
-        from graphrag_neo4j.msgraphrag_import import import_msgraphrag
+        from graphrag_neo4j.interop.msgraphrag_import import import_msgraphrag
 
         return await import_msgraphrag(self, Path(path))
 
@@ -187,7 +192,7 @@ class GraphRAG:
 
     def export_parquet(self, path: Path | str) -> ExportReport:
         """Write the graph as Microsoft GraphRAG-shaped parquet tables into a folder."""
-        from graphrag_neo4j.parquet_export import export_parquet
+        from graphrag_neo4j.interop.parquet_export import export_parquet
 
         return export_parquet(self.store, Path(path))
 
@@ -195,7 +200,7 @@ class GraphRAG:
     def local_search(self) -> LocalSearch:
         """The local search of this instance (it keeps its LangChain vector store)."""
         if self._local is None:
-            from graphrag_neo4j.local_search import LocalSearch
+            from graphrag_neo4j.query.local import LocalSearch
 
             self._local = LocalSearch(self)
         return self._local
@@ -203,19 +208,19 @@ class GraphRAG:
     @property
     def global_search(self) -> GlobalSearch:
         """The global map-reduce search of this instance."""
-        from graphrag_neo4j.global_search import GlobalSearch
+        from graphrag_neo4j.query.global_search import GlobalSearch
 
         return GlobalSearch(self)
 
     async def aquery(self, question: str, method: str = "local", **options: Any) -> Answer:
         """Answer a question with local, global, hops or naive search."""
-        from graphrag_neo4j.querying import run_query
+        from graphrag_neo4j.query.run import run_query
 
         return await run_query(self, method, question, **options)
 
     async def aretrieve(self, question: str, method: str = "local", **options: Any) -> Answer:
         """The context a local, global or naive answer would use, with no LLM answer call."""
-        from graphrag_neo4j.querying import retrieve_only
+        from graphrag_neo4j.query.run import retrieve_only
 
         return await retrieve_only(self, method, question, **options)
 
@@ -231,7 +236,7 @@ class GraphRAG:
         self, progress: StageProgress | None = None, *, reports: bool = True
     ) -> CommunityStats:
         """Re-cluster the entity graph and refresh community reports, reusing unchanged ones."""
-        from graphrag_neo4j.communities import build_communities
+        from graphrag_neo4j.communities.build import build_communities
 
         await self.aensure_schema()
         llm = self.llm if reports else None
@@ -241,7 +246,7 @@ class GraphRAG:
 
     async def acommunities(self, limit: int = 10, level: int | None = None) -> CommunityOverview:
         """Communities per level and the `limit` largest ones (optionally of one level)."""
-        from graphrag_neo4j.communities import community_overview
+        from graphrag_neo4j.communities.build import community_overview
 
         return await asyncio.to_thread(community_overview, self.store, limit, level)
 

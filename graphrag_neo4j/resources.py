@@ -70,5 +70,5 @@ def all_cypher_names() -> list[str]:
     return sorted(p.relative_to(root).with_suffix("").as_posix() for p in root.rglob("*.cypher"))
 
 
-RETRIEVAL_HEADS = {"local_retrieval": "fragments/entity_vector_search"}
+RETRIEVAL_HEADS = {"query/local_retrieval": "query/fragments/entity_vector_search"}
 """Retrieval queries run after a vector-search head written by LangChain, and that head."""

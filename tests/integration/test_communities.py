@@ -89,17 +89,18 @@ def index_fixed_graph(rag: GraphRAG, tmp_path: Path) -> None:
 
 
 def structure(store: Store) -> dict[str, tuple[int, frozenset[str], str | None]]:
-    parents = {row["id"]: row["parent_id"] for row in store.read("list_community_reports")}
+    reports = store.read("communities/list_community_reports")
+    parents = {row["id"]: row["parent_id"] for row in reports}
     return {row["id"]: (row["level"], frozenset(row["members"]), parents[row["id"]])
-            for row in store.read("list_community_state")}
+            for row in store.read("communities/list_community_state")}
 
 
 def reports(store: Store) -> dict[str, dict[str, Any]]:
-    return {row["id"]: row for row in store.read("list_community_reports")}
+    return {row["id"]: row for row in store.read("communities/list_community_reports")}
 
 
 def related_entities(store: Store) -> set[str]:
-    rows = store.stream("stream_entity_edges")
+    rows = store.stream("communities/stream_entity_edges")
     return {n for row in rows for n in (row["source"], row["target"])}
 
 
@@ -112,7 +113,7 @@ def test_two_runs_give_identical_nested_communities(
         before = structure(store)
         second = rag.build_communities()
         assert structure(store) == before
-        store.write_rows("delete_communities", [{"id": i} for i in before])
+        store.write_rows("communities/delete_communities", [{"id": i} for i in before])
         rag.build_communities()  # from nothing again: content-derived ids come back
         assert structure(store) == before
     assert first.communities_per_level == {0: 27, 1: 3} and first.unclustered_entities == 1
@@ -125,7 +126,7 @@ def test_two_runs_give_identical_nested_communities(
     leaves = [members for cid, (_, members, _) in before.items() if cid not in has_children]
     in_leaves = set().union(*leaves)
     assert in_leaves == related_entities(store)
-    entities = store.read("list_entities", skip=0, limit=1000)
+    entities = store.read("indexing/list_entities", skip=0, limit=1000)
     (lonely,) = [e["id"] for e in entities if e["name"] == "Zorblax"]
     assert lonely not in set().union(*(members for _, members, _ in before.values()))
 
@@ -198,7 +199,7 @@ def test_adding_one_document_regenerates_only_the_affected_report(
         grown = [cid for cid in after if after[cid][1] != before[cid][1]]
         assert len(grown) == 1 and len(after[grown[0]][1]) == 6
 
-        documents = store.read("list_documents", skip=0, limit=100)
+        documents = store.read("indexing/list_documents", skip=0, limit=100)
         doc = next(d for d in documents if d["title"] == "new")
         rag.delete(doc["id"])
         calls = len(llm.calls)
@@ -210,7 +211,7 @@ def test_adding_one_document_regenerates_only_the_affected_report(
 def test_the_cli_prints_the_hierarchy(store: Store, settings: Settings, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from graphrag_neo4j.cli import _register_subcommands, app
+    from graphrag_neo4j.cli.app import _register_subcommands, app
 
     with make_rag(settings, tmp_path, fake_llm()) as rag:
         index_fixed_graph(rag, tmp_path)

@@ -9,7 +9,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from graphrag_neo4j.cli_eval import app as eval_app
+from graphrag_neo4j.cli.evaluate import app as eval_app
 from graphrag_neo4j.store import Store
 
 pytestmark = pytest.mark.integration

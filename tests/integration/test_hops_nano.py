@@ -12,10 +12,10 @@ import pytest
 
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.errors import ModelError
-from graphrag_neo4j.hops_search import HopsSearch
-from graphrag_neo4j.naive_search import NaiveSearch
-from graphrag_neo4j.offline_embeddings import MiniLMEmbeddings
-from graphrag_neo4j.query_methods import run_method
+from graphrag_neo4j.llm.offline_embeddings import MiniLMEmbeddings
+from graphrag_neo4j.query.hops.search import HopsSearch
+from graphrag_neo4j.query.naive import NaiveSearch
+from graphrag_neo4j.query.registry import run_method
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel

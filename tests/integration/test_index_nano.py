@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.models import normalize_name
+from graphrag_neo4j.records import normalize_name
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
@@ -38,7 +38,7 @@ def _rag(settings: Settings, tmp_path: Path, llm: FakeChatModel, **extraction: A
 
 
 def _entities(store: Store) -> dict[str, dict[str, Any]]:
-    rows = store.read("list_entities", skip=0, limit=1000)
+    rows = store.read("indexing/list_entities", skip=0, limit=1000)
     return {row["name"]: row for row in rows}
 
 
@@ -82,7 +82,7 @@ def test_an_interrupted_run_resumes_from_the_cache(
     with _rag(settings, tmp_path, llm) as rag:
         rag.index(paths)
         complete = rag.counts()
-    store.write("forget_indexed_documents")  # as if the run had died before its last step
+    store.write("indexing/forget_indexed_documents")  # as if the run had died before its last step
     calls = len(llm.calls)
     with _rag(settings, tmp_path, llm) as rag:
         resumed, _ = rag.index(paths)
@@ -99,7 +99,7 @@ def test_euler_spellings_become_one_entity_with_recorded_merges(
         rag.index(_write_passages(tmp_path / "docs", dataset))
     eulers = [n for n in _entities(store) if "euler" in normalize_name(n)]
     assert eulers == ["Leonhard Euler"]
-    merges = {(row["from_name"], row["decided_by"]) for row in store.read("list_merges")}
+    merges = {(row["from_name"], row["decided_by"]) for row in store.read("indexing/list_merges")}
     assert ("Euler", "llm") in merges
     assert ("leonhard Euler", "normalisation") in merges
 
@@ -137,7 +137,7 @@ def test_delete_leaves_no_orphans_and_resummarises_shared_entities(
         rag.index(paths)
         before = _entities(store)
         assert "passage 2" in before["Johann Bernoulli"]["description"]
-        daniel_doc = next(d for d in store.read("list_documents", skip=0, limit=10)
+        daniel_doc = next(d for d in store.read("indexing/list_documents", skip=0, limit=10)
                           if d["source"].endswith("passage_2.txt"))
         report = rag.delete(daniel_doc["id"])
     after = _entities(store)
@@ -146,4 +146,4 @@ def test_delete_leaves_no_orphans_and_resummarises_shared_entities(
     assert "Johann Bernoulli" in after
     assert "passage 2" not in after["Johann Bernoulli"]["description"]
     assert after["Johann Bernoulli"]["description"].startswith("Summary:")
-    assert store.read("count_orphans")[0] == {"entities": 0, "relations": 0}
+    assert store.read("indexing/count_orphans")[0] == {"entities": 0, "relations": 0}

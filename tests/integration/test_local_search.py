@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.local_search import retrieval_params
+from graphrag_neo4j.query.local import retrieval_params
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeEmbeddings

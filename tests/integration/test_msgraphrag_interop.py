@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.evidence import EVIDENCE_QUERY, browser_script, evidence_params
+from graphrag_neo4j.query.evidence import EVIDENCE_QUERY, browser_script, evidence_params
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
@@ -53,12 +53,13 @@ def rag(store: Store, settings: Settings, tmp_path: Path) -> Iterator[GraphRAG]:
 
 
 def _counts(rag: GraphRAG) -> dict[str, Any]:
-    return dict(rag.store.read("count_import")[0])
+    return dict(rag.store.read("interop/count_import")[0])
 
 
 def _snapshot(rag: GraphRAG) -> list[Any]:
     return [rag.store.read(name) for name in
-            ("export_entities", "export_relations", "export_communities", "export_chunks")]
+            ("interop/export_entities", "interop/export_relations",
+             "interop/export_communities", "interop/export_chunks")]
 
 
 def test_import_writes_every_table_and_twice_changes_nothing(rag: GraphRAG, dulce: Path) -> None:
@@ -76,7 +77,7 @@ def test_import_writes_every_table_and_twice_changes_nothing(rag: GraphRAG, dulc
 
 def test_imported_graph_has_the_shape_our_searches_read(rag: GraphRAG, dulce: Path) -> None:
     rag.import_msgraphrag(dulce)
-    reports = rag.store.read("list_community_reports")
+    reports = rag.store.read("communities/list_community_reports")
     assert all(r["title"] and r["summary"] and r["full_content"] and r["embedded"]
                for r in reports)
     assert {r["level"] for r in reports} == {0, 1}

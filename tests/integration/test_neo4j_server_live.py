@@ -13,8 +13,8 @@ import urllib.request
 import pytest
 from rich.console import Console
 
-from graphrag_neo4j import bolt_probe
-from graphrag_neo4j.neo4j_server import (
+from graphrag_neo4j.server import bolt_probe
+from graphrag_neo4j.server.neo4j_server import (
     ServerConfig,
     log_path,
     server_config_from_settings,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.models import normalize_name
+from graphrag_neo4j.records import normalize_name
 from graphrag_neo4j.settings import load_settings
 from graphrag_neo4j.store import Store
 from tests.nano_fakes import load_nano
@@ -37,8 +37,8 @@ def test_offline_llm_finds_most_notebook_entities(
     settings = load_settings(llm={"provider": "local"}, embedding={"provider": "offline"})
     with GraphRAG(settings) as rag:
         stats, _ = rag.index([docs])
-    graph_keys = {normalize_name(row["name"]) for row in store.read("list_entities", skip=0,
-                                                                   limit=1000)}
+    rows = store.read("indexing/list_entities", skip=0, limit=1000)
+    graph_keys = {normalize_name(row["name"]) for row in rows}
     notebook_keys = {normalize_name(n) for p in dataset["passages"] for s, _, o in p["triplets"]
                      for n in (s, o)}
     found = sorted(key for key in notebook_keys if _found(key, graph_keys))

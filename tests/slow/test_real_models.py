@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from graphrag_neo4j.cli_models import probe_embedder, probe_llm
-from graphrag_neo4j.offline_embeddings import DIMENSION, MiniLMEmbeddings
+from graphrag_neo4j.cli.models import probe_embedder, probe_llm
+from graphrag_neo4j.llm.offline_embeddings import DIMENSION, MiniLMEmbeddings
 from graphrag_neo4j.settings import Settings
 
 pytestmark = pytest.mark.slow

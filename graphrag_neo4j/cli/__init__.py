@@ -1,0 +1,1 @@
+"""The `graphrag-neo4j` command line: one module per command group."""

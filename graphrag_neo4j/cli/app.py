@@ -1,0 +1,98 @@
+"""The `graphrag-neo4j` command line: thin wrappers that turn settings into engine calls."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from graphrag_neo4j.errors import GraphRAGError
+
+app = typer.Typer(
+    name="graphrag-neo4j",
+    help="Index documents into a knowledge graph in Neo4j and ask questions over it.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+console = Console(stderr=True)
+
+
+@app.command()
+def init(
+    directory: Annotated[Path, typer.Argument(help="Project folder to create.")] = Path(),
+    force: Annotated[bool, typer.Option(help="Overwrite an existing settings file.")] = False,
+) -> None:
+    """Write a commented graphrag.toml and a copy of the prompts you can tune."""
+    from graphrag_neo4j.cli.settings_file import write_project
+
+    config_path, prompt_copy = write_project(directory, force=force)
+    console.print(f"Wrote {config_path} and the prompts in {prompt_copy}/.")
+
+
+@app.command("init-db")
+def init_db(
+    reset_vectors: Annotated[
+        bool, typer.Option(help="Drop vector indexes and stored embeddings (new embedder).")
+    ] = False,
+) -> None:
+    """Create the constraints and indexes of the graph model in Neo4j."""
+    from graphrag_neo4j.engine import GraphRAG
+
+    with GraphRAG(console=console) as rag:
+        if reset_vectors:
+            rag.store.reset_vectors()
+            console.print("Dropped the vector indexes and every stored embedding.")
+        dimensions = rag.ensure_schema()
+    console.print(f"Schema applied to {rag.settings.neo4j.uri} (vector dimension {dimensions}).")
+
+
+def _register_subcommands() -> None:
+    from graphrag_neo4j.cli.communities import communities_command
+    from graphrag_neo4j.cli.evaluate import app as eval_app
+    from graphrag_neo4j.cli.index import (
+        delete_command,
+        documents_command,
+        index_command,
+        merges_command,
+        unmerge_command,
+    )
+    from graphrag_neo4j.cli.interop import export_parquet_command, import_msgraphrag_command
+    from graphrag_neo4j.cli.models import models_command
+    from graphrag_neo4j.cli.neo4j_server import app as neo4j_app
+    from graphrag_neo4j.cli.query import query_command
+
+    app.add_typer(neo4j_app, name="neo4j", help="Run the bundled local Neo4j server.")
+    app.add_typer(eval_app, name="eval", help="Measure retrieval quality on a question set.")
+    app.command("models")(models_command)
+    app.command("index")(index_command)
+    app.command("delete")(delete_command)
+    app.command("documents")(documents_command)
+    app.command("merges")(merges_command)
+    app.command("unmerge")(unmerge_command)
+    app.command("communities")(communities_command)
+    app.command("query")(query_command)
+    app.command("import-msgraphrag")(import_msgraphrag_command)
+    app.command("export-parquet")(export_parquet_command)
+
+
+def _show_warnings() -> None:
+    """Warnings from the engine (skipped files, malformed LLM records) as one line each."""
+    from rich.logging import RichHandler
+
+    handler = RichHandler(console=console, show_path=False, show_time=False, markup=False)
+    logging.basicConfig(level=logging.WARNING, format="%(message)s", handlers=[handler])
+
+
+def main() -> None:
+    """Entry point: runs the CLI and turns user mistakes into one red sentence."""
+    _show_warnings()
+    _register_subcommands()
+    try:
+        app()
+    except GraphRAGError as exc:
+        console.print(f"[red]Error:[/red] {exc}", highlight=False)
+        sys.exit(1)

@@ -1,0 +1,131 @@
+"""`graphrag-neo4j eval retrieval`: Recall@k of naive, hops and local search on a QA set."""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import ExitStack
+from functools import partial
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.query.evaluation import (
+    EvalQuestion,
+    MethodResult,
+    evaluate_method,
+    ranker_for,
+    read_questions,
+)
+
+if TYPE_CHECKING:
+    from graphrag_neo4j.engine import GraphRAG
+
+app = typer.Typer(no_args_is_help=True, help="Measure retrieval quality on a question set.")
+console = Console(stderr=True)
+out = Console()
+
+
+def _int_list(text: str) -> list[int]:
+    try:
+        values = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError as exc:
+        raise InputError(f"--k takes comma-separated integers like 2,5, not {text!r}.") from exc
+    if not values or min(values) < 1:
+        raise InputError(f"--k takes positive integers like 2,5, not {text!r}.")
+    return values
+
+
+@app.command("retrieval")
+def retrieval_command(
+    corpus: Annotated[Path, typer.Option(help="Triplet corpus (indexed first; no-op if done).")],
+    questions: Annotated[
+        Path, typer.Option(help="JSON list of {question, supporting_passage_ids}.")
+    ],
+    method: Annotated[str, typer.Option(help="Comma-separated: naive, hops, local.")] = (
+        "naive,hops"
+    ),
+    k: Annotated[str, typer.Option(help="Comma-separated cut-offs for Recall@k.")] = "2,5",
+    no_rerank: Annotated[
+        bool,
+        typer.Option("--no-rerank", help="Hops: no LLM (capitalised mentions, embedding ranking)."),
+    ] = False,
+    degree: Annotated[
+        int | None, typer.Option(help="Hops: expansion degree (default from settings).")
+    ] = None,
+    per_question: Annotated[
+        Path | None, typer.Option(help="Write one JSON line per method and question here.")
+    ] = None,
+    limit: Annotated[int | None, typer.Option(help="Only the first N questions.")] = None,
+) -> None:
+    """Index the corpus if needed, rank passages for every question, print Recall@k."""
+    from graphrag_neo4j.engine import GraphRAG
+
+    ks = _int_list(k)
+    methods = [m.strip() for m in method.split(",") if m.strip()]
+    items = read_questions(questions, limit)
+    overrides: dict[str, Any] = {}
+    if no_rerank:
+        overrides["hops_rerank"] = False
+    if degree is not None:
+        overrides["hops_degree"] = degree
+    with GraphRAG(console=console) as rag, ExitStack() as stack:
+        stats = rag.index_triplets(corpus)
+        console.print(
+            f"Corpus {corpus}: {stats.documents} documents indexed now,"
+            f" {stats.unchanged_documents} already there."
+        )
+        sink = stack.enter_context(per_question.open("w")) if per_question else None
+        results = asyncio.run(_evaluate(rag, methods, items, ks, overrides, sink))
+        out.print(results_table(results, ks, len(items), overrides))
+        if overrides.get("hops_rerank", True) and "hops" in methods:
+            console.print(rag.llm.usage_table("LLM usage (hops NER + rerank)"))
+
+
+async def _evaluate(
+    rag: GraphRAG,
+    methods: list[str],
+    items: list[EvalQuestion],
+    ks: list[int],
+    overrides: dict[str, Any],
+    sink: IO[str] | None,
+) -> list[MethodResult]:
+    # Load the embedder and open the connection before any question is timed.
+    await rag.embedder.embed_query("warm-up")
+    results = []
+    with Progress(console=console, transient=True) as progress:
+        for name in methods:
+            ranker = ranker_for(rag, name, overrides)
+            if isinstance(ranker, str):
+                console.print(f"[yellow]{name} is not available:[/yellow] {ranker}.")
+                results.append(MethodResult(name, ks, unavailable=ranker))
+                continue
+            task = progress.add_task(name, total=len(items))
+            results.append(await evaluate_method(
+                name, ranker, items, ks, sink, partial(progress.advance, task)
+            ))
+    return results
+
+
+def results_table(
+    results: list[MethodResult], ks: list[int], n_questions: int, overrides: dict[str, Any]
+) -> Table:
+    """One row per method: Recall@k columns and the time per question."""
+    notes = ", ".join(f"{key}={value}" for key, value in overrides.items()) or "settings defaults"
+    table = Table(title=f"Retrieval recall on {n_questions} questions ({notes})")
+    table.add_column("method")
+    for cut in sorted(ks):
+        table.add_column(f"Recall@{cut}", justify="right")
+    table.add_column("ms/question (mean)", justify="right")
+    table.add_column("median", justify="right")
+    for result in results:
+        if result.unavailable:
+            table.add_row(result.method, *["n/a"] * len(ks), "not available", "")
+            continue
+        cells = [f"{result.recall(cut):.1f}" for cut in sorted(ks)]
+        table.add_row(result.method, *cells, f"{result.mean_ms:.0f}", f"{result.median_ms:.0f}")
+    return table

@@ -1,0 +1,135 @@
+"""Shell commands that build and prune the graph: index, delete, documents, merges, unmerge."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from graphrag_neo4j.errors import InputError
+
+console = Console(stderr=True)
+out = Console()
+
+
+def index_command(
+    paths: Annotated[list[Path] | None, typer.Argument(help="Files or folders to index.")] = None,
+    triplets: Annotated[
+        Path | None,
+        typer.Option(help="Passages with their own triplets (JSON or JSONL); no LLM is used."),
+    ] = None,
+    no_cache: Annotated[bool, typer.Option(help="Ignore cached LLM replies.")] = False,
+    communities: Annotated[
+        bool, typer.Option(help="Re-cluster communities afterwards (unchanged ones are reused).")
+    ] = True,
+    reports: Annotated[
+        bool | None,
+        typer.Option(help="Write community reports (default: yes for documents, not triplets)."),
+    ] = None,
+) -> None:
+    """Index documents (LLM extraction) or a pre-extracted triplet corpus into Neo4j."""
+    from graphrag_neo4j.engine import GraphRAG
+
+    if not paths and triplets is None:
+        raise InputError("Nothing to index: give files or folders, or --triplets FILE.")
+    with GraphRAG(console=console, no_cache=no_cache) as rag:
+        if triplets is not None:
+            stats = rag.index_triplets(triplets)
+        if paths:
+            stats, loaded = rag.index(paths)
+            for skipped in loaded.skipped:
+                console.print(f"[yellow]Skipped[/yellow] {skipped.path}: {skipped.reason}")
+        console.print(stats.table())
+        if communities:
+            with_reports = bool(paths) if reports is None else reports
+            console.print(rag.build_communities(reports=with_reports).table())
+        if paths or reports:
+            console.print(rag.llm.usage_table())
+        console.print(_counts_table(rag.counts()))
+
+
+def _counts_table(counts: dict[str, int]) -> Table:
+    table = Table(title="Graph now holds", show_header=False)
+    for name, value in counts.items():
+        table.add_row(name, f"{value:,}")
+    return table
+
+
+def delete_command(
+    document_id: Annotated[str, typer.Argument(help="Id of the document to remove.")],
+    communities: Annotated[
+        bool, typer.Option(help="Re-cluster afterwards; only affected reports are rewritten.")
+    ] = True,
+) -> None:
+    """Remove a document, its chunks and provenance, and entities/relations only it supported."""
+    from graphrag_neo4j.engine import GraphRAG
+
+    with GraphRAG(console=console) as rag:
+        report = rag.delete(document_id)
+        if communities:
+            console.print(rag.build_communities().table())
+        console.print(
+            f"Deleted document {report.document_id}: {report.chunks} chunks,"
+            f" {report.entities_deleted} orphaned entities; re-described"
+            f" {report.entities_refreshed} entities and {report.relations_refreshed} relations."
+        )
+
+
+def documents_command(
+    limit: Annotated[int, typer.Option(help="How many to list.")] = 50,
+    skip: Annotated[int, typer.Option(help="How many to skip.")] = 0,
+) -> None:
+    """List indexed documents with their ids (for `delete`)."""
+    from graphrag_neo4j.settings import load_settings
+    from graphrag_neo4j.store import Store
+
+    with Store.connect(load_settings().neo4j) as store:
+        rows = store.read("indexing/list_documents", skip=skip, limit=limit)
+    table = Table("id", "title", "chunks", "complete", "source")
+    for row in rows:
+        table.add_row(row["id"], row["title"], str(row["chunks"]), str(row["complete"]),
+                      row["source"])
+    out.print(table)
+
+
+def merges_command(
+    show_undone: Annotated[bool, typer.Option(help="List undone merges too.")] = True,
+) -> None:
+    """List recorded entity merges (the audit trail) with the ids `unmerge` takes."""
+    from graphrag_neo4j.engine import GraphRAG
+
+    with GraphRAG(console=console) as rag:
+        rows = rag.merges()
+    table = Table("merged", "into", "decided by", "reason", "undone")
+    table.add_column("id", no_wrap=True)  # whole, so it can be copied into `unmerge`
+    for row in rows:
+        if row["undone"] and not show_undone:
+            continue
+        table.add_row(f"{row['from_name']} ({row['from_type']})", row["into_name"],
+                      row["decided_by"], row["reason"] or "", "yes" if row["undone"] else "",
+                      row["id"])
+    out.print(table)
+
+
+def unmerge_command(
+    merge_id: Annotated[str, typer.Argument(help="Id of the merge to undo (see `merges`).")],
+    communities: Annotated[
+        bool, typer.Option(help="Re-cluster afterwards; only affected reports are rewritten.")
+    ] = True,
+) -> None:
+    """Undo an LLM entity merge: the merged-away entity gets back its own mentions."""
+    from graphrag_neo4j.engine import GraphRAG
+
+    with GraphRAG(console=console) as rag:
+        report = rag.unmerge(merge_id)
+        if communities:
+            console.print(rag.build_communities().table())
+    console.print(
+        f"Undid merge {report.merge_id}: {report.restored_name!r} is its own entity again"
+        f" ({report.restored_id}), apart from {report.into_name!r}, with {report.chunks} chunk"
+        f" mentions and {report.relation_mentions} relation mentions; later runs will not merge"
+        " them again."
+    )

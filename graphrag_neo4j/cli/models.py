@@ -1,0 +1,116 @@
+"""`graphrag-neo4j models`: which LLM and embedder the settings resolve to, and a probe."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from graphrag_neo4j.errors import GraphRAGError
+from graphrag_neo4j.settings import Settings
+
+PROBE_TEXT = (
+    "Leonhard Euler studied mathematics under Johann Bernoulli at the University of Basel. "
+    "Johann's son Daniel Bernoulli later worked with Euler in Saint Petersburg."
+)
+PROBE_STAGE = "probe"
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    """One capability check: did it work, what it found, how long it took."""
+
+    name: str
+    ok: bool
+    detail: str
+    seconds: float
+
+
+async def probe_llm(settings: Settings) -> tuple[str, ProbeResult]:
+    """Resolve the LLM and run one tiny extraction, bypassing the response cache."""
+    from graphrag_neo4j.indexing.tag_parser import parse_extraction
+    from graphrag_neo4j.llm.calls import LLMCaller
+    from graphrag_neo4j.llm.providers import resolve_llm
+    from graphrag_neo4j.resources import load_prompt
+
+    resolved = resolve_llm(settings)
+    caller = LLMCaller(resolved.model, settings.llm, None, no_cache=True)
+    prompt = load_prompt("probe_extraction", settings.prompts_dir).format(text=PROBE_TEXT)
+    started = time.perf_counter()
+    reply = await caller.complete(prompt, stage=PROBE_STAGE)
+    seconds = time.perf_counter() - started
+    parsed = parse_extraction(reply)
+    usage = caller.usage.total()
+    tokens = f"{usage.prompt_tokens} prompt + {usage.completion_tokens} completion tokens"
+    ok = bool(parsed.entities)
+    if ok:
+        detail = (f"tag format parseable: {len(parsed.entities)} entities, "
+                  f"{len(parsed.triplets)} triplets ({tokens})")
+    else:
+        head = reply.strip().replace("\n", " ")[:160]
+        detail = f"reply not in the tag format ({tokens}); it began: {head!r}"
+    return resolved.description, ProbeResult("extraction", ok, detail, seconds)
+
+
+async def probe_embedder(settings: Settings) -> tuple[str, ProbeResult]:
+    """Resolve the embedder and embed one text, bypassing the vector cache."""
+    from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+    from graphrag_neo4j.llm.providers import resolve_embeddings
+
+    resolved = resolve_embeddings(settings)
+    caller = EmbeddingCaller(resolved.model, settings.embedding, None, no_cache=True)
+    started = time.perf_counter()
+    dimension = await caller.dimension()
+    seconds = time.perf_counter() - started
+    return resolved.description, ProbeResult("embedding", dimension > 0,
+                                             f"dimension {dimension}", seconds)
+
+
+def _table(rows: list[tuple[str, str, ProbeResult | None]]) -> Table:
+    table = Table(title="Models")
+    for header in ("role", "resolved to", "probe", "latency"):
+        # Fold, never truncate: a cut-off model file name is the one thing users look for here.
+        table.add_column(header, overflow="fold")
+    for role, description, result in rows:
+        if result is None:
+            table.add_row(role, description, "skipped", "")
+            continue
+        mark = "[green]ok[/green]" if result.ok else "[red]FAILED[/red]"
+        table.add_row(role, description, f"{mark} {result.detail}", f"{result.seconds:.2f} s")
+    return table
+
+
+async def _run(settings: Settings, probe: bool) -> list[tuple[str, str, ProbeResult | None]]:
+    from graphrag_neo4j.llm.providers import resolve_embeddings, resolve_llm
+
+    if not probe:
+        return [("LLM", resolve_llm(settings).description, None),
+                ("embedder", resolve_embeddings(settings).description, None)]
+    embedder_description, embedding = await probe_embedder(settings)
+    llm_description, extraction = await probe_llm(settings)
+    return [("LLM", llm_description, extraction), ("embedder", embedder_description, embedding)]
+
+
+def models_command(
+    probe: Annotated[
+        bool, typer.Option("--probe/--no-probe", help="Run one extraction and one embedding.")
+    ] = True,
+) -> None:
+    """Show the resolved LLM and embedder and check that they work."""
+    from graphrag_neo4j.settings import load_settings
+
+    console = Console()
+    try:
+        rows = asyncio.run(_run(load_settings(), probe))
+    except GraphRAGError as exc:
+        Console(stderr=True).print(f"[red]Error:[/red] {exc}", highlight=False)
+        raise typer.Exit(1) from None
+    console.print(_table(rows))
+    if any(result is not None and not result.ok for _, _, result in rows):
+        Console(stderr=True).print("[red]The model probe failed; see the table above.[/red]")
+        raise typer.Exit(1)

@@ -1,0 +1,136 @@
+"""`graphrag-neo4j query`: ask a question with local, global, hops or naive search."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.panel import Panel
+
+from graphrag_neo4j.records import Answer
+
+console = Console(stderr=True)
+STREAMING_METHODS = ("local", "global")
+out = Console()
+
+
+def _options(
+    community_level: int | None,
+    response_type: str | None,
+    dynamic: bool,
+    no_rerank: bool,
+    degree: int | None = None,
+) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    if degree is not None:
+        options["hops_degree"] = degree
+    if community_level is not None:
+        options["level"] = community_level
+    if response_type:
+        options["response_type"] = response_type
+    if dynamic:
+        options["dynamic_selection"] = True
+    if no_rerank:
+        options["hops_rerank"] = False
+    return options
+
+
+def query_command(
+    question: Annotated[str, typer.Argument(help="The question to answer.")],
+    method: Annotated[
+        str, typer.Option(help="local | global | hops | naive.")
+    ] = "local",
+    community_level: Annotated[
+        int | None, typer.Option(help="Global: community level to map over (default 2).")
+    ] = None,
+    response_type: Annotated[
+        str | None, typer.Option(help='Answer shape, e.g. "Single Sentence".')
+    ] = None,
+    dynamic: Annotated[
+        bool, typer.Option(help="Global: rate reports from the root and map only relevant ones.")
+    ] = False,
+    no_rerank: Annotated[
+        bool, typer.Option("--no-rerank", help="Hops: rank by embeddings, no LLM.")
+    ] = False,
+    degree: Annotated[
+        int | None, typer.Option(min=1, max=2, help="Hops: subgraph expansion degree.")
+    ] = None,
+    show_context: Annotated[bool, typer.Option(help="Print the data the answer used.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the Answer as JSON.")] = False,
+    show_cypher: Annotated[
+        bool, typer.Option(help="Print a Neo4j Browser query that draws the answer's evidence.")
+    ] = False,
+    retrieve_only: Annotated[
+        bool, typer.Option(help="Local, global, naive: build the context, skip the LLM answer.")
+    ] = False,
+) -> None:
+    """Answer a question over the graph."""
+    from graphrag_neo4j.engine import GraphRAG
+
+    options = _options(community_level, response_type, dynamic, no_rerank, degree)
+    if method not in ("global",):
+        options.pop("level", None)
+    if retrieve_only:
+        options.pop("response_type", None)
+        with GraphRAG(console=console) as rag:
+            answer = rag.retrieve(question, method, **options)
+        _print_retrieval(answer, show_context, show_cypher)
+        return
+    streamed: list[str] = []
+    if not as_json and method in STREAMING_METHODS:
+        # Print the answer as the model writes it; the rest of the output follows it.
+        def show(piece: str) -> None:
+            streamed.append(piece)
+            out.print(piece, end="", highlight=False, markup=False)
+
+        options["on_token"] = show
+    with GraphRAG(console=console) as rag:
+        answer = rag.query(question, method, **options)
+    if as_json:
+        out.print_json(json.dumps(asdict(answer), default=str))
+        return
+    _print_answer(answer, show_context, already_printed=bool(streamed))
+    if show_cypher:
+        _print_cypher(answer)
+
+
+def _print_cypher(answer: Answer) -> None:
+    from graphrag_neo4j.query.evidence import browser_script
+
+    console.print("[dim]Paste into Neo4j Browser to draw this answer's evidence:[/dim]")
+    out.print(browser_script(answer), highlight=False, markup=False, soft_wrap=True)
+
+
+def _print_retrieval(answer: Answer, show_context: bool, show_cypher: bool) -> None:
+    counts = ", ".join(f"{len(rows)} {name.lower()}" for name, rows in answer.sources.items()
+                       if name in ("Entities", "Relationships", "Reports", "Sources"))
+    console.print(f"{answer.method} context: {counts or 'nothing found'} (no answer call).")
+    if show_context and answer.context:
+        console.print(Panel(answer.context, title="Context", expand=False))
+    if show_cypher:
+        _print_cypher(answer)
+
+
+def _print_answer(answer: Answer, show_context: bool, already_printed: bool) -> None:
+    if already_printed:
+        out.print()  # end the streamed answer's line before anything else is written
+    if show_context and answer.context:
+        console.print(Panel(answer.context, title="Context", expand=False))
+    for note in answer.sources.get("Notes", []):
+        console.print(f"[yellow]{note['text']}[/yellow]")
+    for selection in answer.sources.get("Selection", []):
+        if selection.get("rating_calls"):
+            console.print(
+                f"Dynamic selection: {selection['rating_calls']} rating calls,"
+                f" {selection['map_calls']} map calls, {selection['map_calls_saved']} saved."
+            )
+    if not already_printed:
+        out.print(Markdown(answer.text))
+    console.print(
+        f"[dim]{answer.method} search: {answer.llm_calls} LLM calls,"
+        f" {answer.prompt_tokens:,} prompt + {answer.completion_tokens:,} completion tokens[/dim]"
+    )

@@ -1,0 +1,1 @@
+"""Communities: hierarchical Leiden over the entity graph and their reports."""

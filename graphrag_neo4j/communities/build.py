@@ -1,0 +1,181 @@
+"""Communities end to end: cluster the entity graph, keep ids stable, write reports bottom-up."""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from graphrag_neo4j.communities.ids import IdAssignment, assign_ids
+from graphrag_neo4j.communities.leiden import Hierarchy, cluster_graph, read_edges
+from graphrag_neo4j.communities.report_stage import ReportStage
+from graphrag_neo4j.communities.writer import read_stored, write_structure
+from graphrag_neo4j.indexing.progress import StageProgress
+from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.settings import Settings
+from graphrag_neo4j.store import Store
+
+READ_STAGE = "read entity graph"
+LEIDEN_STAGE = "leiden"
+WRITE_STAGE = "write communities"
+
+
+@dataclass
+class CommunityStats:
+    """What a community run did, for the summary and for tests."""
+
+    entities: int = 0
+    clustered_entities: int = 0
+    edges: int = 0
+    communities_per_level: dict[int, int] = field(default_factory=dict)
+    leaves: int = 0
+    ids_kept: int = 0
+    ids_new: int = 0
+    communities_deleted: int = 0
+    reports_generated: int = 0
+    reports_reused: int = 0
+    reports_fallback: int = 0
+    stage_seconds: dict[str, float] = field(default_factory=dict)
+    message: str = ""
+
+    @property
+    def communities(self) -> int:
+        """Communities over all levels."""
+        return sum(self.communities_per_level.values())
+
+    @property
+    def unclustered_entities(self) -> int:
+        """Entities without any relation, which belong to no community."""
+        return self.entities - self.clustered_entities
+
+    def table(self) -> Table:
+        """The summary as a two-column table."""
+        table = Table(title="Communities summary", show_header=False)
+        rows: list[tuple[str, Any]] = [
+            ("entities clustered", self.clustered_entities),
+            ("entities without relations", self.unclustered_entities),
+            ("edges (undirected)", self.edges),
+            ("levels", len(self.communities_per_level)),
+            *((f"communities at level {lvl}", n) for lvl, n in self.communities_per_level.items()),
+            ("leaf communities", self.leaves), ("ids kept", self.ids_kept),
+            ("ids new", self.ids_new), ("communities deleted", self.communities_deleted),
+            ("reports generated", self.reports_generated),
+            ("reports reused", self.reports_reused),
+            ("reports fallback", self.reports_fallback),
+        ]
+        for name, value in rows:
+            table.add_row(name, f"{value:,}")
+        for stage, seconds in self.stage_seconds.items():
+            table.add_row(f"time: {stage}", f"{seconds:.1f} s")
+        return table
+
+
+def members_by_id(hierarchy: Hierarchy, assignment: IdAssignment) -> dict[str, frozenset[str]]:
+    """The member entity ids of each community, by community id."""
+    return {assignment.ids[key]: c.members for key, c in hierarchy.clusters.items()}
+
+
+def ids_at_level(hierarchy: Hierarchy, assignment: IdAssignment, level: int) -> list[str]:
+    """The community ids of one level, sorted."""
+    return sorted(assignment.ids[c.key] for c in hierarchy.at_level(level))
+
+
+def _record_structure(stats: CommunityStats, hierarchy: Hierarchy, assignment: IdAssignment
+                      ) -> None:
+    stats.clustered_entities = len(hierarchy.entities)
+    stats.communities_per_level = {lvl: len(hierarchy.at_level(lvl)) for lvl in hierarchy.levels}
+    stats.leaves = len(hierarchy.clusters) - len(hierarchy.children())
+    stats.ids_kept, stats.ids_new = len(assignment.kept), len(assignment.fresh)
+    stats.communities_deleted = len(assignment.deleted)
+
+
+async def cluster_and_write(
+    store: Store, settings: Settings, stats: CommunityStats, progress: StageProgress
+) -> tuple[Hierarchy, IdAssignment]:
+    """Read the graph, run Leiden, match ids to the stored communities and write the structure."""
+    with progress.stage(READ_STAGE, add_total=1) as advance:
+        edges = await asyncio.to_thread(read_edges, store)
+        stats.entities = int((await asyncio.to_thread(store.read, "count_graph"))[0]["entities"])
+        advance(1)
+    stats.edges = len(edges)
+    with progress.stage(LEIDEN_STAGE, add_total=1) as advance:
+        hierarchy = await asyncio.to_thread(cluster_graph, edges, settings.communities)
+        advance(1)
+    with progress.stage(WRITE_STAGE, add_total=1) as advance:
+        stored = await asyncio.to_thread(read_stored, store)
+        assignment = assign_ids(hierarchy, stored)
+        await asyncio.to_thread(write_structure, store, hierarchy, assignment)
+        advance(1)
+    _record_structure(stats, hierarchy, assignment)
+    return hierarchy, assignment
+
+
+async def build_communities(
+    store: Store,
+    settings: Settings,
+    llm: LLMCaller | None,
+    embedder: EmbeddingCaller | None,
+    console: Console,
+    progress: StageProgress | None = None,
+    *,
+    reports: bool = True,
+) -> CommunityStats:
+    """Re-cluster the entity graph and bring every community's report up to date.
+
+    Pass the indexer's `progress` to show the stages in its display; otherwise one is opened.
+    With `reports=False` only the hierarchy is written (kept reports stay until the next run).
+    """
+    if reports and llm is None:
+        raise ValueError("community reports need an LLM; pass one or reports=False")
+    stats = CommunityStats()
+    with ExitStack() as stack:
+        if progress is None:
+            progress = stack.enter_context(StageProgress(console))
+        before = dict(progress.stage_seconds)
+        hierarchy, assignment = await cluster_and_write(store, settings, stats, progress)
+        stage = ReportStage(store, settings, members_by_id(hierarchy, assignment), llm, embedder)
+        for level in reversed(hierarchy.levels if reports else []):
+            # Deepest level first: a crowded parent's context may use its children's reports.
+            await stage.run_level(level, ids_at_level(hierarchy, assignment, level), progress)
+        stats.stage_seconds = {name: seconds - before.get(name, 0.0) for name, seconds
+                               in progress.stage_seconds.items()
+                               if seconds != before.get(name)}
+    stats.reports_generated = stage.counts.generated
+    stats.reports_reused = stage.counts.reused
+    stats.reports_fallback = stage.counts.fallback
+    stats.message = _closing_sentence(stats, reports)
+    return stats
+
+
+def _closing_sentence(stats: CommunityStats, reports: bool) -> str:
+    if not stats.communities:
+        return (f"The graph has no relations, so there are no communities"
+                f" ({stats.entities:,} entities stay unclustered).")
+    structure = (f"{stats.communities:,} communities on {len(stats.communities_per_level)}"
+                 f" levels ({stats.unclustered_entities:,} entities without relations stay"
+                 " outside)")
+    if not reports:
+        return structure + "; reports were not written (--no-reports)."
+    return (f"{structure}; reports: {stats.reports_generated:,} generated,"
+            f" {stats.reports_reused:,} reused, {stats.reports_fallback:,} fallback.")
+
+
+@dataclass(frozen=True)
+class CommunityOverview:
+    """The hierarchy at a glance: one row per level and the largest communities."""
+
+    levels: list[dict[str, Any]]
+    largest: list[dict[str, Any]]
+
+
+def community_overview(store: Store, limit: int = 10, level: int | None = None
+                       ) -> CommunityOverview:
+    """Per level: communities, members, largest size, leaves, reports and fallbacks; and the
+    `limit` biggest communities (optionally of one level) with their titles and ratings."""
+    largest = store.read("communities/largest_communities", limit=limit, level=level)
+    return CommunityOverview(store.read("communities/community_overview"), largest)

@@ -1,0 +1,1 @@
+"""Indexing: load, chunk, extract, resolve, write, delete."""

@@ -1,0 +1,231 @@
+"""Sliding-window chunking in tiktoken tokens or characters, with cuts snapped to sentence ends."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from graphrag_neo4j.errors import ConfigError
+from graphrag_neo4j.llm.tokens import count_tokens, get_encoding
+from graphrag_neo4j.records import Chunk, Document, content_id
+from graphrag_neo4j.settings import ChunkingSettings
+
+# Not langchain_text_splitters: its TokenTextSplitter cuts blindly at token counts (and can split
+# a multi-byte character), and its recursive splitter merges pieces rather than sliding a window
+# with an exact overlap. This one slides over tiktoken token offsets and snaps the cuts.
+
+# A window's end may move back by this share of the size to land on a sentence end.
+SNAP_SHARE = 0.12
+_SENTENCE_ENDS = frozenset(".!?…")
+# Full-width terminators end a sentence without a following space (CJK uses no spaces).
+_CJK_SENTENCE_ENDS = frozenset("。！？")
+_CLOSERS = frozenset("\"')]}”’»」』）】")
+# A period after these words rarely ends a sentence; cutting there would split "Mr. Scrooge".
+_ABBREVIATIONS = frozenset(
+    {"mr", "mrs", "ms", "dr", "st", "jr", "sr", "vs", "e.g", "i.e", "fig", "prof"}
+)
+# Whitespace runs longer than this are not scanned further; a cut inside them is fine anyway.
+_MAX_GAP_SCAN = 64
+
+_NON_SPACE = re.compile(r"\S")
+_CLAUSE_ENDS = frozenset(",;:，；：、")
+
+# Boundary ranks: a cut goes to the latest boundary of the best rank within the snap range.
+SENTENCE, PARAGRAPH, LINE, CLAUSE, WORD, INSIDE_WORD = 5, 4, 3, 2, 1, 0
+
+
+def chunk_document(document: Document, settings: ChunkingSettings) -> list[Chunk]:
+    """Cut a document into overlapping windows; chunk ids depend on document, position, text."""
+    _check_settings(settings)
+    text = document.text
+    if not text.strip():
+        return []
+    offsets = _unit_offsets(text, settings)
+    spans = _window_spans(text, offsets, settings)
+    chunks: list[Chunk] = []
+    for start, end in spans:
+        piece = text[start:end].strip()
+        if not piece:
+            continue
+        index = len(chunks)
+        chunks.append(
+            Chunk(
+                id=content_id("chunk", document.id, str(index), piece),
+                document_id=document.id,
+                text=piece,
+                chunk_index=index,
+                n_tokens=count_tokens(piece, settings.encoding),
+            )
+        )
+    return chunks
+
+
+def _check_settings(settings: ChunkingSettings) -> None:
+    if settings.size < 1:
+        raise ConfigError(f"chunking.size is {settings.size}; set it to a positive number.")
+    if not 0 <= settings.overlap < settings.size:
+        raise ConfigError(
+            f"chunking.overlap is {settings.overlap}; set it between 0 and chunking.size - 1 "
+            f"({settings.size - 1})."
+        )
+
+
+def _unit_offsets(text: str, settings: ChunkingSettings) -> Sequence[int]:
+    """Character offset where each unit starts, plus len(text) at the end."""
+    if settings.unit == "chars":
+        return range(len(text) + 1)
+    encoder = get_encoding(settings.encoding)
+    tokens = encoder.encode_ordinary(text)
+    # decode_with_offsets maps a token that starts inside a multi-byte character (CJK, emoji)
+    # to that character's start, so every offset is a valid str index.
+    _, offsets = encoder.decode_with_offsets(tokens)
+    return [*offsets, len(text)]
+
+
+def _window_spans(
+    text: str, offsets: Sequence[int], settings: ChunkingSettings
+) -> list[tuple[int, int]]:
+    """Character spans of the windows: `size` units each, `overlap` units shared, snapped."""
+    n_units = len(offsets) - 1
+    content_end = len(text.rstrip())
+    snap = max(1, round(settings.size * SNAP_SHARE))
+    spans: list[tuple[int, int]] = []
+    start = 0
+    while True:
+        end = _window_end(text, offsets, start, snap, settings)
+        span = (offsets[start], offsets[end])
+        if spans and _holds_content_of(text, span, spans[-1]):
+            spans.pop()  # a mostly-blank window whose text the next one repeats: drop it
+        spans.append(span)
+        if end == n_units or offsets[end] >= content_end:
+            return spans  # the text is covered (at most whitespace is left)
+        start = _next_start(text, offsets, start, end, settings.overlap, snap)
+
+
+def _holds_content_of(text: str, outer: tuple[int, int], inner: tuple[int, int]) -> bool:
+    """Whether span `outer` holds all non-whitespace text of span `inner`."""
+    first = _NON_SPACE.search(text, inner[0], inner[1])
+    if first is None:
+        return True
+    last = len(text[inner[0] : inner[1]].rstrip()) + inner[0]
+    return outer[0] <= first.start() and last <= outer[1]
+
+
+def _window_end(
+    text: str, offsets: Sequence[int], start: int, snap: int, settings: ChunkingSettings
+) -> int:
+    """The unit where the window from `start` ends: snapped, and within the token budget."""
+    n_units = len(offsets) - 1
+    high = min(start + settings.size, n_units)
+    while True:
+        end = high
+        if high < n_units:
+            end = _snap_end(text, offsets, low=max(start + 1, high - snap), high=high)
+        if settings.unit == "chars" or end == start + 1:
+            return end  # a character window never holds more characters than units
+        # Encoding a slice can merge differently at its edges than the whole text did, so the
+        # window is measured again; the rare one over budget ends earlier and is snapped anew.
+        excess = count_tokens(text[offsets[start] : offsets[end]].strip(), settings.encoding)
+        excess -= settings.size
+        if excess <= 0:
+            return end
+        high = max(start + 1, end - excess)
+
+
+def _snap_end(text: str, offsets: Sequence[int], low: int, high: int) -> int:
+    """The unit index in [low, high] with the best boundary rank, latest first."""
+    best, best_rank = high, boundary_rank(text, offsets[high])
+    for unit in range(high - 1, low - 1, -1):
+        if best_rank == SENTENCE:
+            break
+        rank = boundary_rank(text, offsets[unit])
+        if rank > best_rank:
+            best, best_rank = unit, rank
+    return best
+
+
+def _next_start(
+    text: str, offsets: Sequence[int], start: int, end: int, overlap: int, snap: int
+) -> int:
+    """Where the next window starts: `overlap` units before `end`, moved back to a word start."""
+    target = max(end - overlap, start + 1)
+    if overlap == 0:
+        return end
+    # Moving back keeps at least `overlap` units shared; the window still never exceeds size.
+    for unit in range(target, max(start, target - snap), -1):
+        if boundary_rank(text, offsets[unit]) >= WORD:
+            return unit
+    return target
+
+
+def boundary_rank(text: str, position: int) -> int:
+    """How good a cut at `position` is: SENTENCE > PARAGRAPH > LINE > CLAUSE > WORD > inside."""
+    if position <= 0 or position >= len(text):
+        return SENTENCE
+    left = position
+    while left > 0 and position - left < _MAX_GAP_SCAN and text[left - 1].isspace():
+        left -= 1
+    right = position
+    while right < len(text) and right - position < _MAX_GAP_SCAN and text[right].isspace():
+        right += 1
+    gap = text[left:right]
+    if not gap:
+        return _rank_without_space(text, position)
+    if _ends_sentence(text, left, needs_space=False):
+        return SENTENCE
+    newlines = gap.count("\n") + gap.replace("\r\n", "").count("\r")
+    if newlines >= 2:
+        return PARAGRAPH
+    if newlines == 1:
+        return LINE
+    return CLAUSE if text[left - 1] in _CLAUSE_ENDS else WORD
+
+
+def _rank_without_space(text: str, position: int) -> int:
+    """Rank of a cut between two non-space characters (only CJK text has good ones)."""
+    before, after = text[position - 1], text[position]
+    if before in _CJK_SENTENCE_ENDS or (
+        before in _CLOSERS and _ends_sentence(text, position, needs_space=True)
+    ):
+        return SENTENCE
+    if before in _CLAUSE_ENDS and _is_cjk(before):
+        return CLAUSE
+    return WORD if _is_cjk(before) or _is_cjk(after) else INSIDE_WORD
+
+
+def _ends_sentence(text: str, end: int, *, needs_space: bool) -> bool:
+    """Whether text[:end] ends with a sentence terminator, perhaps followed by closing quotes."""
+    index = end - 1
+    while index >= 0 and end - index < 4 and text[index] in _CLOSERS:
+        index -= 1
+    if index < 0:
+        return False
+    char = text[index]
+    if char in _CJK_SENTENCE_ENDS:
+        return True
+    if needs_space or char not in _SENTENCE_ENDS:
+        return False
+    return not (char == "." and _is_abbreviation(text, index))
+
+
+def _is_abbreviation(text: str, period: int) -> bool:
+    """Whether the word before this period is a title, initial or common abbreviation."""
+    start = period
+    while start > 0 and period - start < 8 and _is_word_char(text[start - 1]):
+        start -= 1
+    word = text[start:period].casefold()
+    return word in _ABBREVIATIONS or (len(word) == 1 and text[start].isupper())
+
+
+def _is_word_char(char: str) -> bool:
+    return char.isalpha() or char == "."
+
+
+def _is_cjk(char: str) -> bool:
+    code = ord(char)
+    return (
+        0x3000 <= code <= 0x9FFF  # CJK punctuation, kana, unified ideographs
+        or 0xAC00 <= code <= 0xD7AF  # Hangul syllables
+        or 0xF900 <= code <= 0xFAFF  # compatibility ideographs
+        or 0xFF00 <= code <= 0xFFEF  # full-width forms
+    )

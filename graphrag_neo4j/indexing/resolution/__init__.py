@@ -1,0 +1,1 @@
+"""Entity resolution: group mentions, let the LLM decide near-duplicates, undo merges."""

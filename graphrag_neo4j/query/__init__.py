@@ -1,0 +1,1 @@
+"""Query methods behind one protocol and one registry: local, global, hops, naive."""

@@ -1,0 +1,84 @@
+"""Data tables for answer prompts: numbered rows packed into token budgets, with their sources."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from graphrag_neo4j.llm.tokens import count_tokens
+
+Row = dict[str, Any]
+
+
+@dataclass
+class SearchContext:
+    """What a context builder found: prompt text, the rows behind each table, ranked documents."""
+
+    text: str
+    sources: dict[str, list[Row]] = field(default_factory=dict)
+    ranked_document_ids: list[str] = field(default_factory=list)
+    score: float = 0.0
+
+    @property
+    def is_empty(self) -> bool:
+        """Whether the search found nothing to answer from."""
+        return not any(self.sources.values())
+
+
+def _cell(value: Any) -> str:
+    # Table cells live on one line; pipes would break the columns.
+    return " ".join(str(value if value is not None else "").split()).replace("|", "/")
+
+
+@dataclass
+class TableBuilder:
+    """Builds one `-----Title-----` table row by row until its token budget is spent."""
+
+    title: str
+    columns: Sequence[str]
+    budget_tokens: int
+    rows: list[Row] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    used_tokens: int = 0
+
+    def __post_init__(self) -> None:
+        header = f"-----{self.title}-----\n" + "|".join(["id", *self.columns])
+        self.lines.append(header)
+        self.used_tokens = count_tokens(header)
+
+    def add(self, row: Row, cells: Callable[[Row], Sequence[Any]]) -> bool:
+        """Append a row numbered from 1; False (and nothing added) once over budget."""
+        number = len(self.rows) + 1
+        line = "|".join(_cell(value) for value in (number, *cells(row)))
+        cost = count_tokens(line) + 1
+        if self.used_tokens + cost > self.budget_tokens:
+            return False
+        self.lines.append(line)
+        self.used_tokens += cost
+        self.rows.append({**row, "ref": number})
+        return True
+
+    def fill(self, rows: Sequence[Row], cells: Callable[[Row], Sequence[Any]]) -> int:
+        """Add rows in order until one does not fit; return the tokens left unused."""
+        for row in rows:
+            if not self.add(row, cells):
+                break
+        return max(0, self.budget_tokens - self.used_tokens)
+
+    def render(self) -> str:
+        """The table text, or nothing when it holds no rows."""
+        return "\n".join(self.lines) if self.rows else ""
+
+
+def join_tables(tables: Sequence[TableBuilder]) -> str:
+    """The prompt's data section: every non-empty table, blank-line separated."""
+    return "\n\n".join(t.render() for t in tables if t.rows)
+
+
+def history_block(history: Sequence[tuple[str, str]] | None) -> str:
+    """Earlier turns of the conversation for the prompt, or nothing."""
+    if not history:
+        return ""
+    turns = "\n".join(f"{role}: {text}" for role, text in history)
+    return f"\n-----Conversation so far-----\n{turns}\n"

@@ -1,0 +1,141 @@
+"""Retrieval recall the way HippoRAG reports it: gold passages among the top k, per method."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import statistics
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from graphrag_neo4j.errors import InputError
+
+if TYPE_CHECKING:
+    from graphrag_neo4j.engine import GraphRAG
+
+Ranker = Callable[[str, int], Awaitable[list[str]]]
+
+
+@dataclass(frozen=True)
+class EvalQuestion:
+    """A question with the ids of the passages (documents) that support its answer."""
+
+    id: str
+    question: str
+    gold: list[str]
+
+
+@dataclass
+class MethodResult:
+    """One method's recall at each k, and how long retrieval took per question."""
+
+    method: str
+    ks: list[int]
+    recall_sums: dict[int, float] = field(default_factory=dict)
+    seconds: list[float] = field(default_factory=list)
+    unavailable: str | None = None
+
+    def recall(self, k: int) -> float:
+        """Mean Recall@k in percent over the questions run."""
+        return 100.0 * self.recall_sums.get(k, 0.0) / max(len(self.seconds), 1)
+
+    @property
+    def mean_ms(self) -> float:
+        """Mean retrieval time per question, in milliseconds."""
+        return 1000.0 * statistics.fmean(self.seconds) if self.seconds else 0.0
+
+    @property
+    def median_ms(self) -> float:
+        """Median retrieval time per question, in milliseconds."""
+        return 1000.0 * statistics.median(self.seconds) if self.seconds else 0.0
+
+
+def recall_at(ranked: Sequence[str], gold: Sequence[str], k: int) -> float:
+    """Share of the gold passages found among the first k retrieved (0 when there is no gold)."""
+    wanted = set(gold)
+    return len(wanted & set(ranked[:k])) / len(wanted) if wanted else 0.0
+
+
+def read_questions(path: Path, limit: int | None = None) -> list[EvalQuestion]:
+    """Questions from a JSON list of {question, supporting_passage_ids[, id]} objects."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"Cannot read questions from {path}: {exc}.") from exc
+    if not isinstance(data, list):
+        raise InputError(f"{path} must hold a JSON list of question objects.")
+    questions = []
+    for index, item in enumerate(data):
+        gold = item.get("supporting_passage_ids") if isinstance(item, dict) else None
+        if not isinstance(gold, list) or not str(item.get("question", "")).strip():
+            raise InputError(
+                f"{path} item {index} needs 'question' and a 'supporting_passage_ids' list."
+            )
+        questions.append(EvalQuestion(str(item.get("id", index)), item["question"],
+                                      [str(g) for g in gold]))
+    return questions[:limit] if limit is not None else questions
+
+
+def local_ranker(rag: GraphRAG) -> Ranker | str:
+    """local_search.rank_documents bound to `rag`, or why local search is unavailable."""
+    try:
+        module = importlib.import_module("graphrag_neo4j.query.local")
+    except ImportError as exc:
+        return f"graphrag_neo4j.query.local cannot be imported ({exc})"
+    rank = getattr(module, "rank_documents", None)
+    if rank is None:
+        return "graphrag_neo4j.query.local has no rank_documents(rag, question, k)"
+
+    async def ranked(question: str, k: int) -> list[str]:
+        return list(await rank(rag, question, k))
+
+    return ranked
+
+
+def ranker_for(rag: GraphRAG, method: str, overrides: dict[str, Any]) -> Ranker | str:
+    """A function giving a method's top-k document ids, or why the method is unavailable."""
+    if method == "local":
+        return local_ranker(rag)
+    if method not in ("naive", "hops"):
+        return f"unknown method {method!r} (use naive, hops, local)"
+    from graphrag_neo4j.query.registry import rank_documents
+
+    extra = overrides if method == "hops" else {}
+
+    async def ranked(question: str, k: int) -> list[str]:
+        return await rank_documents(rag, method, question, k, **extra)
+
+    return ranked
+
+
+async def evaluate_method(
+    method: str,
+    ranker: Ranker,
+    questions: Sequence[EvalQuestion],
+    ks: Sequence[int],
+    per_question: IO[str] | None = None,
+    on_question: Callable[[], None] | None = None,
+) -> MethodResult:
+    """Run every question once at the largest k and score every k on that ranking."""
+    result = MethodResult(method, sorted(ks))
+    deepest = max(ks)
+    for item in questions:
+        started = time.perf_counter()
+        ranked = await ranker(item.question, deepest)
+        result.seconds.append(time.perf_counter() - started)
+        recalls = {k: recall_at(ranked, item.gold, k) for k in result.ks}
+        for k, value in recalls.items():
+            result.recall_sums[k] = result.recall_sums.get(k, 0.0) + value
+        if per_question is not None:
+            row = {"method": method, "id": item.id, "question": item.question,
+                   "gold": item.gold, "ranked": ranked,
+                   **{f"recall@{k}": v for k, v in recalls.items()},
+                   "seconds": round(result.seconds[-1], 4)}
+            per_question.write(json.dumps(row, ensure_ascii=False) + "\n")
+            per_question.flush()
+        if on_question is not None:
+            on_question()
+    return result

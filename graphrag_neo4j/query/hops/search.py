@@ -1,0 +1,258 @@
+"""Hops search (the "Graph RAG with Milvus" method): multi-way retrieval, expansion, rerank."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from graphrag_neo4j.errors import ConfigError, ModelError
+from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.query.context import Row, SearchContext
+from graphrag_neo4j.query.hops.mentions import capitalised_mentions, llm_mentions
+from graphrag_neo4j.query.hops.ranking import (
+    blend_passages,
+    expand_entities,
+    passages_after_rerank,
+    relation_evidence,
+    shown_to_reranker,
+)
+from graphrag_neo4j.query.hops.rerank import Candidate, Rerank, rerank_relations
+from graphrag_neo4j.query.passages import (
+    ann_candidates,
+    answer_call,
+    passage_context,
+    usage_totals,
+    with_overrides,
+)
+from graphrag_neo4j.records import Answer
+from graphrag_neo4j.settings import SearchSettings
+
+if TYPE_CHECKING:
+    from graphrag_neo4j.engine import GraphRAG
+
+# Relations listed in the answer prompt: enough to show the chain, short for small models.
+FACTS_IN_PROMPT = 10
+RELATIONS_PER_PASSAGE_SHOWN = 2
+
+
+@dataclass
+class HopsRetrieval:
+    """Everything one hops retrieval found: `blended_order` ranks chunks without the LLM,
+    `chunk_order` is the final ranking (the reranker's choices first when it ran)."""
+
+    mentions: list[str]
+    entity_hits: list[Row]
+    relation_hits: list[Row]
+    candidates: list[Candidate]
+    blended_order: list[str]
+    document_of: dict[str, str]
+    chunk_order: list[str] = field(default_factory=list)
+    chosen: list[Candidate] = field(default_factory=list)
+    rerank: Rerank | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def _candidate(row: Row) -> Candidate:
+    return Candidate(
+        id=row["id"],
+        subject=row["subject"],
+        predicate=row["predicate"],
+        object=row["object"],
+        chunk_ids=tuple(row["chunk_ids"] or ()),
+        score=float(row["score"]),
+    )
+
+
+@dataclass
+class HopsSearch:
+    """Context builder (entities + relations -> subgraph -> rerank -> passages) + one answer."""
+
+    rag: GraphRAG
+
+    async def _read(self, name: str, **params: Any) -> list[Row]:
+        return await asyncio.to_thread(self.rag.store.read, name, **params)
+
+    def _llm(self, search: SearchSettings, notes: list[str]) -> LLMCaller | None:
+        """The LLM for NER and rerank, or None (with a note) when off or unavailable."""
+        if not search.hops_rerank:
+            return None
+        try:
+            return self.rag.llm
+        except (ModelError, ConfigError) as exc:
+            notes.append(f"No LLM for hops NER and rerank, ranked by embeddings: {exc}")
+            return None
+
+    async def _mentions(self, question: str, llm: LLMCaller | None, notes: list[str]) -> list[str]:
+        if llm is not None:
+            try:
+                return await llm_mentions(llm, question, self.rag.settings.prompts_dir)
+            except ModelError as exc:
+                notes.append(f"The NER call failed, capitalised phrases used instead: {exc}")
+        return capitalised_mentions(question)
+
+    async def _entity_hits(
+        self, question: str, search: SearchSettings, given: Sequence[str] | None,
+        llm: LLMCaller | None, notes: list[str],
+    ) -> tuple[list[str], list[Row]]:
+        """The question's mentions and, for each, the `hops_entity_top_k` nearest entities."""
+        mentions = list(given) if given is not None else await self._mentions(question, llm, notes)
+        k = search.hops_entity_top_k
+        if not mentions or k < 1:
+            return mentions, []
+        vectors = await self.rag.embedder.embed(mentions)
+        rows = [{"text": m, "embedding": v} for m, v in zip(mentions, vectors, strict=True)]
+        hits = await self._read(
+            "query/search_entities_by_vector", mentions=rows, k=k, candidates=ann_candidates(k)
+        )
+        return mentions, hits
+
+    async def _relation_hits(self, vector: list[float], k: int) -> list[Row]:
+        if k < 1:
+            return []
+        return await self._read(
+            "query/search_relations_by_vector", embedding=vector, k=k, candidates=ann_candidates(k)
+        )
+
+    async def _neighbours(self, ids: list[str]) -> set[str]:
+        return {row["id"] for row in await self._read("query/entity_neighbours", ids=ids)}
+
+    async def _candidates(
+        self, entities: list[Row], relations: list[Row], vector: list[float], search: SearchSettings
+    ) -> list[Candidate]:
+        endpoints = {row[key] for row in relations for key in ("source_id", "target_id")}
+        ball = await expand_entities(
+            self._neighbours, {row["id"] for row in entities}, endpoints, search.hops_degree
+        )
+        if not ball:
+            return []
+        rows = await self._read(
+            "query/relations_around_entities",
+            ids=sorted(ball),
+            embedding=vector,
+            limit=search.hops_max_candidates,
+        )
+        return [_candidate(row) for row in rows]
+
+    async def _nearest_chunks(self, vector: list[float], k: int) -> list[Row]:
+        return await self._read(
+            "query/search_chunks_by_vector", embedding=vector, k=k, candidates=ann_candidates(k)
+        )
+
+    async def _fallback_order(
+        self, candidates: list[Candidate], nearest: list[Row], vector: list[float],
+        search: SearchSettings,
+    ) -> tuple[list[str], dict[str, str]]:
+        """Candidate passages (plus the nearest ones) ranked without an LLM, and their documents."""
+        evidence = relation_evidence(candidates)
+        ids = sorted(set(evidence) | {row["chunk_id"] for row in nearest})
+        rows = await self._read("query/score_chunks", ids=ids, embedding=vector)
+        scores = {row["chunk_id"]: float(row["score"]) for row in rows}
+        documents = {row["chunk_id"]: str(row["document_id"]) for row in rows}
+        return blend_passages(scores, evidence, search.hops_relation_weight), documents
+
+    async def retrieve(
+        self, question: str, search: SearchSettings, mentions: Sequence[str] | None = None
+    ) -> HopsRetrieval:
+        """Mentions -> entity and relation hits -> expanded candidates -> ranked chunk ids."""
+        notes: list[str] = []
+        llm = self._llm(search, notes)
+        vector = await self.rag.embedder.embed_query(question)
+        # The ways are independent: the NER call overlaps the vector searches.
+        (names, entities), relations, nearest = await asyncio.gather(
+            self._entity_hits(question, search, mentions, llm, notes),
+            self._relation_hits(vector, search.hops_relation_top_k),
+            self._nearest_chunks(vector, max(search.hops_final_k, 1)),
+        )
+        candidates = await self._candidates(entities, relations, vector, search)
+        order, documents = await self._fallback_order(candidates, nearest, vector, search)
+        found = HopsRetrieval(
+            names, entities, relations, candidates, order, documents, order, notes=notes
+        )
+        if llm is not None and candidates:
+            await self._rerank(found, question, llm, search)
+        return found
+
+    async def _rerank(
+        self, found: HopsRetrieval, question: str, llm: LLMCaller, search: SearchSettings
+    ) -> None:
+        """Let the LLM choose among the candidates; their passages then come first."""
+        shown = shown_to_reranker(
+            found.candidates, search.hops_rerank_candidates, RELATIONS_PER_PASSAGE_SHOWN
+        )
+        try:
+            found.rerank = await rerank_relations(
+                llm, question, shown, search.hops_rerank_select, self.rag.settings.prompts_dir
+            )
+        except ModelError as exc:
+            found.notes.append(f"The rerank call failed, ranked by embeddings: {exc}")
+            return
+        found.chosen = [shown[i] for i in found.rerank.order[: search.hops_rerank_select]]
+        found.chunk_order = passages_after_rerank(found.chosen, found.blended_order)
+
+    async def build_context(
+        self, question: str, *, mentions: Sequence[str] | None = None, **overrides: Any
+    ) -> SearchContext:
+        """Retrieval only: the facts and `hops_final_k` passages for the answer prompt.
+
+        `mentions` replaces named-entity recognition (the notebook's prepared NER list).
+        """
+        search = with_overrides(self.rag.settings.search, overrides)
+        found = await self.retrieve(question, search, mentions)
+        return await self._pack(found, search)
+
+    async def _pack(self, found: HopsRetrieval, search: SearchSettings) -> SearchContext:
+        top = found.chunk_order[: search.hops_final_k]
+        rows = {row["chunk_id"]: row for row in await self._read("query/chunks_by_ids", ids=top)}
+        passages = [rows[chunk_id] for chunk_id in top if chunk_id in rows]
+        facts = found.chosen or found.candidates[:FACTS_IN_PROMPT]
+        fact_rows = [{"id": c.id, "fact": c.sentence, "score": round(c.score, 4)}
+                     for c in facts[:FACTS_IN_PROMPT]]
+        context = passage_context(passages, search.passage_context_tokens, _extra(found))
+        context.sources["Relationships"] = fact_rows
+        facts_text = "\n".join(f"({n}) {row['fact']}" for n, row in enumerate(fact_rows, 1))
+        if facts_text:
+            context.text = f"-----Facts-----\n{facts_text}\n\n{context.text}"
+        return context
+
+    async def answer(
+        self,
+        question: str,
+        *,
+        response_type: str | None = None,
+        history: Sequence[tuple[str, str]] | None = None,
+        mentions: Sequence[str] | None = None,
+        **overrides: Any,
+    ) -> Answer:
+        """Build the context (NER and rerank calls when enabled), then one answer call."""
+        before = usage_totals(self.rag)
+        context = await self.build_context(question, mentions=mentions, **overrides)
+        return await answer_call(
+            self.rag, "hops", question, context, response_type, history, before
+        )
+
+
+def _extra(found: HopsRetrieval) -> dict[str, list[Row]]:
+    """What the retrieval did, for `--show-context` and for debugging a ranking."""
+    extra: dict[str, list[Row]] = {
+        "Mentions": [{"text": m} for m in found.mentions],
+        "Entities": [{k: row[k] for k in ("mention", "id", "name", "score")}
+                     for row in found.entity_hits],
+    }
+    if found.notes:
+        extra["Notes"] = [{"text": note} for note in found.notes]
+    if found.rerank is not None:
+        extra["Rerank"] = [{"parsed": found.rerank.parsed, "thought": found.rerank.thought,
+                            "chosen": [c.id for c in found.chosen]}]
+    return extra
+
+
+async def rank_documents(
+    rag: GraphRAG, question: str, k: int, **overrides: Any
+) -> list[str]:
+    """Document ids in hops order, best first (for recall evaluation)."""
+    search = with_overrides(rag.settings.search, {"hops_final_k": max(k, 1), **overrides})
+    found = await HopsSearch(rag).retrieve(question, search)
+    ranked = (found.document_of[c] for c in found.chunk_order if c in found.document_of)
+    return list(dict.fromkeys(ranked))[:k]

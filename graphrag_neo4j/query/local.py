@@ -1,0 +1,166 @@
+"""Local search: entity vector index + retrieval query (via LangChain Neo4jVector) + one answer."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.query.context import (
+    Row,
+    SearchContext,
+    TableBuilder,
+    history_block,
+    join_tables,
+)
+from graphrag_neo4j.records import Answer
+from graphrag_neo4j.resources import load_cypher, load_prompt
+from graphrag_neo4j.settings import SearchSettings
+
+if TYPE_CHECKING:
+    from langchain_neo4j import Neo4jVector
+
+    from graphrag_neo4j.engine import GraphRAG
+    from graphrag_neo4j.llm.streaming import TokenSink
+
+ENTITY_INDEX = "entity_description_embedding"
+STAGE = "local_answer"
+
+
+def budgets(settings: SearchSettings, overrides: dict[str, Any]) -> SearchSettings:
+    """The search settings with per-query overrides applied (unknown names are an error)."""
+    unknown = set(overrides) - set(SearchSettings.model_fields)
+    if unknown:
+        raise ValueError(f"unknown search settings: {', '.join(sorted(unknown))}")
+    return settings.model_copy(update=overrides)
+
+
+def retrieval_params(search: SearchSettings) -> dict[str, int]:
+    """The `$params` of cypher/local_retrieval.cypher."""
+    return {
+        "top_chunks": search.top_chunks,
+        "top_communities": search.top_communities,
+        "top_inside_rels": search.top_inside_rels,
+        "top_outside_rels": search.top_outside_rels,
+        "rels_per_entity": search.rels_per_entity,
+    }
+
+
+def pack_context(metadata: dict[str, Any], search: SearchSettings, score: float) -> SearchContext:
+    """Fill the tables within the token budget by proportions; unused shares flow onwards."""
+    total = search.local_context_tokens
+    reports = TableBuilder("Reports", ["title", "content"], int(total * search.community_prop))
+    left = reports.fill(metadata.get("reports", []), lambda r: (r["title"], r["summary"]))
+    sources = TableBuilder("Sources", ["text"], int(total * search.text_unit_prop) + left)
+    left = sources.fill(metadata.get("chunks", []), lambda c: (c["text"],))
+    rest = total - reports.used_tokens - sources.used_tokens
+    entities = TableBuilder("Entities", ["entity", "type", "description"], rest // 2)
+    left = entities.fill(
+        metadata.get("entities", []), lambda e: (e["name"], e["type"], e["description"])
+    )
+    relation_columns = ["source", "predicate", "target", "description", "weight"]
+    relations = TableBuilder("Relationships", relation_columns, rest // 2 + left)
+    rels = list(metadata.get("inside_rels", [])) + list(metadata.get("outside_rels", []))
+    relations.fill(
+        rels,
+        lambda r: (r["source"], r["predicate"], r["target"], r["description"], r["weight"]),
+    )
+    tables = [entities, relations, reports, sources]
+    return SearchContext(
+        text=join_tables(tables),
+        sources={t.title: t.rows for t in tables},
+        ranked_document_ids=_documents_in_order(sources.rows),
+        score=score,
+    )
+
+
+def _documents_in_order(chunks: Sequence[Row]) -> list[str]:
+    return list(dict.fromkeys(str(c["document_id"]) for c in chunks))
+
+
+@dataclass
+class LocalSearch:
+    """Context builder + prompt + one LLM call, over the entities nearest the question."""
+
+    rag: GraphRAG
+    _vector_store: Neo4jVector | None = field(default=None, init=False)
+
+    def _store(self) -> Neo4jVector:
+        if self._vector_store is None:
+            from langchain_neo4j import Neo4jVector
+
+            # LangChain's own driver reports "label does not exist yet" notices (e.g. before
+            # communities are built) as warnings; our store switches them off the same way.
+            logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
+
+            neo4j = self.rag.settings.neo4j
+            try:
+                self._vector_store = self._open(Neo4jVector)
+            except ValueError as exc:
+                raise InputError(
+                    f"Local search cannot use the {ENTITY_INDEX!r} index in {neo4j.uri} ({exc});"
+                    " index some documents first with `graphrag-neo4j index`."
+                ) from exc
+        return self._vector_store
+
+    def _open(self, vector_class: type[Neo4jVector]) -> Neo4jVector:
+        neo4j = self.rag.settings.neo4j
+        return vector_class.from_existing_index(
+            embedding=self.rag.embedder.embedder,
+            url=neo4j.uri,
+            username=neo4j.user,
+            password=neo4j.password.get_secret_value(),
+            database=neo4j.database,
+            index_name=ENTITY_INDEX,
+            retrieval_query=load_cypher("query/local_retrieval"),
+        )
+
+    async def retrieve(self, question: str, search: SearchSettings) -> tuple[Row, float]:
+        """The retrieval query's metadata and best score for the question."""
+        vector = await self.rag.embedder.embed_query(question)
+        store = await asyncio.to_thread(self._store)
+        hits = await asyncio.to_thread(
+            store.similarity_search_with_score_by_vector,
+            vector,
+            k=search.top_k_entities,
+            params=retrieval_params(search),
+        )
+        if not hits:
+            return {}, 0.0
+        document, score = hits[0]
+        return dict(document.metadata), float(score)
+
+    async def build_context(self, question: str, **overrides: Any) -> SearchContext:
+        """Retrieval only: the packed data tables for the question."""
+        search = budgets(self.rag.settings.search, overrides)
+        metadata, score = await self.retrieve(question, search)
+        return pack_context(metadata, search, score)
+
+    async def answer(
+        self,
+        question: str,
+        *,
+        response_type: str | None = None,
+        history: Sequence[tuple[str, str]] | None = None,
+        on_token: TokenSink | None = None,
+        **overrides: Any,
+    ) -> Answer:
+        """Build the context, then one answer call citing the rows it used."""
+        context = await self.build_context(question, **overrides)
+        prompt = load_prompt("local_answer", self.rag.settings.prompts_dir).format(
+            response_type=response_type or self.rag.settings.search.response_type,
+            history=history_block(history),
+            context=context.text or "(no data found)",
+            question=question,
+        )
+        text = await self.rag.llm.complete(prompt, stage=STAGE, on_token=on_token)
+        return Answer(text=text, method="local", context=context.text, sources=context.sources)
+
+
+async def rank_documents(rag: GraphRAG, question: str, k: int) -> list[str]:
+    """Document ids in the order local search's context ranks their chunks (for recall eval)."""
+    context = await rag.local_search.build_context(question, top_chunks=max(k, 1))
+    return context.ranked_document_ids[:k]

@@ -1,0 +1,83 @@
+"""`graphrag-neo4j models`: the table, the probe verdict and the exit code (fake models)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from graphrag_neo4j.cli.models import models_command
+from graphrag_neo4j.errors import ConfigError
+from graphrag_neo4j.llm import providers
+from graphrag_neo4j.llm.providers import ResolvedModel
+from graphrag_neo4j.settings import Settings
+from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
+
+GOOD_REPLY = (
+    "<concept><name>Leonhard Euler</name><type>person</type></concept>\n"
+    "<concept><name>Johann Bernoulli</name><type>person</type></concept>\n"
+    "<triplet><subject>Leonhard Euler</subject><predicate>studied under</predicate>"
+    "<object>Johann Bernoulli</object><strength>9</strength></triplet>"
+)
+
+
+def _app() -> typer.Typer:
+    app = typer.Typer()
+    app.command()(models_command)
+    return app
+
+
+@pytest.fixture(autouse=True)
+def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GRAPHRAG_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("COLUMNS", "200")  # rich wraps table cells at 80 otherwise
+    monkeypatch.setattr(providers, "resolve_embeddings",
+                        lambda settings: ResolvedModel(FakeEmbeddings(), "fake embedder"))
+
+
+def _use_llm(monkeypatch: pytest.MonkeyPatch, reply: str) -> FakeChatModel:
+    model = FakeChatModel(rules=[("Leonhard Euler studied", reply)])
+
+    def resolve(settings: Settings) -> ResolvedModel[FakeChatModel]:
+        return ResolvedModel(model, "fake llm")
+
+    monkeypatch.setattr(providers, "resolve_llm", resolve)
+    return model
+
+
+def test_probe_reports_parsed_records_and_dimension(monkeypatch: pytest.MonkeyPatch) -> None:
+    model = _use_llm(monkeypatch, GOOD_REPLY)
+    result = CliRunner().invoke(_app(), [])
+    assert result.exit_code == 0, result.output
+    assert "fake llm" in result.output and "fake embedder" in result.output
+    assert "tag format parseable: 2 entities, 1 triplets" in result.output
+    assert "dimension 384" in result.output
+    assert len(model.calls) == 1
+
+
+def test_an_unparseable_reply_fails_the_probe(monkeypatch: pytest.MonkeyPatch) -> None:
+    _use_llm(monkeypatch, "Euler was a mathematician. Bernoulli taught him.")
+    result = CliRunner().invoke(_app(), [])
+    assert result.exit_code == 1
+    assert "not in the tag format" in result.output
+
+
+def test_no_probe_only_resolves(monkeypatch: pytest.MonkeyPatch) -> None:
+    model = _use_llm(monkeypatch, GOOD_REPLY)
+    result = CliRunner().invoke(_app(), ["--no-probe"])
+    assert result.exit_code == 0 and "skipped" in result.output
+    assert model.calls == []
+
+
+def test_a_user_error_is_one_red_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(settings: Settings) -> ResolvedModel[FakeChatModel]:
+        raise ConfigError("The openai LLM provider needs an API key; set OPENAI_API_KEY.")
+
+    monkeypatch.setattr(providers, "resolve_llm", broken)
+    result = CliRunner().invoke(_app(), [])
+    assert result.exit_code == 1
+    assert "needs an API key" in result.output
+    assert "Traceback" not in result.output

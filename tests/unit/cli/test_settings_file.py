@@ -1,0 +1,52 @@
+"""`graphrag-neo4j init`: a commented settings file that loads, and a tunable prompts copy."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from graphrag_neo4j.cli.settings_file import write_project
+from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.resources import load_prompt, prompts_dir
+from graphrag_neo4j.settings import Settings, load_settings
+
+
+def test_init_writes_a_loadable_commented_file(tmp_path: Path) -> None:
+    config, prompt_copy = write_project(tmp_path)
+    text = config.read_text()
+    assert "[neo4j]" in text and "[search]" in text
+    assert "# size = 1200" in text
+    assert tomllib.loads(text) == {section: {} for section in _sections()}
+    assert load_settings(config).chunking.size == 1200
+    shipped = sorted(p.name for p in prompts_dir().glob("*.txt"))
+    assert shipped, "the package ships no prompts"
+    assert sorted(p.name for p in prompt_copy.glob("*.txt")) == shipped
+
+
+def test_uncommented_line_takes_effect(tmp_path: Path) -> None:
+    config, _ = write_project(tmp_path)
+    config.write_text(config.read_text().replace("# size = 1200", "size = 800"))
+    assert load_settings(config).chunking.size == 800
+
+
+def test_tuned_prompt_overrides_the_shipped_one(tmp_path: Path) -> None:
+    config, prompt_copy = write_project(tmp_path)
+    name = sorted(prompt_copy.glob("*.txt"))[0]
+    name.write_text("my tuned prompt {text}")
+    settings = load_settings(config)
+    assert load_prompt(name.stem, settings.prompts_dir) == "my tuned prompt {text}"
+    assert load_prompt(name.stem, None) != "my tuned prompt {text}"
+
+
+def test_init_refuses_to_overwrite(tmp_path: Path) -> None:
+    write_project(tmp_path)
+    with pytest.raises(InputError, match="--force"):
+        write_project(tmp_path)
+    write_project(tmp_path, force=True)
+
+
+def _sections() -> list[str]:
+    return [name for name, info in Settings.model_fields.items() if info.annotation is not None
+            and hasattr(info.annotation, "model_fields")]

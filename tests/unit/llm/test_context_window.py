@@ -1,0 +1,43 @@
+"""Data budgets shrink to fit a local model's window; API models keep the configured ones."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from graphrag_neo4j.llm.context_window import PROMPT_OVERHEAD_TOKENS, fit_to_window, model_window
+from graphrag_neo4j.llm.offline_llm import LocalLlamaChatModel
+from graphrag_neo4j.settings import Settings
+from graphrag_neo4j.testing import FakeChatModel
+
+
+def test_budgets_leave_room_for_prompt_and_answer() -> None:
+    settings = Settings()
+    fitted = fit_to_window(settings, 8192)
+    room = 8192 - settings.llm.max_tokens - PROMPT_OVERHEAD_TOKENS
+    assert fitted.search.local_context_tokens == room < settings.search.local_context_tokens
+    assert fitted.search.map_batch_tokens == room
+    assert fitted.search.reduce_tokens == room
+    assert fitted.search.passage_context_tokens == settings.search.passage_context_tokens
+    report_room = 8192 - settings.communities.report_max_tokens - PROMPT_OVERHEAD_TOKENS
+    assert fitted.communities.report_max_input_tokens == min(
+        settings.communities.report_max_input_tokens, report_room
+    )
+
+
+def test_a_large_window_changes_nothing() -> None:
+    settings = Settings()
+    assert fit_to_window(settings, 128_000) == settings
+
+
+def test_the_window_comes_from_the_model_or_the_local_provider(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    local = LocalLlamaChatModel(model_path=Path("m.gguf"), n_ctx=4096)
+    assert model_window(Settings(), local) == 4096
+    assert model_window(Settings(), FakeChatModel(rules=[])) is None
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    assert model_window(Settings(), None) == Settings().llm.n_ctx  # offline default
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    assert model_window(Settings(), None) is None

@@ -1,0 +1,81 @@
+"""Hops without I/O: the notebook's expansion as breadth-first steps, and passage orders."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphrag_neo4j.query.hops.ranking import (
+    blend_passages,
+    expand_entities,
+    passages_after_rerank,
+    relation_evidence,
+    shown_to_reranker,
+)
+from graphrag_neo4j.query.hops.rerank import Candidate
+
+# a - b - c - d - e, and b - x
+EDGES = {("a", "b"), ("b", "c"), ("c", "d"), ("d", "e"), ("b", "x")}
+
+
+async def neighbours(ids: list[str]) -> set[str]:
+    found = set()
+    for left, right in EDGES:
+        if left in ids:
+            found.add(right)
+        if right in ids:
+            found.add(left)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("entities", "endpoints", "degree", "expected"),
+    [
+        ({"a"}, set(), 1, {"a", "b"}),
+        ({"a"}, set(), 2, {"a", "b", "c", "x"}),
+        (set(), {"d", "e"}, 1, {"d", "e"}),
+        (set(), {"d", "e"}, 2, {"c", "d", "e"}),
+        ({"a"}, {"d", "e"}, 2, {"a", "b", "c", "x", "d", "e"}),
+        (set(), set(), 2, set()),
+    ],
+)
+async def test_expansion_matches_the_notebook_matrices(
+    entities: set[str], endpoints: set[str], degree: int, expected: set[str]
+) -> None:
+    # Matched entity: relations of entities `degree` steps away (entity_adj^d @ incidence);
+    # matched relation: relations sharing an entity `degree - 1` steps on (relation_adj^d).
+    assert await expand_entities(neighbours, entities, endpoints, degree) == expected
+
+
+async def test_expansion_refuses_degree_zero() -> None:
+    with pytest.raises(ValueError, match="hops_degree"):
+        await expand_entities(neighbours, {"a"}, set(), 0)
+
+
+def rel(name: str, score: float, *chunks: str) -> Candidate:
+    return Candidate(name, name, "p", "o", tuple(chunks), score)
+
+
+def test_evidence_is_the_best_relation_per_chunk() -> None:
+    evidence = relation_evidence([rel("r1", 0.4, "c1", "c2"), rel("r2", 0.9, "c2")])
+    assert evidence == {"c1": 0.4, "c2": 0.9}
+
+
+def test_blend_adds_weighted_relation_evidence_to_passage_similarity() -> None:
+    scores = {"near": 0.6, "bridge": 0.5, "far": 0.1}
+    evidence = {"bridge": 0.8, "far": 0.2}
+    assert blend_passages(scores, evidence, 0.0) == ["near", "bridge", "far"]
+    assert blend_passages(scores, evidence, 0.75) == ["bridge", "near", "far"]
+
+
+def test_rerank_order_comes_first_then_the_fallback() -> None:
+    chosen = [rel("r1", 0.2, "c9", "c3"), rel("r2", 0.3, "c3")]
+    fallback = ["c1", "c3", "c2", "c9"]
+    assert passages_after_rerank(chosen, fallback) == ["c3", "c9", "c1", "c2"]
+    assert passages_after_rerank([], fallback) == fallback
+
+
+def test_reranker_sees_at_most_two_facts_of_one_passage() -> None:
+    candidates = [rel("a1", 0.9, "c1"), rel("a2", 0.8, "c1"), rel("a3", 0.7, "c1"),
+                  rel("b1", 0.6, "c2"), rel("ab", 0.5, "c1", "c2"), rel("c1", 0.4, "c3")]
+    shown = shown_to_reranker(candidates, limit=4, per_passage=2)
+    assert [c.id for c in shown] == ["a1", "a2", "b1", "ab"]

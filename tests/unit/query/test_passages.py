@@ -1,0 +1,47 @@
+"""Naive and hops share passage tables, answer prompts and the answer call."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from graphrag_neo4j.query.passages import ann_candidates, passage_context
+from graphrag_neo4j.resources import load_prompt
+
+
+def test_passages_rank_documents_and_fill_the_table_within_budget() -> None:
+    passages = [
+        {"chunk_id": "c1", "document_id": "d1", "title": "Euler", "text": "Euler " * 10},
+        {"chunk_id": "c2", "document_id": "d1", "title": "Euler", "text": "more"},
+        {"chunk_id": "c3", "document_id": "d2", "title": "Daniel", "text": "long " * 500},
+    ]
+    context = passage_context(passages, budget_tokens=100, extra={"Mentions": [{"text": "E"}]})
+    assert context.ranked_document_ids == ["d1", "d2"]  # every passage counts for recall
+    assert [row["chunk_id"] for row in context.sources["Sources"]] == ["c1", "c2"]
+    assert context.text.startswith("-----Sources-----\nid|title|text\n1|Euler|Euler Euler")
+    assert context.sources["Mentions"] == [{"text": "E"}]
+
+
+@pytest.mark.parametrize("name", ["naive_answer", "hops_answer"])
+def test_answer_prompts_take_the_shared_placeholders(name: str) -> None:
+    text = load_prompt(name).format(
+        response_type="Single Sentence", history="", context="CONTEXT", question="QUESTION?"
+    )
+    assert "Single Sentence" in text and "CONTEXT" in text
+    assert text.rstrip().endswith("QUESTION?\n\nAnswer:")
+
+
+def test_vector_searches_ask_for_enough_neighbours() -> None:
+    assert ann_candidates(3) == 100 and ann_candidates(500) == 500
+
+
+async def test_query_methods_refuse_other_methods() -> None:
+    from graphrag_neo4j.errors import InputError
+    from graphrag_neo4j.query.registry import rank_documents, run_method
+
+    rag: Any = object()  # never touched: the method name is checked first
+    with pytest.raises(InputError, match="'drift'"):
+        await run_method(rag, "drift", "Who?")
+    with pytest.raises(InputError, match="'drift'"):
+        await rank_documents(rag, "drift", "Who?", 5)
