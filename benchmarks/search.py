@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.query.local import retrieval_params
+from graphrag_neo4j.query.local import LocalSearch, retrieval_params
 from graphrag_neo4j.settings import load_settings
 from graphrag_neo4j.testing import FakeChatModel
 
@@ -39,7 +39,7 @@ def main() -> None:
     settings = load_settings()
     with GraphRAG(settings, llm=FakeChatModel(rules=[])) as rag:
         vectors = asyncio.run(rag.embedder.embed(questions))
-        store = rag.local_search._store()
+        store = LocalSearch(rag)._store()
         search = settings.search
         params = retrieval_params(search)
         store.similarity_search_with_score_by_vector(vectors[0], k=search.top_k_entities,

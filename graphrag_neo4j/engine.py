@@ -27,9 +27,7 @@ if TYPE_CHECKING:
     from graphrag_neo4j.interop.parquet_export import ExportReport
     from graphrag_neo4j.llm.calls import LLMCaller
     from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
-    from graphrag_neo4j.query.global_search import GlobalSearch
-    from graphrag_neo4j.query.local import LocalSearch
-    from graphrag_neo4j.records import Answer
+    from graphrag_neo4j.query.base import Answer, QueryMethod
     from graphrag_neo4j.store import Store
 
 T = TypeVar("T")
@@ -66,7 +64,7 @@ class GraphRAG:
         self._llm: LLMCaller | None = None
         self._embedder: EmbeddingCaller | None = None
         self._schema_ready = False
-        self._local: LocalSearch | None = None
+        self._methods: dict[str, QueryMethod] = {}
 
     @property
     def store(self) -> Store:
@@ -182,9 +180,14 @@ class GraphRAG:
 
     async def aimport_msgraphrag(self, path: Path | str) -> ImportReport:
         """Write a Microsoft GraphRAG output folder (parquet tables) into the graph."""
+        from graphrag_neo4j.indexing.progress import StageProgress
         from graphrag_neo4j.interop.msgraphrag_import import import_msgraphrag
+        from graphrag_neo4j.interop.msgraphrag_tables import read_output
 
-        return await import_msgraphrag(self, Path(path))
+        output = await asyncio.to_thread(read_output, Path(path))
+        await self.aensure_schema()
+        with StageProgress(self.console) as progress:
+            return await import_msgraphrag(self.store, self.embedder, output, progress)
 
     def import_msgraphrag(self, path: Path | str) -> ImportReport:
         """Sync version of `aimport_msgraphrag`."""
@@ -196,33 +199,34 @@ class GraphRAG:
 
         return export_parquet(self.store, Path(path))
 
-    @property
-    def local_search(self) -> LocalSearch:
-        """The local search of this instance (it keeps its LangChain vector store)."""
-        if self._local is None:
-            from graphrag_neo4j.query.local import LocalSearch
+    def query_method(self, name: str) -> QueryMethod:
+        """The method called `name` (kept per instance: local search holds its vector store)."""
+        if name not in self._methods:
+            from graphrag_neo4j.query.registry import create_method
 
-            self._local = LocalSearch(self)
-        return self._local
-
-    @property
-    def global_search(self) -> GlobalSearch:
-        """The global map-reduce search of this instance."""
-        from graphrag_neo4j.query.global_search import GlobalSearch
-
-        return GlobalSearch(self)
+            self._methods[name] = create_method(name, self)
+        return self._methods[name]
 
     async def aquery(self, question: str, method: str = "local", **options: Any) -> Answer:
-        """Answer a question with local, global, hops or naive search."""
+        """Answer a question with any registered method (local, global, hops, naive).
+
+        `options` are `response_type`, `history` (earlier (role, text) turns), `on_token` (a
+        callback for streamed answer text), `level` (global), `mentions` (hops) and any
+        SearchSettings field for this query only, e.g. `top_chunks=3`, `hops_rerank=False`.
+        """
+        from graphrag_neo4j.query.base import make_query
         from graphrag_neo4j.query.run import run_query
 
-        return await run_query(self, method, question, **options)
+        query = make_query(self.settings, question, **options)
+        return await run_query(self, self.query_method(method), query)
 
     async def aretrieve(self, question: str, method: str = "local", **options: Any) -> Answer:
-        """The context a local, global or naive answer would use, with no LLM answer call."""
+        """The context a method would answer from, with no answer call (options as in aquery)."""
+        from graphrag_neo4j.query.base import make_query
         from graphrag_neo4j.query.run import retrieve_only
 
-        return await retrieve_only(self, method, question, **options)
+        query = make_query(self.settings, question, **options)
+        return await retrieve_only(self, method, self.query_method(method), query)
 
     def retrieve(self, question: str, method: str = "local", **options: Any) -> Answer:
         """Sync version of `aretrieve`."""

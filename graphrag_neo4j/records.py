@@ -1,4 +1,4 @@
-"""The engine's records: documents, chunks, extracted mentions, resolved graph rows, answers."""
+"""The engine's records: documents, chunks, extracted mentions, resolved graph rows."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any
 
 _QUOTES = "\"'`“”‘’«»„‟‹›"
 _DROP_QUOTES = {ord(q): None for q in _QUOTES}
@@ -103,16 +102,3 @@ class ChunkExtraction:
     dropped_records: int = 0
     orphans_added: int = 0
     orphans_dropped: int = 0
-
-
-@dataclass
-class Answer:
-    """What a query returns: the text, the context used, and what it cost."""
-
-    text: str
-    method: str
-    context: str = ""
-    sources: dict[str, list[Any]] = field(default_factory=dict)
-    llm_calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0

@@ -82,8 +82,9 @@ def retrieval_command(
         sink = stack.enter_context(per_question.open("w")) if per_question else None
         results = asyncio.run(_evaluate(rag, methods, items, ks, overrides, sink))
         out.print(results_table(results, ks, len(items), overrides))
-        if overrides.get("hops_rerank", True) and "hops" in methods:
-            console.print(rag.llm.usage_table("LLM usage (hops NER + rerank)"))
+        ran = [r.method for r in results if not r.unavailable]
+        if overrides.get("hops_rerank", True) and any(rag.query_method(m).needs_llm for m in ran):
+            console.print(rag.llm.usage_table("LLM usage (retrieval calls)"))
 
 
 async def _evaluate(

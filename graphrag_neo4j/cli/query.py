@@ -11,11 +11,12 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.panel import Panel
 
-from graphrag_neo4j.records import Answer
+from graphrag_neo4j.query.base import Answer
 
 console = Console(stderr=True)
-STREAMING_METHODS = ("local", "global")
 out = Console()
+# The context tables worth counting in a retrieval-only summary.
+CONTEXT_TABLES = ("Entities", "Relationships", "Reports", "Sources")
 
 
 def _options(
@@ -42,7 +43,7 @@ def _options(
 def query_command(
     question: Annotated[str, typer.Argument(help="The question to answer.")],
     method: Annotated[
-        str, typer.Option(help="local | global | hops | naive.")
+        str, typer.Option(help="A registered method: local, global, hops, naive.")
     ] = "local",
     community_level: Annotated[
         int | None, typer.Option(help="Global: community level to map over (default 2).")
@@ -65,30 +66,28 @@ def query_command(
         bool, typer.Option(help="Print a Neo4j Browser query that draws the answer's evidence.")
     ] = False,
     retrieve_only: Annotated[
-        bool, typer.Option(help="Local, global, naive: build the context, skip the LLM answer.")
+        bool, typer.Option(help="Build the context and print what it holds; no answer call.")
     ] = False,
 ) -> None:
     """Answer a question over the graph."""
     from graphrag_neo4j.engine import GraphRAG
 
     options = _options(community_level, response_type, dynamic, no_rerank, degree)
-    if method not in ("global",):
-        options.pop("level", None)
     if retrieve_only:
-        options.pop("response_type", None)
         with GraphRAG(console=console) as rag:
             answer = rag.retrieve(question, method, **options)
         _print_retrieval(answer, show_context, show_cypher)
         return
     streamed: list[str] = []
-    if not as_json and method in STREAMING_METHODS:
-        # Print the answer as the model writes it; the rest of the output follows it.
-        def show(piece: str) -> None:
-            streamed.append(piece)
-            out.print(piece, end="", highlight=False, markup=False)
 
-        options["on_token"] = show
+    def show(piece: str) -> None:
+        # The answer is printed as the model writes it; the rest of the output follows it.
+        streamed.append(piece)
+        out.print(piece, end="", highlight=False, markup=False)
+
     with GraphRAG(console=console) as rag:
+        if not as_json and rag.query_method(method).streams:
+            options["on_token"] = show
         answer = rag.query(question, method, **options)
     if as_json:
         out.print_json(json.dumps(asdict(answer), default=str))
@@ -107,7 +106,7 @@ def _print_cypher(answer: Answer) -> None:
 
 def _print_retrieval(answer: Answer, show_context: bool, show_cypher: bool) -> None:
     counts = ", ".join(f"{len(rows)} {name.lower()}" for name, rows in answer.sources.items()
-                       if name in ("Entities", "Relationships", "Reports", "Sources"))
+                       if name in CONTEXT_TABLES)
     console.print(f"{answer.method} context: {counts or 'nothing found'} (no answer call).")
     if show_context and answer.context:
         console.print(Panel(answer.context, title="Context", expand=False))
@@ -120,14 +119,14 @@ def _print_answer(answer: Answer, show_context: bool, already_printed: bool) -> 
         out.print()  # end the streamed answer's line before anything else is written
     if show_context and answer.context:
         console.print(Panel(answer.context, title="Context", expand=False))
-    for note in answer.sources.get("Notes", []):
-        console.print(f"[yellow]{note['text']}[/yellow]")
-    for selection in answer.sources.get("Selection", []):
-        if selection.get("rating_calls"):
-            console.print(
-                f"Dynamic selection: {selection['rating_calls']} rating calls,"
-                f" {selection['map_calls']} map calls, {selection['map_calls_saved']} saved."
-            )
+    for note in answer.notes:
+        console.print(note, style="yellow", highlight=False, markup=False)
+    selection = answer.selection
+    if selection is not None and selection.rating_calls:
+        console.print(
+            f"Dynamic selection: {selection.rating_calls} rating calls,"
+            f" {selection.map_calls} map calls, {selection.map_calls_saved} saved."
+        )
     if not already_printed:
         out.print(Markdown(answer.text))
     console.print(

@@ -14,11 +14,10 @@ from graphrag_neo4j.communities.writer import MEMBERS_PER_BATCH
 from graphrag_neo4j.indexing.graph_writer import group_relation_mentions, next_chunk_rows
 from graphrag_neo4j.indexing.progress import StageProgress
 from graphrag_neo4j.interop.msgraphrag_rows import GraphRows, graph_rows
-from graphrag_neo4j.interop.msgraphrag_tables import TABLES, read_output
+from graphrag_neo4j.interop.msgraphrag_tables import TABLES, MsOutput
 from graphrag_neo4j.records import Chunk
 
 if TYPE_CHECKING:
-    from graphrag_neo4j.engine import GraphRAG
     from graphrag_neo4j.interop.msgraphrag_tables import Row
     from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
     from graphrag_neo4j.store import Store
@@ -121,17 +120,16 @@ async def _embed_all(embedder: EmbeddingCaller, rows: GraphRows, progress: Stage
             await _embed(embedder, group, advance)
 
 
-async def import_msgraphrag(rag: GraphRAG, path: Path) -> ImportReport:
-    """Read the tables, embed what they lack and write them; running it again changes nothing."""
-    output = await asyncio.to_thread(read_output, path)
+async def import_msgraphrag(
+    store: Store, embedder: EmbeddingCaller, output: MsOutput, progress: StageProgress
+) -> ImportReport:
+    """Embed what the tables lack and write them; running it again changes nothing."""
     rows = graph_rows(output)
-    await rag.aensure_schema()
     report = ImportReport(output.folder, {n: len(output.rows(n)) for n in output.tables})
     report.placeholders = [p["name"] for p in rows.placeholders]
-    with StageProgress(rag.console) as progress:
-        await _embed_all(rag.embedder, rows, progress)
-        for write in (_write_text, _write_entities, _write_communities):
-            await asyncio.to_thread(write, rag.store, rows, progress)
-    counts: list[dict[str, Any]] = await asyncio.to_thread(rag.store.read, "interop/count_import")
+    await _embed_all(embedder, rows, progress)
+    for write in (_write_text, _write_entities, _write_communities):
+        await asyncio.to_thread(write, store, rows, progress)
+    counts: list[dict[str, Any]] = await asyncio.to_thread(store.read, "interop/count_import")
     report.graph = dict(counts[0])
     return report

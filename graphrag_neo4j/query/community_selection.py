@@ -11,7 +11,7 @@ from graphrag_neo4j.query.context import Row
 from graphrag_neo4j.resources import load_prompt
 
 if TYPE_CHECKING:
-    from graphrag_neo4j.engine import GraphRAG
+    from graphrag_neo4j.query.base import Services
 
 _RATING = re.compile(r"\{.*\}", flags=re.DOTALL)
 STAGE = "global_rate"
@@ -27,11 +27,11 @@ def parse_rating(reply: str) -> int:
         return 0
 
 
-async def _rate(rag: GraphRAG, question: str, reports: list[Row]) -> list[int]:
-    template = load_prompt("global_rate", rag.settings.prompts_dir)
+async def _rate(services: Services, question: str, reports: list[Row]) -> list[int]:
+    template = load_prompt("global_rate", services.settings.prompts_dir)
     replies = await asyncio.gather(
         *(
-            rag.llm.complete(
+            services.llm.complete(
                 template.format(question=question, report=f"{r['title']}\n{r['summary']}"),
                 stage=STAGE,
             )
@@ -42,19 +42,20 @@ async def _rate(rag: GraphRAG, question: str, reports: list[Row]) -> list[int]:
 
 
 async def select_dynamically(
-    rag: GraphRAG, question: str, max_level: int, min_rating: int
+    services: Services, question: str, max_level: int, min_rating: int
 ) -> tuple[list[Row], int]:
     """Relevant reports from the root down; a relevant child replaces its parent."""
-    frontier = await asyncio.to_thread(rag.store.read, "query/community_reports_at_level", level=0)
+    store = services.store
+    frontier = await asyncio.to_thread(store.read, "query/community_reports_at_level", level=0)
     selected: dict[str, Row] = {}
     rating_calls = 0
     while frontier:
-        ratings = await _rate(rag, question, frontier)
+        ratings = await _rate(services, question, frontier)
         rating_calls += len(frontier)
         relevant = [r for r, rating in zip(frontier, ratings, strict=True) if rating >= min_rating]
         for report in relevant:
             selected.pop(report.get("parent_id", ""), None)
             selected[report["id"]] = {k: v for k, v in report.items() if k != "parent_id"}
         deeper = [r["id"] for r in relevant if int(r["level"]) < max_level]
-        frontier = await asyncio.to_thread(rag.store.read, "query/community_children", ids=deeper)
+        frontier = await asyncio.to_thread(store.read, "query/community_children", ids=deeper)
     return list(selected.values()), rating_calls

@@ -11,19 +11,41 @@ from graphrag_neo4j.llm.tokens import count_tokens
 Row = dict[str, Any]
 
 
+@dataclass(frozen=True)
+class CommunitySelection:
+    """Which community level a global answer mapped over and what choosing reports cost."""
+
+    level: int
+    map_calls: int
+    rating_calls: int = 0
+    map_calls_saved: int = 0
+
+
 @dataclass
 class SearchContext:
-    """What a context builder found: prompt text, the rows behind each table, ranked documents."""
+    """What a context builder found: prompt text, the rows behind each table, ranked documents.
+
+    `batches` are the pieces a map step reads one call each (global search); `notes` say what
+    the builder fell back to; `selection` is global search's choice of communities.
+    """
 
     text: str
     sources: dict[str, list[Row]] = field(default_factory=dict)
     ranked_document_ids: list[str] = field(default_factory=list)
     score: float = 0.0
+    notes: list[str] = field(default_factory=list)
+    batches: list[str] = field(default_factory=list)
+    selection: CommunitySelection | None = None
 
     @property
     def is_empty(self) -> bool:
         """Whether the search found nothing to answer from."""
         return not any(self.sources.values())
+
+
+def documents_in_order(rows: Sequence[Row]) -> list[str]:
+    """Distinct document ids in the order their rows rank."""
+    return list(dict.fromkeys(str(row["document_id"]) for row in rows))
 
 
 def _cell(value: Any) -> str:

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import statistics
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 from graphrag_neo4j.errors import InputError
-
-if TYPE_CHECKING:
-    from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.query.base import Services, make_query
+from graphrag_neo4j.query.registry import create_method
 
 Ranker = Callable[[str, int], Awaitable[list[str]]]
 
@@ -79,34 +77,18 @@ def read_questions(path: Path, limit: int | None = None) -> list[EvalQuestion]:
     return questions[:limit] if limit is not None else questions
 
 
-def local_ranker(rag: GraphRAG) -> Ranker | str:
-    """local_search.rank_documents bound to `rag`, or why local search is unavailable."""
+def ranker_for(services: Services, name: str, overrides: dict[str, Any]) -> Ranker | str:
+    """A function giving a method's top-k document ids, or why the method cannot rank them."""
     try:
-        module = importlib.import_module("graphrag_neo4j.query.local")
-    except ImportError as exc:
-        return f"graphrag_neo4j.query.local cannot be imported ({exc})"
-    rank = getattr(module, "rank_documents", None)
-    if rank is None:
-        return "graphrag_neo4j.query.local has no rank_documents(rag, question, k)"
+        method = create_method(name, services)
+    except InputError as exc:
+        return str(exc).rstrip(".")
+    if not method.ranks_documents:
+        return f"{name} search ranks no passages"
 
     async def ranked(question: str, k: int) -> list[str]:
-        return list(await rank(rag, question, k))
-
-    return ranked
-
-
-def ranker_for(rag: GraphRAG, method: str, overrides: dict[str, Any]) -> Ranker | str:
-    """A function giving a method's top-k document ids, or why the method is unavailable."""
-    if method == "local":
-        return local_ranker(rag)
-    if method not in ("naive", "hops"):
-        return f"unknown method {method!r} (use naive, hops, local)"
-    from graphrag_neo4j.query.registry import rank_documents
-
-    extra = overrides if method == "hops" else {}
-
-    async def ranked(question: str, k: int) -> list[str]:
-        return await rank_documents(rag, method, question, k, **extra)
+        query = make_query(services.settings, question, **overrides)
+        return await method.rank_documents(query, k)
 
     return ranked
 

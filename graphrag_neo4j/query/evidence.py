@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from graphrag_neo4j.records import Answer
+from graphrag_neo4j.query.base import Answer
 from graphrag_neo4j.resources import load_cypher
 
 EVIDENCE_QUERY = "explore/answer_evidence"

@@ -6,20 +6,13 @@ import asyncio
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
 
 from graphrag_neo4j.llm.tokens import count_tokens
+from graphrag_neo4j.query.base import Answer, Query, Services
 from graphrag_neo4j.query.community_selection import select_dynamically
-from graphrag_neo4j.query.context import Row, history_block
-from graphrag_neo4j.query.local import budgets
-from graphrag_neo4j.records import Answer
+from graphrag_neo4j.query.context import CommunitySelection, Row, SearchContext, history_block
 from graphrag_neo4j.resources import load_prompt
-from graphrag_neo4j.settings import SearchSettings
-
-if TYPE_CHECKING:
-    from graphrag_neo4j.engine import GraphRAG
-    from graphrag_neo4j.llm.streaming import TokenSink
 
 _JSON_OBJECT = re.compile(r"\{.*\}", flags=re.DOTALL)
 NOTHING_RELEVANT = "The indexed data holds nothing relevant to this question."
@@ -31,18 +24,6 @@ class Point:
 
     description: str
     score: int
-
-
-@dataclass
-class GlobalContext:
-    """The reports chosen for the map step, cut into batches, and what choosing them cost."""
-
-    level: int
-    reports: list[Row]
-    batches: list[str]
-    notes: list[str] = field(default_factory=list)
-    rating_calls: int = 0
-    map_calls_saved: int = 0
 
 
 def report_batches(reports: Sequence[Row], budget_tokens: int) -> list[str]:
@@ -111,115 +92,105 @@ def reduce_block(points: Sequence[Point], budget_tokens: int) -> str:
 class GlobalSearch:
     """Context builder (report selection) + map prompt + reduce prompt."""
 
-    rag: GraphRAG
+    services: Services
+    streams = True
+    needs_llm = False
+    ranks_documents = False
 
     async def _levels(self) -> list[int]:
-        rows = await asyncio.to_thread(self.rag.store.read, "query/community_levels")
+        rows = await asyncio.to_thread(self.services.store.read, "query/community_levels")
         return [int(row["level"]) for row in rows]
 
     async def _reports(self, level: int) -> list[Row]:
         rows = await asyncio.to_thread(
-            self.rag.store.read, "query/community_reports_at_level", level=level
+            self.services.store.read, "query/community_reports_at_level", level=level
         )
-        return [{**row, "ref": number} for number, row in enumerate(rows, start=1)]
+        return numbered(rows)
 
-    async def build_context(
-        self, question: str, level: int | None = None, **overrides: Any
-    ) -> GlobalContext:
+    async def build_context(self, query: Query) -> SearchContext:
         """Pick the level (or the deepest that exists) and its reports, batched for mapping."""
-        search = budgets(self.rag.settings.search, overrides)
+        search = query.search
         levels = await self._levels()
         if not levels:
-            return GlobalContext(-1, [], [], ["No community reports exist yet."])
-        wanted = search.community_level if level is None else level
+            return SearchContext("", {"Reports": []}, notes=["No community reports exist yet."])
+        wanted = search.community_level
         chosen = choose_level(wanted, levels)
-        context = GlobalContext(chosen, [], [])
-        if chosen != wanted:
-            context.notes.append(f"Level {wanted} has no reports; using level {chosen}.")
+        notes = [] if chosen == wanted else [f"Level {wanted} has no reports; using {chosen}."]
         everything = await self._reports(chosen)
+        reports, rating_calls = everything, 0
         if search.dynamic_selection:
-            selected, context.rating_calls = await select_dynamically(
-                self.rag, question, chosen, search.dynamic_min_rating
+            selected, rating_calls = await select_dynamically(
+                self.services, query.question, chosen, search.dynamic_min_rating
             )
-            context.reports = [{**row, "ref": n} for n, row in enumerate(selected, start=1)]
-            full = len(report_batches(everything, search.map_batch_tokens))
-            context.batches = report_batches(context.reports, search.map_batch_tokens)
-            context.map_calls_saved = full - len(context.batches)
-        else:
-            context.reports = everything
-            context.batches = report_batches(everything, search.map_batch_tokens)
-        return context
+            reports = numbered(selected)
+        batches = report_batches(reports, search.map_batch_tokens)
+        saved = len(report_batches(everything, search.map_batch_tokens)) - len(batches)
+        return SearchContext(
+            text="\n\n".join(batches),
+            sources={"Reports": reports},
+            notes=notes,
+            batches=batches,
+            selection=CommunitySelection(
+                chosen, len(batches), rating_calls, saved if search.dynamic_selection else 0
+            ),
+        )
 
-    async def map(self, question: str, context: GlobalContext, history: str) -> list[Point]:
+    async def map(self, query: Query, context: SearchContext) -> list[Point]:
         """One map call per batch, concurrently; every point they return."""
-        template = load_prompt("global_map", self.rag.settings.prompts_dir)
+        template = load_prompt("global_map", self.services.settings.prompts_dir)
+        history = history_block(query.history)
         prompts = [
-            template.format(context=batch, question=question, history=history)
+            template.format(context=batch, question=query.question, history=history)
             for batch in context.batches
         ]
         replies = await asyncio.gather(
-            *(self.rag.llm.complete(p, stage="global_map") for p in prompts)
+            *(self.services.llm.complete(p, stage="global_map") for p in prompts)
         )
         return [point for reply in replies for point in parse_points(reply)]
 
-    async def answer(
-        self,
-        question: str,
-        *,
-        level: int | None = None,
-        response_type: str | None = None,
-        history: Sequence[tuple[str, str]] | None = None,
-        on_token: TokenSink | None = None,
-        **overrides: Any,
-    ) -> Answer:
+    async def _mapped(self, query: Query) -> tuple[SearchContext, list[Point]]:
         """Map over the chosen level; if nothing scores, try the next broader level once."""
-        search: SearchSettings = budgets(self.rag.settings.search, overrides)
-        past = history_block(history)
-        context = await self.build_context(question, level, **overrides)
-        points = await self.map(question, context, past) if context.batches else []
-        if not any(p.score > 0 for p in points) and context.level > 0:
-            context.notes.append(
-                f"Nothing at level {context.level} scored above 0;"
-                f" trying level {context.level - 1}."
-            )
-            broader = await self.build_context(question, context.level - 1, **overrides)
-            broader.notes = context.notes + broader.notes
-            context = broader
-            points = await self.map(question, context, past) if context.batches else []
-        block = reduce_block(points, search.reduce_tokens)
-        if not block:
-            if on_token is not None:
-                on_token(NOTHING_RELEVANT)
-            return self._answer(NOTHING_RELEVANT, context, points)
-        prompt = load_prompt("global_reduce", self.rag.settings.prompts_dir).format(
-            response_type=response_type or search.response_type,
-            points=block,
-            question=question,
-            history=past,
-        )
-        text = await self.rag.llm.complete(prompt, stage="global_reduce", on_token=on_token)
-        return self._answer(text, context, points, block)
+        context = await self.build_context(query)
+        points = await self.map(query, context)
+        level = context.selection.level if context.selection else -1
+        if any(p.score > 0 for p in points) or level <= 0:
+            return context, points
+        notes = [
+            *context.notes, f"Nothing at level {level} scored above 0; trying level {level - 1}."
+        ]
+        broader = await self.build_context(query.with_search(community_level=level - 1))
+        broader.notes = notes + broader.notes
+        return broader, await self.map(query, broader)
 
-    @staticmethod
-    def _answer(
-        text: str, context: GlobalContext, points: list[Point], block: str = ""
-    ) -> Answer:
-        notes = "\n".join(context.notes)
-        return Answer(
-            text=text,
-            method="global",
-            context=(notes + "\n\n" + block).strip(),
-            sources={
-                "Reports": context.reports,
-                "Points": [{"description": p.description, "score": p.score} for p in points],
-                "Notes": [{"text": note} for note in context.notes],
-                "Selection": [
-                    {
-                        "level": context.level,
-                        "map_calls": len(context.batches),
-                        "rating_calls": context.rating_calls,
-                        "map_calls_saved": context.map_calls_saved,
-                    }
-                ],
-            },
-        )
+    async def answer(self, query: Query) -> Answer:
+        """Map, then reduce the best points into one answer (streamed if asked)."""
+        context, points = await self._mapped(query)
+        block = reduce_block(points, query.search.reduce_tokens)
+        if block:
+            prompt = load_prompt("global_reduce", self.services.settings.prompts_dir).format(
+                response_type=query.response_type,
+                points=block,
+                question=query.question,
+                history=history_block(query.history),
+            )
+            text = await self.services.llm.complete(
+                prompt, stage="global_reduce", on_token=query.on_token
+            )
+        else:
+            text = NOTHING_RELEVANT
+            if query.on_token is not None:
+                query.on_token(text)
+        answer = Answer.from_context("global", text, context)
+        answer.context = ("\n".join(context.notes) + "\n\n" + block).strip()
+        answer.sources["Points"] = [{"description": p.description, "score": p.score}
+                                    for p in points]
+        return answer
+
+    async def rank_documents(self, query: Query, k: int) -> list[str]:  # noqa: ARG002
+        """Global search reads community reports, not passages: it ranks no documents."""
+        return []
+
+
+def numbered(rows: Sequence[Row]) -> list[Row]:
+    """Rows with their 1-based `ref`, as the map prompt cites them."""
+    return [{**row, "ref": number} for number, row in enumerate(rows, start=1)]

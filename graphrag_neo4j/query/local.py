@@ -4,38 +4,26 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.query.base import Answer, Query, Services
 from graphrag_neo4j.query.context import (
     Row,
     SearchContext,
     TableBuilder,
-    history_block,
+    documents_in_order,
     join_tables,
 )
-from graphrag_neo4j.records import Answer
-from graphrag_neo4j.resources import load_cypher, load_prompt
+from graphrag_neo4j.query.passages import answer_from_context
+from graphrag_neo4j.resources import load_cypher
 from graphrag_neo4j.settings import SearchSettings
 
 if TYPE_CHECKING:
     from langchain_neo4j import Neo4jVector
 
-    from graphrag_neo4j.engine import GraphRAG
-    from graphrag_neo4j.llm.streaming import TokenSink
-
 ENTITY_INDEX = "entity_description_embedding"
-STAGE = "local_answer"
-
-
-def budgets(settings: SearchSettings, overrides: dict[str, Any]) -> SearchSettings:
-    """The search settings with per-query overrides applied (unknown names are an error)."""
-    unknown = set(overrides) - set(SearchSettings.model_fields)
-    if unknown:
-        raise ValueError(f"unknown search settings: {', '.join(sorted(unknown))}")
-    return settings.model_copy(update=overrides)
 
 
 def retrieval_params(search: SearchSettings) -> dict[str, int]:
@@ -72,20 +60,19 @@ def pack_context(metadata: dict[str, Any], search: SearchSettings, score: float)
     return SearchContext(
         text=join_tables(tables),
         sources={t.title: t.rows for t in tables},
-        ranked_document_ids=_documents_in_order(sources.rows),
+        ranked_document_ids=documents_in_order(sources.rows),
         score=score,
     )
-
-
-def _documents_in_order(chunks: Sequence[Row]) -> list[str]:
-    return list(dict.fromkeys(str(c["document_id"]) for c in chunks))
 
 
 @dataclass
 class LocalSearch:
     """Context builder + prompt + one LLM call, over the entities nearest the question."""
 
-    rag: GraphRAG
+    services: Services
+    streams = True
+    needs_llm = False
+    ranks_documents = True
     _vector_store: Neo4jVector | None = field(default=None, init=False)
 
     def _store(self) -> Neo4jVector:
@@ -96,7 +83,7 @@ class LocalSearch:
             # communities are built) as warnings; our store switches them off the same way.
             logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
 
-            neo4j = self.rag.settings.neo4j
+            neo4j = self.services.settings.neo4j
             try:
                 self._vector_store = self._open(Neo4jVector)
             except ValueError as exc:
@@ -107,9 +94,9 @@ class LocalSearch:
         return self._vector_store
 
     def _open(self, vector_class: type[Neo4jVector]) -> Neo4jVector:
-        neo4j = self.rag.settings.neo4j
+        neo4j = self.services.settings.neo4j
         return vector_class.from_existing_index(
-            embedding=self.rag.embedder.embedder,
+            embedding=self.services.embedder.embedder,
             url=neo4j.uri,
             username=neo4j.user,
             password=neo4j.password.get_secret_value(),
@@ -120,7 +107,7 @@ class LocalSearch:
 
     async def retrieve(self, question: str, search: SearchSettings) -> tuple[Row, float]:
         """The retrieval query's metadata and best score for the question."""
-        vector = await self.rag.embedder.embed_query(question)
+        vector = await self.services.embedder.embed_query(question)
         store = await asyncio.to_thread(self._store)
         hits = await asyncio.to_thread(
             store.similarity_search_with_score_by_vector,
@@ -133,34 +120,17 @@ class LocalSearch:
         document, score = hits[0]
         return dict(document.metadata), float(score)
 
-    async def build_context(self, question: str, **overrides: Any) -> SearchContext:
+    async def build_context(self, query: Query) -> SearchContext:
         """Retrieval only: the packed data tables for the question."""
-        search = budgets(self.rag.settings.search, overrides)
-        metadata, score = await self.retrieve(question, search)
-        return pack_context(metadata, search, score)
+        metadata, score = await self.retrieve(query.question, query.search)
+        return pack_context(metadata, query.search, score)
 
-    async def answer(
-        self,
-        question: str,
-        *,
-        response_type: str | None = None,
-        history: Sequence[tuple[str, str]] | None = None,
-        on_token: TokenSink | None = None,
-        **overrides: Any,
-    ) -> Answer:
+    async def answer(self, query: Query) -> Answer:
         """Build the context, then one answer call citing the rows it used."""
-        context = await self.build_context(question, **overrides)
-        prompt = load_prompt("local_answer", self.rag.settings.prompts_dir).format(
-            response_type=response_type or self.rag.settings.search.response_type,
-            history=history_block(history),
-            context=context.text or "(no data found)",
-            question=question,
-        )
-        text = await self.rag.llm.complete(prompt, stage=STAGE, on_token=on_token)
-        return Answer(text=text, method="local", context=context.text, sources=context.sources)
+        context = await self.build_context(query)
+        return await answer_from_context(self.services, "local", query, context)
 
-
-async def rank_documents(rag: GraphRAG, question: str, k: int) -> list[str]:
-    """Document ids in the order local search's context ranks their chunks (for recall eval)."""
-    context = await rag.local_search.build_context(question, top_chunks=max(k, 1))
-    return context.ranked_document_ids[:k]
+    async def rank_documents(self, query: Query, k: int) -> list[str]:
+        """Document ids in the order the context ranks their chunks."""
+        context = await self.build_context(query.with_search(top_chunks=max(k, 1)))
+        return context.ranked_document_ids[:k]

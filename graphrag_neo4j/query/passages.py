@@ -1,40 +1,29 @@
-"""What naive and hops search share: per-query overrides, passage tables and the answer call."""
+"""What the methods share: vector candidate counts, passage tables and the one answer call."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
-from graphrag_neo4j.query.context import Row, SearchContext, TableBuilder, history_block
-from graphrag_neo4j.records import Answer
+from graphrag_neo4j.query.base import Answer, Query, Services
+from graphrag_neo4j.query.context import (
+    Row,
+    SearchContext,
+    TableBuilder,
+    documents_in_order,
+    history_block,
+)
 from graphrag_neo4j.resources import load_prompt
-from graphrag_neo4j.settings import SearchSettings
-
-if TYPE_CHECKING:
-    from graphrag_neo4j.engine import GraphRAG
 
 # Neo4j's HNSW vector indexes miss true neighbours when asked for very few (naive Recall@5 on
 # MuSiQue: 57.0 asking for 5, 60.3 asking for 100 = the exact search), so searches ask for at
 # least this many and keep their k best.
 ANN_MIN_CANDIDATES = 100
+NO_DATA = "(no data found)"
 
 
 def ann_candidates(k: int) -> int:
     """How many neighbours to ask a vector index for, to get k right."""
     return max(k, ANN_MIN_CANDIDATES)
-
-
-def with_overrides(settings: SearchSettings, overrides: Mapping[str, Any]) -> SearchSettings:
-    """The search settings with per-query values applied, validated like the settings file."""
-    unknown = set(overrides) - set(SearchSettings.model_fields)
-    if unknown:
-        raise ValueError(f"unknown search settings: {', '.join(sorted(unknown))}")
-    return SearchSettings.model_validate({**settings.model_dump(), **overrides})
-
-
-def documents_in_order(passages: Sequence[Row]) -> list[str]:
-    """Distinct document ids in the order their passages rank."""
-    return list(dict.fromkeys(str(row["document_id"]) for row in passages))
 
 
 def passages_table(passages: Sequence[Row], budget_tokens: int) -> TableBuilder:
@@ -56,36 +45,15 @@ def passage_context(
     )
 
 
-async def answer_call(
-    rag: GraphRAG,
-    method: str,
-    question: str,
-    context: SearchContext,
-    response_type: str | None,
-    history: Sequence[tuple[str, str]] | None,
-    calls_before: tuple[int, int, int],
+async def answer_from_context(
+    services: Services, method: str, query: Query, context: SearchContext
 ) -> Answer:
-    """One answer call over the context; the Answer counts every LLM call since `calls_before`."""
-    prompt = load_prompt(f"{method}_answer", rag.settings.prompts_dir).format(
-        response_type=response_type or rag.settings.search.response_type,
-        history=history_block(history),
-        context=context.text or "(nothing found)",
-        question=question,
+    """One answer call with prompts/<method>_answer.txt over the context, streamed if asked."""
+    prompt = load_prompt(f"{method}_answer", services.settings.prompts_dir).format(
+        response_type=query.response_type,
+        history=history_block(query.history),
+        context=context.text or NO_DATA,
+        question=query.question,
     )
-    text = await rag.llm.complete(prompt, stage=f"{method}_answer")
-    calls, prompt_tokens, completion_tokens = usage_totals(rag)
-    return Answer(
-        text=text,
-        method=method,
-        context=context.text,
-        sources=context.sources,
-        llm_calls=calls - calls_before[0],
-        prompt_tokens=prompt_tokens - calls_before[1],
-        completion_tokens=completion_tokens - calls_before[2],
-    )
-
-
-def usage_totals(rag: GraphRAG) -> tuple[int, int, int]:
-    """LLM calls, prompt tokens and completion tokens spent so far by this engine."""
-    total = rag.llm.usage.total()
-    return total.calls, total.prompt_tokens, total.completion_tokens
+    text = await services.llm.complete(prompt, stage=f"{method}_answer", on_token=query.on_token)
+    return Answer.from_context(method, text, context)

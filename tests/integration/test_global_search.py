@@ -82,9 +82,9 @@ def _calls(rag: GraphRAG, marker: str) -> list[Any]:
 
 def test_one_map_call_per_batch_and_only_nonzero_points_reduced(rag: GraphRAG) -> None:
     answer = rag.query(QUESTION, method="global", map_batch_tokens=120)
-    selection = answer.sources["Selection"][0]
+    selection = answer.selection
     maps = _calls(rag, "Find what in these reports helps")
-    assert selection["map_calls"] == len(maps) > 1
+    assert selection is not None and selection.map_calls == len(maps) > 1
     (reduce_call,) = _calls(rag, "Several analysts")
     assert "Importance: 80" in reduce_call.prompt
     assert "Importance: 0" not in reduce_call.prompt
@@ -100,7 +100,7 @@ def test_nothing_relevant_is_said_plainly_without_a_reduce_call(rag: GraphRAG) -
 
 def test_dynamic_selection_maps_only_relevant_reports(rag: GraphRAG) -> None:
     answer = rag.query(QUESTION, method="global", dynamic_selection=True, map_batch_tokens=120)
-    selection = answer.sources["Selection"][0]
-    assert selection["rating_calls"] > 0
+    selection = answer.selection
+    assert selection is not None and selection.rating_calls > 0
     assert all("Daniel" in r["full_content"] for r in answer.sources["Reports"])
-    assert selection["map_calls_saved"] >= 0
+    assert selection.map_calls_saved >= 0

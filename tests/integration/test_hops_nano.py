@@ -13,9 +13,9 @@ import pytest
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.errors import ModelError
 from graphrag_neo4j.llm.offline_embeddings import MiniLMEmbeddings
+from graphrag_neo4j.query.base import make_query
 from graphrag_neo4j.query.hops.search import HopsSearch
 from graphrag_neo4j.query.naive import NaiveSearch
-from graphrag_neo4j.query.registry import run_method
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel
@@ -85,7 +85,9 @@ async def test_hops_returns_euler_then_daniel_like_the_notebook(
     rag: GraphRAG, nano_root: Path
 ) -> None:
     query = _question(nano_root)
-    context = await HopsSearch(rag).build_context(query["query"])
+    context = await HopsSearch(rag).build_context(
+        make_query(rag.settings, query["query"])
+    )
     expected = [f"nano_dataset-{i}" for i in query["expected_passage_ids_graph_method_in_order"]]
     assert context.ranked_document_ids == expected == ["nano_dataset-3", "nano_dataset-2"]
     assert [row["text"] for row in context.sources["Mentions"]] == ["Euler"]
@@ -97,7 +99,9 @@ async def test_hops_returns_euler_then_daniel_like_the_notebook(
 
 async def test_naive_ranks_euler_first_and_misses_daniel(rag: GraphRAG, nano_root: Path) -> None:
     query = _question(nano_root)
-    context = await NaiveSearch(rag).build_context(query["query"])
+    context = await NaiveSearch(rag).build_context(
+        make_query(rag.settings, query["query"])
+    )
     assert context.ranked_document_ids[0] == "nano_dataset-3"
     assert "nano_dataset-2" not in context.ranked_document_ids
     assert len(context.sources["Sources"]) == 2
@@ -105,8 +109,8 @@ async def test_naive_ranks_euler_first_and_misses_daniel(rag: GraphRAG, nano_roo
 
 async def test_answers_follow_the_notebook(rag: GraphRAG, nano_root: Path) -> None:
     question = _question(nano_root)["query"]
-    hops = await run_method(rag, "hops", question)
-    naive = await run_method(rag, "naive", question)
+    hops = await rag.aquery(question, "hops")
+    naive = await rag.aquery(question, "naive")
     assert hops.text == DANIEL and hops.method == "hops"
     assert naive.text == DONT_KNOW and naive.method == "naive"
     assert hops.llm_calls == 3  # NER, rerank, answer
@@ -121,7 +125,9 @@ async def test_without_an_llm_hops_still_ranks_euler_first(
     assert isinstance(llm, FakeChatModel)
     calls = len(llm.calls)
     query = _question(nano_root)["query"]
-    context = await HopsSearch(rag).build_context(query, hops_rerank=False, hops_final_k=4)
+    context = await HopsSearch(rag).build_context(
+        make_query(rag.settings, query, hops_rerank=False, hops_final_k=4)
+    )
     assert len(llm.calls) == calls, "no-rerank retrieval called the LLM"
     assert context.ranked_document_ids[0] == "nano_dataset-3"
     assert sorted(context.ranked_document_ids) == [f"nano_dataset-{i}" for i in range(4)]
@@ -130,7 +136,9 @@ async def test_without_an_llm_hops_still_ranks_euler_first(
 
 async def test_given_mentions_replace_ner(rag: GraphRAG, nano_root: Path) -> None:
     query = _question(nano_root)["query"]
-    context = await HopsSearch(rag).build_context(query, mentions=["Daniel Bernoulli"])
+    context = await HopsSearch(rag).build_context(
+        make_query(rag.settings, query, mentions=["Daniel Bernoulli"])
+    )
     assert [row["text"] for row in context.sources["Mentions"]] == ["Daniel Bernoulli"]
     assert context.sources["Entities"][0]["name"] == "Daniel Bernoulli"
 
@@ -145,8 +153,9 @@ async def test_a_failing_reranker_leaves_the_embedding_ranking_and_a_note(
                                    ("You pick facts", crash)])
     query = _question(shared_data)["query"]
     with GraphRAG(rag.settings, llm=failing, embeddings=embeddings) as other:
-        context = await HopsSearch(other).build_context(query, hops_final_k=4)
-    notes = [row["text"] for row in context.sources["Notes"]]
-    assert notes == ["The rerank call failed, ranked by embeddings: the model process died"]
+        context = await HopsSearch(other).build_context(
+            make_query(other.settings, query, hops_final_k=4)
+        )
+    assert context.notes == ["The rerank call failed, ranked by embeddings: the model process died"]
     assert context.ranked_document_ids[0] == "nano_dataset-3"
     assert "Rerank" not in context.sources

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.query.local import retrieval_params
+from graphrag_neo4j.query.local import LocalSearch, retrieval_params
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeEmbeddings
@@ -38,7 +38,7 @@ def nano_rag(
 
 
 def test_retrieval_query_honours_langchain_contract(nano_rag: GraphRAG) -> None:
-    search = nano_rag.local_search
+    search = LocalSearch(nano_rag)
     vector = asyncio.run(nano_rag.embedder.embed_query(QUESTION))
     store = search._store()
     params = retrieval_params(nano_rag.settings.search)
@@ -58,7 +58,7 @@ def test_retrieval_query_honours_langchain_contract(nano_rag: GraphRAG) -> None:
 def test_retrieval_query_text_is_never_null_on_an_empty_graph(
     nano_rag: GraphRAG, store: Store
 ) -> None:
-    search = nano_rag.local_search
+    search = LocalSearch(nano_rag)
     vector = asyncio.run(nano_rag.embedder.embed_query(QUESTION))
     vector_store = search._store()
     store.run_autocommit("delete_all")
@@ -69,13 +69,13 @@ def test_retrieval_query_text_is_never_null_on_an_empty_graph(
 
 
 def test_local_context_has_daniel_passage_and_johann_euler_relation(nano_rag: GraphRAG) -> None:
-    context = asyncio.run(nano_rag.local_search.build_context(QUESTION))
+    context = nano_rag.retrieve(QUESTION, "local")
     sources = [row["text"] for row in context.sources["Sources"]]
     assert any(text.startswith("Daniel Bernoulli (1700") for text in sources)
     relations = {(r["source"], r["predicate"], r["target"])
                  for r in context.sources["Relationships"]}
     assert ("Leonhard Euler", "was a student of", "Johann Bernoulli") in relations
-    assert "-----Entities-----" in context.text and "-----Sources-----" in context.text
+    assert "-----Entities-----" in context.context and "-----Sources-----" in context.context
 
 
 def test_local_answer_cites_and_reports_cost(nano_rag: GraphRAG) -> None:
@@ -88,7 +88,6 @@ def test_local_answer_cites_and_reports_cost(nano_rag: GraphRAG) -> None:
 
 
 def test_per_query_budgets_shrink_the_context(nano_rag: GraphRAG) -> None:
-    small = asyncio.run(nano_rag.local_search.build_context(QUESTION, top_chunks=1,
-                                                            top_k_entities=2))
+    small = nano_rag.retrieve(QUESTION, "local", top_chunks=1, top_k_entities=2)
     assert len(small.sources["Sources"]) == 1
     assert len(small.sources["Entities"]) == 2

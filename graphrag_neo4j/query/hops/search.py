@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from graphrag_neo4j.errors import ConfigError, ModelError
 from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.query.base import Answer, Query, Services
 from graphrag_neo4j.query.context import Row, SearchContext
 from graphrag_neo4j.query.hops.mentions import capitalised_mentions, llm_mentions
 from graphrag_neo4j.query.hops.ranking import (
@@ -19,18 +20,8 @@ from graphrag_neo4j.query.hops.ranking import (
     shown_to_reranker,
 )
 from graphrag_neo4j.query.hops.rerank import Candidate, Rerank, rerank_relations
-from graphrag_neo4j.query.passages import (
-    ann_candidates,
-    answer_call,
-    passage_context,
-    usage_totals,
-    with_overrides,
-)
-from graphrag_neo4j.records import Answer
+from graphrag_neo4j.query.passages import ann_candidates, answer_from_context, passage_context
 from graphrag_neo4j.settings import SearchSettings
-
-if TYPE_CHECKING:
-    from graphrag_neo4j.engine import GraphRAG
 
 # Relations listed in the answer prompt: enough to show the chain, short for small models.
 FACTS_IN_PROMPT = 10
@@ -69,17 +60,20 @@ def _candidate(row: Row) -> Candidate:
 class HopsSearch:
     """Context builder (entities + relations -> subgraph -> rerank -> passages) + one answer."""
 
-    rag: GraphRAG
+    services: Services
+    streams = True
+    needs_llm = True
+    ranks_documents = True
 
     async def _read(self, name: str, **params: Any) -> list[Row]:
-        return await asyncio.to_thread(self.rag.store.read, name, **params)
+        return await asyncio.to_thread(self.services.store.read, name, **params)
 
     def _llm(self, search: SearchSettings, notes: list[str]) -> LLMCaller | None:
         """The LLM for NER and rerank, or None (with a note) when off or unavailable."""
         if not search.hops_rerank:
             return None
         try:
-            return self.rag.llm
+            return self.services.llm
         except (ModelError, ConfigError) as exc:
             notes.append(f"No LLM for hops NER and rerank, ranked by embeddings: {exc}")
             return None
@@ -87,7 +81,7 @@ class HopsSearch:
     async def _mentions(self, question: str, llm: LLMCaller | None, notes: list[str]) -> list[str]:
         if llm is not None:
             try:
-                return await llm_mentions(llm, question, self.rag.settings.prompts_dir)
+                return await llm_mentions(llm, question, self.services.settings.prompts_dir)
             except ModelError as exc:
                 notes.append(f"The NER call failed, capitalised phrases used instead: {exc}")
         return capitalised_mentions(question)
@@ -101,7 +95,7 @@ class HopsSearch:
         k = search.hops_entity_top_k
         if not mentions or k < 1:
             return mentions, []
-        vectors = await self.rag.embedder.embed(mentions)
+        vectors = await self.services.embedder.embed(mentions)
         rows = [{"text": m, "embedding": v} for m, v in zip(mentions, vectors, strict=True)]
         hits = await self._read(
             "query/search_entities_by_vector", mentions=rows, k=k, candidates=ann_candidates(k)
@@ -158,7 +152,7 @@ class HopsSearch:
         """Mentions -> entity and relation hits -> expanded candidates -> ranked chunk ids."""
         notes: list[str] = []
         llm = self._llm(search, notes)
-        vector = await self.rag.embedder.embed_query(question)
+        vector = await self.services.embedder.embed_query(question)
         # The ways are independent: the NER call overlaps the vector searches.
         (names, entities), relations, nearest = await asyncio.gather(
             self._entity_hits(question, search, mentions, llm, notes),
@@ -183,7 +177,7 @@ class HopsSearch:
         )
         try:
             found.rerank = await rerank_relations(
-                llm, question, shown, search.hops_rerank_select, self.rag.settings.prompts_dir
+                llm, question, shown, search.hops_rerank_select, self.services.settings.prompts_dir
             )
         except ModelError as exc:
             found.notes.append(f"The rerank call failed, ranked by embeddings: {exc}")
@@ -191,16 +185,13 @@ class HopsSearch:
         found.chosen = [shown[i] for i in found.rerank.order[: search.hops_rerank_select]]
         found.chunk_order = passages_after_rerank(found.chosen, found.blended_order)
 
-    async def build_context(
-        self, question: str, *, mentions: Sequence[str] | None = None, **overrides: Any
-    ) -> SearchContext:
+    async def build_context(self, query: Query) -> SearchContext:
         """Retrieval only: the facts and `hops_final_k` passages for the answer prompt.
 
-        `mentions` replaces named-entity recognition (the notebook's prepared NER list).
+        `query.mentions` replaces named-entity recognition (the notebook's prepared NER list).
         """
-        search = with_overrides(self.rag.settings.search, overrides)
-        found = await self.retrieve(question, search, mentions)
-        return await self._pack(found, search)
+        found = await self.retrieve(query.question, query.search, query.mentions)
+        return await self._pack(found, query.search)
 
     async def _pack(self, found: HopsRetrieval, search: SearchSettings) -> SearchContext:
         top = found.chunk_order[: search.hops_final_k]
@@ -211,26 +202,23 @@ class HopsSearch:
                      for c in facts[:FACTS_IN_PROMPT]]
         context = passage_context(passages, search.passage_context_tokens, _extra(found))
         context.sources["Relationships"] = fact_rows
+        context.notes = list(found.notes)
         facts_text = "\n".join(f"({n}) {row['fact']}" for n, row in enumerate(fact_rows, 1))
         if facts_text:
             context.text = f"-----Facts-----\n{facts_text}\n\n{context.text}"
         return context
 
-    async def answer(
-        self,
-        question: str,
-        *,
-        response_type: str | None = None,
-        history: Sequence[tuple[str, str]] | None = None,
-        mentions: Sequence[str] | None = None,
-        **overrides: Any,
-    ) -> Answer:
+    async def answer(self, query: Query) -> Answer:
         """Build the context (NER and rerank calls when enabled), then one answer call."""
-        before = usage_totals(self.rag)
-        context = await self.build_context(question, mentions=mentions, **overrides)
-        return await answer_call(
-            self.rag, "hops", question, context, response_type, history, before
-        )
+        context = await self.build_context(query)
+        return await answer_from_context(self.services, "hops", query, context)
+
+    async def rank_documents(self, query: Query, k: int) -> list[str]:
+        """Document ids in hops order, best first."""
+        search = query.search.model_copy(update={"hops_final_k": max(k, 1)})
+        found = await self.retrieve(query.question, search, query.mentions)
+        ranked = (found.document_of[c] for c in found.chunk_order if c in found.document_of)
+        return list(dict.fromkeys(ranked))[:k]
 
 
 def _extra(found: HopsRetrieval) -> dict[str, list[Row]]:
@@ -240,19 +228,7 @@ def _extra(found: HopsRetrieval) -> dict[str, list[Row]]:
         "Entities": [{k: row[k] for k in ("mention", "id", "name", "score")}
                      for row in found.entity_hits],
     }
-    if found.notes:
-        extra["Notes"] = [{"text": note} for note in found.notes]
     if found.rerank is not None:
         extra["Rerank"] = [{"parsed": found.rerank.parsed, "thought": found.rerank.thought,
                             "chosen": [c.id for c in found.chosen]}]
     return extra
-
-
-async def rank_documents(
-    rag: GraphRAG, question: str, k: int, **overrides: Any
-) -> list[str]:
-    """Document ids in hops order, best first (for recall evaluation)."""
-    search = with_overrides(rag.settings.search, {"hops_final_k": max(k, 1), **overrides})
-    found = await HopsSearch(rag).retrieve(question, search)
-    ranked = (found.document_of[c] for c in found.chunk_order if c in found.document_of)
-    return list(dict.fromkeys(ranked))[:k]

@@ -14,11 +14,11 @@ from graphrag_neo4j.query.evaluation import (
     EvalQuestion,
     MethodResult,
     evaluate_method,
+    ranker_for,
     read_questions,
     recall_at,
 )
-from graphrag_neo4j.query.passages import with_overrides
-from graphrag_neo4j.settings import SearchSettings
+from tests.unit.query.fakes import fake_services
 
 
 def test_recall_is_the_share_of_gold_in_the_top_k() -> None:
@@ -79,22 +79,16 @@ def test_bad_k_list(text: str) -> None:
         _int_list(text)
 
 
-def test_overrides_are_validated_search_settings() -> None:
-    assert with_overrides(SearchSettings(), {"hops_degree": 2}).hops_degree == 2
-    with pytest.raises(ValueError, match="hops_typo"):
-        with_overrides(SearchSettings(), {"hops_typo": 1})
+def test_methods_that_rank_no_passages_are_reported_unavailable(tmp_path: Path) -> None:
+    services = fake_services({}, [], tmp_path)
+    assert ranker_for(services, "global", {}) == "global search ranks no passages"
+    reason = ranker_for(services, "drift", {})
+    assert isinstance(reason, str) and reason.startswith("Unknown method 'drift'")
 
 
-def test_local_is_reported_unavailable_without_its_module(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    import importlib
-
-    from graphrag_neo4j.query.evaluation import ranker_for
-
-    def missing(name: str) -> None:
-        raise ImportError(f"No module named {name!r}")
-
-    monkeypatch.setattr(importlib, "import_module", missing)
-    reason = ranker_for(object(), "local", {})  # type: ignore[arg-type]
-    assert isinstance(reason, str) and "local_search cannot be imported" in reason
+async def test_a_ranker_runs_the_method_with_the_overrides(tmp_path: Path) -> None:
+    rows = [{"chunk_id": "c1", "document_id": "d1", "title": "", "text": "x"}]
+    services = fake_services({"query/search_chunks_by_vector": rows}, [], tmp_path)
+    ranker = ranker_for(services, "naive", {"hops_degree": 2})
+    assert not isinstance(ranker, str)
+    assert await ranker("Who?", 5) == ["d1"]

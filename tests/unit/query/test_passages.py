@@ -1,8 +1,6 @@
-"""Naive and hops share passage tables, answer prompts and the answer call."""
+"""The methods share passage tables, answer prompts and the answer call."""
 
 from __future__ import annotations
-
-from typing import Any
 
 import pytest
 
@@ -34,14 +32,3 @@ def test_answer_prompts_take_the_shared_placeholders(name: str) -> None:
 
 def test_vector_searches_ask_for_enough_neighbours() -> None:
     assert ann_candidates(3) == 100 and ann_candidates(500) == 500
-
-
-async def test_query_methods_refuse_other_methods() -> None:
-    from graphrag_neo4j.errors import InputError
-    from graphrag_neo4j.query.registry import rank_documents, run_method
-
-    rag: Any = object()  # never touched: the method name is checked first
-    with pytest.raises(InputError, match="'drift'"):
-        await run_method(rag, "drift", "Who?")
-    with pytest.raises(InputError, match="'drift'"):
-        await rank_documents(rag, "drift", "Who?", 5)

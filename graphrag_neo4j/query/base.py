@@ -1,0 +1,150 @@
+"""The query seam: the services a method uses, the method contract, a query, and its answer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pydantic import ValidationError
+
+from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.query.context import CommunitySelection, Row, SearchContext
+from graphrag_neo4j.settings import SearchSettings, Settings
+
+if TYPE_CHECKING:
+    from graphrag_neo4j.llm.calls import LLMCaller
+    from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+    from graphrag_neo4j.llm.streaming import TokenSink
+
+# Options a query takes besides SearchSettings fields; `level` is community_level's short name.
+QUERY_OPTIONS = ("response_type", "history", "on_token", "mentions", "level")
+
+
+class GraphReader(Protocol):
+    """The part of `Store` searches use: run a named read statement."""
+
+    def read(self, name: str, **params: Any) -> list[Row]:
+        """The rows of cypher/NAME.cypher run in a read transaction."""
+        ...
+
+
+class Services(Protocol):
+    """What a query method uses; `GraphRAG` provides it (members resolve lazily)."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def store(self) -> GraphReader: ...
+
+    @property
+    def llm(self) -> LLMCaller: ...
+
+    @property
+    def embedder(self) -> EmbeddingCaller: ...
+
+
+@dataclass(frozen=True)
+class Query:
+    """One question with its validated per-query settings and conversation."""
+
+    question: str
+    search: SearchSettings
+    response_type: str
+    history: tuple[tuple[str, str], ...] = ()
+    on_token: TokenSink | None = None
+    mentions: tuple[str, ...] | None = None
+
+    def with_search(self, **updates: Any) -> Query:
+        """The same query with some search settings changed (validated)."""
+        return replace(self, search=validated_search(self.search, updates))
+
+
+def validated_search(base: SearchSettings, overrides: dict[str, Any]) -> SearchSettings:
+    """`base` with `overrides` applied and validated like the settings file; bad ones refused."""
+    unknown = sorted(set(overrides) - set(SearchSettings.model_fields))
+    if unknown:
+        allowed = ", ".join([*QUERY_OPTIONS, *SearchSettings.model_fields])
+        raise InputError(f"Unknown query option {', '.join(unknown)}: use one of {allowed}.")
+    try:
+        return SearchSettings.model_validate({**base.model_dump(), **overrides})
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise InputError(f"Invalid query option ({problems}).") from None
+
+
+def make_query(settings: Settings, question: str, **options: Any) -> Query:
+    """The one way options become a Query: known names only, every value validated."""
+    if not question.strip():
+        raise InputError("The question is empty: pass the question as the first argument.")
+    if options.get("level") is not None:
+        options["community_level"] = options.pop("level")
+    options.pop("level", None)
+    response_type = options.pop("response_type", None)
+    history = options.pop("history", None) or ()
+    on_token = options.pop("on_token", None)
+    mentions = options.pop("mentions", None)
+    search = validated_search(settings.search, options)
+    return Query(
+        question=question,
+        search=search,
+        response_type=response_type or search.response_type,
+        history=tuple((str(role), str(text)) for role, text in history),
+        on_token=on_token,
+        mentions=tuple(mentions) if mentions is not None else None,
+    )
+
+
+@dataclass
+class Answer:
+    """What a query returns: the text, the context it read, notes, and what it cost."""
+
+    text: str
+    method: str
+    context: str = ""
+    sources: dict[str, list[Row]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    selection: CommunitySelection | None = None
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    @classmethod
+    def from_context(cls, method: str, text: str, context: SearchContext) -> Answer:
+        """An answer (empty text for retrieval only) carrying the context's tables and notes."""
+        return cls(
+            text=text,
+            method=method,
+            context=context.text,
+            sources=context.sources,
+            notes=list(context.notes),
+            selection=context.selection,
+        )
+
+
+class QueryMethod(Protocol):
+    """One query method: a context builder, an answer over it, optionally a document ranking.
+
+    Capabilities: `streams` (answer tokens reach `query.on_token`), `needs_llm` (building the
+    context calls the LLM with default settings, not only the answer), `ranks_documents`.
+    """
+
+    streams: bool
+    needs_llm: bool
+    ranks_documents: bool
+
+    async def build_context(self, query: Query) -> SearchContext:
+        """Retrieval only: the data the answer prompt would read."""
+        ...
+
+    async def answer(self, query: Query) -> Answer:
+        """Build the context and answer from it."""
+        ...
+
+    async def rank_documents(self, query: Query, k: int) -> list[str]:
+        """The top-k document ids this method retrieves (for recall evaluation)."""
+        ...
+
+
+MethodFactory = Callable[[Services], QueryMethod]

@@ -1,0 +1,57 @@
+"""Services for query unit tests: canned rows per Cypher statement name, fake models."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.settings import Settings
+from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings, Rule
+
+Row = dict[str, Any]
+
+
+@dataclass
+class CannedStore:
+    """Answers `read(name, **params)` with the rows given for that statement name.
+
+    Rows are keyed by statement, never by call order; a statement without rows fails loudly,
+    so a test cannot pass on a query nobody expected.
+    """
+
+    rows: dict[str, list[Row]]
+    reads: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    def read(self, name: str, **params: Any) -> list[Row]:
+        """The canned rows of `name` (copies), recording the call."""
+        if name not in self.rows:
+            raise LookupError(f"CannedStore has no rows for {name!r}")
+        self.reads.append((name, params))
+        return [dict(row) for row in self.rows[name]]
+
+    def params_of(self, name: str) -> list[dict[str, Any]]:
+        """The parameters of every read of `name`, in order."""
+        return [params for read, params in self.reads if read == name]
+
+
+@dataclass
+class FakeServices:
+    """Settings, a canned store and fake LLM/embedder behind the real call paths."""
+
+    settings: Settings
+    store: CannedStore
+    llm: LLMCaller
+    embedder: EmbeddingCaller
+    chat: FakeChatModel
+
+
+def fake_services(rows: dict[str, list[Row]], rules: list[Rule], tmp: Path) -> FakeServices:
+    """Services whose LLM answers by `rules` and whose store returns `rows`."""
+    settings = Settings(cache_dir=tmp)
+    chat = FakeChatModel(rules=rules)
+    llm = LLMCaller(chat, settings.llm, None, no_cache=True)
+    embedder = EmbeddingCaller(FakeEmbeddings(), settings.embedding, None, no_cache=True)
+    return FakeServices(settings, CannedStore(rows), llm, embedder, chat)

@@ -1,0 +1,193 @@
+"""The four query methods against canned store rows and fake models (no server)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from langchain_core.documents import Document
+
+from graphrag_neo4j.query.base import QueryMethod, make_query
+from graphrag_neo4j.query.global_search import NOTHING_RELEVANT, GlobalSearch
+from graphrag_neo4j.query.hops.search import HopsSearch
+from graphrag_neo4j.query.local import LocalSearch
+from graphrag_neo4j.query.naive import NaiveSearch
+from graphrag_neo4j.query.run import retrieve_only, run_query
+from tests.unit.query.fakes import fake_services
+
+PASSAGES = [
+    {"chunk_id": "c1", "document_id": "d1", "title": "Euler", "text": "Euler studied with Johann."},
+    {"chunk_id": "c2", "document_id": "d2", "title": "Daniel", "text": "Daniel was Johann's son."},
+    {"chunk_id": "c3", "document_id": "d1", "title": "Euler", "text": "Euler moved to Berlin."},
+]
+
+
+async def test_naive_answers_from_the_nearest_passages_and_streams(tmp_path: Path) -> None:
+    services = fake_services(
+        {"query/search_chunks_by_vector": PASSAGES},
+        [("similarity search found", "Johann taught Euler [Data: Sources (1)].")],
+        tmp_path,
+    )
+    pieces: list[str] = []
+    query = make_query(services.settings, "Who taught Euler?", on_token=pieces.append,
+                       naive_top_k=2)
+    answer = await run_query(services, NaiveSearch(services), query)
+    assert answer.text == "Johann taught Euler [Data: Sources (1)]."
+    assert "".join(pieces) == answer.text
+    assert [row["chunk_id"] for row in answer.sources["Sources"]] == ["c1", "c2", "c3"]
+    assert services.store.params_of("query/search_chunks_by_vector")[0]["k"] == 2
+    assert answer.llm_calls == 1 and answer.prompt_tokens > 0
+    prompt = services.chat.calls[0].prompt
+    assert "1|Euler|Euler studied with Johann." in prompt and "Who taught Euler?" in prompt
+
+
+async def test_naive_ranks_documents_without_an_answer_call(tmp_path: Path) -> None:
+    services = fake_services({"query/search_chunks_by_vector": PASSAGES}, [], tmp_path)
+    query = make_query(services.settings, "Who taught Euler?")
+    assert await NaiveSearch(services).rank_documents(query, 5) == ["d1", "d2"]
+    assert services.store.params_of("query/search_chunks_by_vector")[0]["k"] == 5
+
+
+class CannedVectorStore:
+    """Stands in for LangChain's Neo4jVector: one hit whose metadata is the retrieval row."""
+
+    def __init__(self, metadata: dict[str, Any]) -> None:
+        self.metadata = metadata
+        self.params: list[dict[str, Any]] = []
+
+    def similarity_search_with_score_by_vector(
+        self, vector: list[float], k: int, params: dict[str, Any]
+    ) -> list[tuple[Document, float]]:
+        self.params.append({"k": k, **params})
+        return [(Document(page_content="", metadata=self.metadata), 0.9)]
+
+
+LOCAL_ROW = {
+    "entities": [{"id": "e1", "name": "Scrooge", "type": "person",
+                  "description": "A miser."}],
+    "inside_rels": [{"id": "r1", "source": "Scrooge", "predicate": "employs",
+                     "target": "Bob Cratchit", "description": "His clerk.", "weight": 2.0}],
+    "outside_rels": [],
+    "reports": [{"id": "k1", "title": "Counting-house", "summary": "Scrooge and his clerk."}],
+    "chunks": [{"id": "c9", "document_id": "d9", "text": "Bob Cratchit copied letters."},
+               {"id": "c8", "document_id": "d8", "text": "The fire was small."}],
+}
+
+
+async def test_local_packs_every_table_and_answers(tmp_path: Path) -> None:
+    services = fake_services({}, [("graph search found", "Bob Cratchit is his clerk.")], tmp_path)
+    search = LocalSearch(services)
+    vectors = CannedVectorStore(LOCAL_ROW)
+    search._vector_store = vectors  # type: ignore[assignment]
+    query = make_query(services.settings, "Who is Scrooge's clerk?", top_chunks="3")
+    answer = await run_query(services, search, query)
+    assert answer.text == "Bob Cratchit is his clerk."
+    assert {name: len(rows) for name, rows in answer.sources.items()} == {
+        "Entities": 1, "Relationships": 1, "Reports": 1, "Sources": 2}
+    assert vectors.params[0]["top_chunks"] == 3  # the string override was validated to an int
+    assert "Scrooge|employs|Bob Cratchit" in services.chat.calls[0].prompt
+    assert await search.rank_documents(query, 1) == ["d9"]
+    assert vectors.params[-1]["top_chunks"] == 1
+
+
+REPORTS = [
+    {"id": "k1", "level": 1, "title": "Bernoulli family", "summary": "Mathematicians.",
+     "full_content": "Johann taught Euler.", "rank": 8.0},
+    {"id": "k2", "level": 1, "title": "Berlin", "summary": "A city.",
+     "full_content": "Euler moved to Berlin.", "rank": 2.0},
+]
+
+
+def _map_reply(prompt: str) -> str:
+    score = 90 if "Johann taught Euler." in prompt else 0
+    return json.dumps({"points": [{"description": "Johann taught Euler [Data: Reports (1)]",
+                                   "score": score}]})
+
+
+async def test_global_maps_reports_then_reduces(tmp_path: Path) -> None:
+    services = fake_services(
+        {"query/community_levels": [{"level": 0}, {"level": 1}],
+         "query/community_reports_at_level": REPORTS},
+        [("community\nreports", _map_reply), ("Several analysts", "Johann taught Euler.")],
+        tmp_path,
+    )
+    query = make_query(services.settings, "Who taught Euler?", level=2)
+    answer = await run_query(services, GlobalSearch(services), query)
+    assert answer.text == "Johann taught Euler."
+    assert answer.notes == ["Level 2 has no reports; using 1."]
+    assert answer.selection is not None and answer.selection.level == 1
+    assert answer.selection.map_calls == 1 and answer.llm_calls == 2
+    assert [row["ref"] for row in answer.sources["Reports"]] == [1, 2]
+    assert answer.sources["Points"][0]["score"] == 90
+
+
+async def test_global_says_nothing_relevant_without_scored_points(tmp_path: Path) -> None:
+    services = fake_services(
+        {"query/community_levels": [{"level": 0}],
+         "query/community_reports_at_level": REPORTS[1:]},
+        [("community\nreports", _map_reply)],
+        tmp_path,
+    )
+    answer = await run_query(services, GlobalSearch(services),
+                             make_query(services.settings, "Who taught Euler?", level=0))
+    assert answer.text == NOTHING_RELEVANT and answer.llm_calls == 1
+
+
+async def test_global_context_is_the_common_context_type(tmp_path: Path) -> None:
+    services = fake_services(
+        {"query/community_levels": [{"level": 0}],
+         "query/community_reports_at_level": REPORTS},
+        [],
+        tmp_path,
+    )
+    query = make_query(services.settings, "Who taught Euler?", level=0)
+    answer = await retrieve_only(services, "global", GlobalSearch(services), query)
+    assert answer.text == "" and answer.llm_calls == 0
+    assert "1|Bernoulli family|Johann taught Euler." in answer.context
+    assert len(answer.sources["Reports"]) == 2
+
+
+HOPS_ROWS: dict[str, list[dict[str, Any]]] = {
+    "query/search_entities_by_vector": [
+        {"mention": "Euler", "id": "e-euler", "name": "Leonhard Euler", "score": 0.95}],
+    "query/search_relations_by_vector": [
+        {"id": "r1", "source_id": "e-johann", "target_id": "e-euler", "score": 0.8}],
+    "query/entity_neighbours": [{"id": "e-johann"}],
+    "query/relations_around_entities": [
+        {"id": "r1", "subject": "Johann Bernoulli", "predicate": "taught",
+         "object": "Leonhard Euler", "chunk_ids": ["c1"], "score": 0.8},
+        {"id": "r2", "subject": "Daniel Bernoulli", "predicate": "son of",
+         "object": "Johann Bernoulli", "chunk_ids": ["c2"], "score": 0.7}],
+    "query/search_chunks_by_vector": PASSAGES[2:],
+    "query/score_chunks": [
+        {"chunk_id": "c1", "document_id": "d1", "score": 0.6},
+        {"chunk_id": "c2", "document_id": "d2", "score": 0.5},
+        {"chunk_id": "c3", "document_id": "d1", "score": 0.4}],
+    "query/chunks_by_ids": PASSAGES,
+}
+
+
+async def test_hops_without_llm_ranks_passages_by_relations(tmp_path: Path) -> None:
+    services = fake_services(HOPS_ROWS, [("multi-hop search", "Daniel Bernoulli.")], tmp_path)
+    query = make_query(services.settings, "Who is the son of Euler's teacher?",
+                       mentions=["Euler"], hops_rerank=False, hops_final_k=2)
+    answer = await run_query(services, HopsSearch(services), query)
+    assert answer.text == "Daniel Bernoulli." and answer.llm_calls == 1  # the answer only
+    facts = [row["fact"] for row in answer.sources["Relationships"]]
+    assert facts[0] == "Johann Bernoulli taught Leonhard Euler"
+    assert [row["text"] for row in answer.sources["Mentions"]] == ["Euler"]
+    assert len(answer.sources["Sources"]) == 2
+    assert answer.context.startswith("-----Facts-----\n(1) Johann Bernoulli taught")
+    ranked = await HopsSearch(services).rank_documents(query, 2)
+    assert ranked == ["d1", "d2"]
+
+
+def test_a_method_capability_tells_the_cli_whether_it_streams(tmp_path: Path) -> None:
+    services = fake_services({}, [], tmp_path)
+    methods: list[QueryMethod] = [
+        LocalSearch(services), GlobalSearch(services), HopsSearch(services), NaiveSearch(services)
+    ]
+    assert all(method.streams for method in methods)
+    assert [m.ranks_documents for m in methods] == [True, False, True, True]
+    assert [m.needs_llm for m in methods] == [False, False, True, False]
