@@ -199,16 +199,17 @@ class GraphRAG:
 
         return export_parquet(self.store, Path(path))
 
-    def query_method(self, name: str) -> QueryMethod:
-        """The method called `name` (kept per instance: local search holds its vector store)."""
-        if name not in self._methods:
-            from graphrag_neo4j.query.registry import create_method
+    def query_method(self, name: str | None = None) -> QueryMethod:
+        """The method called `name`, by default local (kept: local holds its vector store)."""
+        from graphrag_neo4j.query.registry import DEFAULT_METHOD, create_method
 
-            self._methods[name] = create_method(name, self)
-        return self._methods[name]
+        key = name or DEFAULT_METHOD
+        if key not in self._methods:
+            self._methods[key] = create_method(key, self)
+        return self._methods[key]
 
-    async def aquery(self, question: str, method: str = "local", **options: Any) -> Answer:
-        """Answer a question with any registered method (local, global, hops, naive).
+    async def aquery(self, question: str, method: str | None = None, **options: Any) -> Answer:
+        """Answer a question with any registered method (default local; global, hops, naive).
 
         `options` are `response_type`, `history` (earlier (role, text) turns), `on_token` (a
         callback for streamed answer text), `level` (global), `mentions` (hops) and any
@@ -220,19 +221,21 @@ class GraphRAG:
         query = make_query(self.settings, question, **options)
         return await run_query(self, self.query_method(method), query)
 
-    async def aretrieve(self, question: str, method: str = "local", **options: Any) -> Answer:
+    async def aretrieve(self, question: str, method: str | None = None, **options: Any) -> Answer:
         """The context a method would answer from, with no answer call (options as in aquery)."""
         from graphrag_neo4j.query.base import make_query
+        from graphrag_neo4j.query.registry import DEFAULT_METHOD
         from graphrag_neo4j.query.run import retrieve_only
 
         query = make_query(self.settings, question, **options)
-        return await retrieve_only(self, method, self.query_method(method), query)
+        name = method or DEFAULT_METHOD
+        return await retrieve_only(self, name, self.query_method(name), query)
 
-    def retrieve(self, question: str, method: str = "local", **options: Any) -> Answer:
+    def retrieve(self, question: str, method: str | None = None, **options: Any) -> Answer:
         """Sync version of `aretrieve`."""
         return _run(self.aretrieve(question, method, **options))
 
-    def query(self, question: str, method: str = "local", **options: Any) -> Answer:
+    def query(self, question: str, method: str | None = None, **options: Any) -> Answer:
         """Sync version of `aquery`."""
         return _run(self.aquery(question, method, **options))
 

@@ -43,8 +43,8 @@ def _options(
 def query_command(
     question: Annotated[str, typer.Argument(help="The question to answer.")],
     method: Annotated[
-        str, typer.Option(help="A registered method: local, global, hops, naive.")
-    ] = "local",
+        str | None, typer.Option(help="A registered method: local (default), global, hops, naive.")
+    ] = None,
     community_level: Annotated[
         int | None, typer.Option(help="Global: community level to map over (default 2).")
     ] = None,

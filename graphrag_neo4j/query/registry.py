@@ -16,6 +16,7 @@ METHODS: dict[str, MethodFactory] = {
     "hops": HopsSearch,
     "naive": NaiveSearch,
 }
+DEFAULT_METHOD = "local"
 
 
 def method_names() -> list[str]:
@@ -23,9 +24,9 @@ def method_names() -> list[str]:
     return list(METHODS)
 
 
-def create_method(name: str, services: Services) -> QueryMethod:
-    """A new instance of the method called `name`; an unknown name is one clear sentence."""
-    factory = METHODS.get(name)
+def create_method(name: str | None, services: Services) -> QueryMethod:
+    """A new instance of the method `name` (default: local); an unknown name is one sentence."""
+    factory = METHODS.get(name or DEFAULT_METHOD)
     if factory is None:
         raise InputError(f"Unknown method {name!r}: use one of {', '.join(METHODS)}.")
     return factory(services)
