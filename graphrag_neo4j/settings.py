@@ -225,6 +225,23 @@ class SearchSettings(_Section):
     passage_context_tokens: int = Field(
         4000, description="Naive/Hops: token budget of the passages in the answer prompt."
     )
+    hybrid: bool = Field(
+        True,
+        description="Candidates from the fulltext indexes (BM25) as well as the vector indexes,"
+        " fused by reciprocal rank (passages for naive, hops and local; entities for hops and"
+        " local).",
+    )
+    hybrid_candidates: int = Field(
+        20, description="Hybrid: candidates each way (vector, fulltext) before fusion."
+    )
+    local_mention_weight: float = Field(
+        0.1,
+        description="Local: weight of the share of found entities a passage mentions, added to"
+        " its similarity to the question when ranking passages.",
+    )
+    local_seeds_per_mention: int = Field(
+        2, description="Local: entities added per name the question mentions (fulltext match)."
+    )
 
 
 class Settings(BaseSettings):

@@ -1,18 +1,43 @@
-// Local search context (LangChain Neo4jVector retrieval_query): for the top-k entities found by
-// the vector index (`node`, `score`), gather the chunks mentioning most of them, their highest
-// ranked community reports, their relations (inside the set first, a budget per entity) and
-// their descriptions. One row: `text` is never null, `score` is the best real vector score and
-// every entity keeps its own score in `metadata`.
-WITH collect({node: node, score: score}) AS hits
-WITH hits, [hit IN hits | hit.node] AS nodes
+// Local search context (LangChain Neo4jVector retrieval_query). The entities are those the
+// vector index found (`node`, `score`) after $seed_ids, the entities the question names (found by
+// name in Python). The passages are ranked by their similarity to the question ($query_vector,
+// passed by Neo4jVector) plus $mention_weight times the share of those entities they mention,
+// among the passages mentioning any of them and $chunk_ids (the question's best passages). Then
+// their highest ranked community reports, their relations (inside the set first, a budget per
+// entity) and their descriptions. One row: `text` is never null, `score` is the best vector score
+// and every entity keeps its own score in `metadata`.
+WITH collect({node: node, score: score}) AS vector_hits
+CALL (vector_hits) {
+  UNWIND $seed_ids AS seed_id
+  MATCH (seed:__Entity__ {id: seed_id})
+  WITH seed WHERE NOT seed IN [hit IN vector_hits | hit.node]
+  RETURN collect({node: seed,
+                  score: coalesce(vector.similarity.cosine(seed.description_embedding,
+                                                           $query_vector), 0.0)}) AS seeds
+}
+WITH vector_hits, seeds + vector_hits AS hits
+WITH vector_hits, hits, [hit IN hits | hit.node] AS nodes
 CALL (nodes) {
-  UNWIND nodes AS n
-  MATCH (c:__Chunk__)-[:HAS_ENTITY]->(n)
-  WITH c, count(DISTINCT n) AS mentioned
-  ORDER BY mentioned DESC, c.id
+  CALL (nodes) {
+    UNWIND nodes AS n
+    MATCH (c:__Chunk__)-[:HAS_ENTITY]->(n)
+    RETURN c
+    UNION
+    UNWIND $chunk_ids AS chunk_id
+    MATCH (c:__Chunk__ {id: chunk_id})
+    RETURN c
+  }
+  OPTIONAL MATCH (c)-[:HAS_ENTITY]->(m:__Entity__)
+  WHERE m IN nodes
+  WITH c, count(DISTINCT m) AS mentioned,
+       coalesce(vector.similarity.cosine(c.embedding, $query_vector), 0.0) AS similarity
+  WITH c, mentioned, similarity,
+       similarity + $mention_weight * toFloat(mentioned) / CASE size(nodes) WHEN 0 THEN 1
+                                                            ELSE size(nodes) END AS rank
+  ORDER BY rank DESC, c.id
   LIMIT $top_chunks
-  RETURN collect({id: c.id, document_id: c.document_id, text: c.text, mentioned: mentioned})
-    AS chunks
+  RETURN collect({id: c.id, document_id: c.document_id, text: c.text, mentioned: mentioned,
+                  similarity: similarity}) AS chunks
 }
 CALL (nodes) {
   UNWIND nodes AS n
@@ -42,12 +67,12 @@ CALL (nodes) {
   RETURN [rel IN rels WHERE rel.inside][..$top_inside_rels] AS inside_rels,
          [rel IN rels WHERE NOT rel.inside][..$top_outside_rels] AS outside_rels
 }
-WITH hits, chunks, reports, inside_rels, outside_rels,
+WITH vector_hits, hits, chunks, reports, inside_rels, outside_rels,
      [hit IN hits | {id: hit.node.id, name: hit.node.name, type: hit.node.type,
                      description: coalesce(hit.node.description, ''), score: hit.score,
                      frequency: hit.node.frequency, degree: hit.node.degree}] AS entities
 RETURN coalesce(reduce(text = '', e IN entities | text + e.name + ': ' + e.description + '\n'), '')
          AS text,
-       coalesce(hits[0].score, 0.0) AS score,
+       coalesce(vector_hits[0].score, 0.0) AS score,
        {entities: entities, chunks: chunks, reports: reports, inside_rels: inside_rels,
         outside_rels: outside_rels} AS metadata

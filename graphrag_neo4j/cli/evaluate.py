@@ -61,6 +61,13 @@ def retrieval_command(
         Path | None, typer.Option(help="Write one JSON line per method and question here.")
     ] = None,
     limit: Annotated[int | None, typer.Option(help="Only the first N questions.")] = None,
+    hybrid: Annotated[
+        bool | None,
+        typer.Option("--hybrid/--no-hybrid", help="Fuse fulltext and vector candidates."),
+    ] = None,
+    compare_hybrid: Annotated[
+        bool, typer.Option(help="Run each method without and with hybrid retrieval.")
+    ] = False,
 ) -> None:
     """Index the corpus if needed, rank passages for every question, print Recall@k."""
     from graphrag_neo4j.engine import GraphRAG
@@ -73,6 +80,9 @@ def retrieval_command(
         overrides["hops_rerank"] = False
     if degree is not None:
         overrides["hops_degree"] = degree
+    if hybrid is not None:
+        overrides["hybrid"] = hybrid
+    runs = variants(methods, overrides, compare_hybrid)
     with GraphRAG(console=console) as rag, ExitStack() as stack:
         stats = rag.index_triplets(corpus)
         console.print(
@@ -80,34 +90,43 @@ def retrieval_command(
             f" {stats.unchanged_documents} already there."
         )
         sink = stack.enter_context(per_question.open("w")) if per_question else None
-        results = asyncio.run(_evaluate(rag, methods, items, ks, overrides, sink))
+        results = asyncio.run(_evaluate(rag, runs, items, ks, sink))
         out.print(results_table(results, ks, len(items), overrides))
-        ran = [r.method for r in results if not r.unavailable]
+        ran = [name for (label, name, _), r in zip(runs, results, strict=True) if not r.unavailable]
         if overrides.get("hops_rerank", True) and any(rag.query_method(m).needs_llm for m in ran):
             console.print(rag.llm.usage_table("LLM usage (retrieval calls)"))
 
 
+Run = tuple[str, str, dict[str, Any]]
+
+
+def variants(methods: list[str], overrides: dict[str, Any], compare_hybrid: bool) -> list[Run]:
+    """(label, method, overrides) per evaluation run: one per method, or two with --compare."""
+    if not compare_hybrid:
+        return [(name, name, overrides) for name in methods]
+    return [
+        (f"{name} +hybrid" if on else name, name, {**overrides, "hybrid": on})
+        for name in methods for on in (False, True)
+    ]
+
+
 async def _evaluate(
-    rag: GraphRAG,
-    methods: list[str],
-    items: list[EvalQuestion],
-    ks: list[int],
-    overrides: dict[str, Any],
+    rag: GraphRAG, runs: list[Run], items: list[EvalQuestion], ks: list[int],
     sink: IO[str] | None,
 ) -> list[MethodResult]:
     # Load the embedder and open the connection before any question is timed.
     await rag.embedder.embed_query("warm-up")
     results = []
     with Progress(console=console, transient=True) as progress:
-        for name in methods:
+        for label, name, overrides in runs:
             ranker = ranker_for(rag, name, overrides)
             if isinstance(ranker, str):
-                console.print(f"[yellow]{name} is not available:[/yellow] {ranker}.")
-                results.append(MethodResult(name, ks, unavailable=ranker))
+                console.print(f"[yellow]{label} is not available:[/yellow] {ranker}.")
+                results.append(MethodResult(label, ks, unavailable=ranker))
                 continue
-            task = progress.add_task(name, total=len(items))
+            task = progress.add_task(label, total=len(items))
             results.append(await evaluate_method(
-                name, ranker, items, ks, sink, partial(progress.advance, task)
+                label, ranker, items, ks, sink, partial(progress.advance, task)
             ))
     return results
 

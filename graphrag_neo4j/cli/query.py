@@ -25,8 +25,11 @@ def _options(
     dynamic: bool,
     no_rerank: bool,
     degree: int | None = None,
+    hybrid: bool | None = None,
 ) -> dict[str, Any]:
     options: dict[str, Any] = {}
+    if hybrid is not None:
+        options["hybrid"] = hybrid
     if degree is not None:
         options["hops_degree"] = degree
     if community_level is not None:
@@ -60,6 +63,10 @@ def query_command(
     degree: Annotated[
         int | None, typer.Option(min=1, max=2, help="Hops: subgraph expansion degree.")
     ] = None,
+    hybrid: Annotated[
+        bool | None,
+        typer.Option("--hybrid/--no-hybrid", help="Fuse fulltext and vector candidates."),
+    ] = None,
     show_context: Annotated[bool, typer.Option(help="Print the data the answer used.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the Answer as JSON.")] = False,
     show_cypher: Annotated[
@@ -72,7 +79,7 @@ def query_command(
     """Answer a question over the graph."""
     from graphrag_neo4j.engine import GraphRAG
 
-    options = _options(community_level, response_type, dynamic, no_rerank, degree)
+    options = _options(community_level, response_type, dynamic, no_rerank, degree, hybrid)
     if retrieve_only:
         with GraphRAG(console=console) as rag:
             answer = rag.retrieve(question, method, **options)

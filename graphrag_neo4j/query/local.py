@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.base import Answer, Query, Services
+from graphrag_neo4j.query.candidates import entities_by_text, passages
 from graphrag_neo4j.query.context import (
     Row,
     SearchContext,
@@ -16,6 +18,7 @@ from graphrag_neo4j.query.context import (
     documents_in_order,
     join_tables,
 )
+from graphrag_neo4j.query.hops.mentions import capitalised_mentions
 from graphrag_neo4j.query.passages import answer_from_context
 from graphrag_neo4j.resources import load_cypher
 from graphrag_neo4j.settings import SearchSettings
@@ -26,14 +29,19 @@ if TYPE_CHECKING:
 ENTITY_INDEX = "entity_description_embedding"
 
 
-def retrieval_params(search: SearchSettings) -> dict[str, int]:
-    """The `$params` of cypher/local_retrieval.cypher."""
+def retrieval_params(
+    search: SearchSettings, seed_ids: Sequence[str] = (), chunk_ids: Sequence[str] = ()
+) -> dict[str, Any]:
+    """The `$params` of cypher/query/local_retrieval.cypher."""
     return {
         "top_chunks": search.top_chunks,
         "top_communities": search.top_communities,
         "top_inside_rels": search.top_inside_rels,
         "top_outside_rels": search.top_outside_rels,
         "rels_per_entity": search.rels_per_entity,
+        "mention_weight": search.local_mention_weight,
+        "seed_ids": list(seed_ids),
+        "chunk_ids": list(chunk_ids),
     }
 
 
@@ -105,15 +113,29 @@ class LocalSearch:
             retrieval_query=load_cypher("query/local_retrieval"),
         )
 
+    async def _seeds(self, question: str, search: SearchSettings) -> list[str]:
+        """Entities the question names (fulltext on its capitalised phrases; the whole
+        question too when hybrid): vectors of short names blur, so these join by name."""
+        per_mention = search.local_seeds_per_mention
+        hits = await entities_by_text(self.services, capitalised_mentions(question), per_mention)
+        if search.hybrid:
+            hits += await entities_by_text(self.services, [question], per_mention)
+        return list(dict.fromkeys(row["id"] for row in hits))
+
     async def retrieve(self, question: str, search: SearchSettings) -> tuple[Row, float]:
         """The retrieval query's metadata and best score for the question."""
         vector = await self.services.embedder.embed_query(question)
+        seeds, nearest = await asyncio.gather(
+            self._seeds(question, search),
+            passages(self.services, question, vector, search.top_chunks, search),
+        )
         store = await asyncio.to_thread(self._store)
+        params = retrieval_params(search, seeds, [row["chunk_id"] for row in nearest])
         hits = await asyncio.to_thread(
             store.similarity_search_with_score_by_vector,
             vector,
             k=search.top_k_entities,
-            params=retrieval_params(search),
+            params=params,
         )
         if not hits:
             return {}, 0.0

@@ -1,18 +1,18 @@
-"""Naive search: the chunks nearest to the question in the vector index, and one answer call."""
+"""Naive search: the passages nearest the question (vector, plus BM25 when hybrid), one answer."""
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 
 from graphrag_neo4j.query.base import Answer, Query, Services
+from graphrag_neo4j.query.candidates import passages
 from graphrag_neo4j.query.context import SearchContext
-from graphrag_neo4j.query.passages import ann_candidates, answer_from_context, passage_context
+from graphrag_neo4j.query.passages import answer_from_context, passage_context
 
 
 @dataclass
 class NaiveSearch:
-    """Context builder (chunk vector search) + prompts/naive_answer.txt + one LLM call."""
+    """Context builder (passage search) + prompts/naive_answer.txt + one LLM call."""
 
     services: Services
     streams = True
@@ -23,13 +23,7 @@ class NaiveSearch:
         """Retrieval only: the `naive_top_k` passages nearest to the question, best first."""
         search = query.search
         vector = await self.services.embedder.embed_query(query.question)
-        rows = await asyncio.to_thread(
-            self.services.store.read,
-            "query/search_chunks_by_vector",
-            embedding=vector,
-            k=search.naive_top_k,
-            candidates=ann_candidates(search.naive_top_k),
-        )
+        rows = await passages(self.services, query.question, vector, search.naive_top_k, search)
         return passage_context(rows, search.passage_context_tokens)
 
     async def answer(self, query: Query) -> Answer:

@@ -1,4 +1,4 @@
-"""What the methods share: vector candidate counts, passage tables and the one answer call."""
+"""What the methods share: passage tables and the one answer call."""
 
 from __future__ import annotations
 
@@ -14,16 +14,7 @@ from graphrag_neo4j.query.context import (
 )
 from graphrag_neo4j.resources import load_prompt
 
-# Neo4j's HNSW vector indexes miss true neighbours when asked for very few (naive Recall@5 on
-# MuSiQue: 57.0 asking for 5, 60.3 asking for 100 = the exact search), so searches ask for at
-# least this many and keep their k best.
-ANN_MIN_CANDIDATES = 100
 NO_DATA = "(no data found)"
-
-
-def ann_candidates(k: int) -> int:
-    """How many neighbours to ask a vector index for, to get k right."""
-    return max(k, ANN_MIN_CANDIDATES)
 
 
 def passages_table(passages: Sequence[Row], budget_tokens: int) -> TableBuilder:

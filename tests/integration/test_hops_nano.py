@@ -70,6 +70,7 @@ def rag(
         "hops_degree": query["target_degree"],
         "hops_final_k": query["final_top_k_passages"],
         "naive_top_k": query["final_top_k_passages"],
+        "hybrid": False,  # the notebook ranks by vectors only
     })
     tuned = settings.model_copy(update={"cache_dir": tmp_path / "cache", "search": search})
     with GraphRAG(tuned, llm=notebook_llm(), embeddings=embeddings) as engine:
@@ -159,3 +160,13 @@ async def test_a_failing_reranker_leaves_the_embedding_ranking_and_a_note(
     assert context.notes == ["The rerank call failed, ranked by embeddings: the model process died"]
     assert context.ranked_document_ids[0] == "nano_dataset-3"
     assert "Rerank" not in context.sources
+
+
+async def test_hybrid_naive_finds_daniel_where_vectors_alone_do_not(
+    rag: GraphRAG, nano_root: Path
+) -> None:
+    question = _question(nano_root)["query"]
+    plain = await NaiveSearch(rag).build_context(make_query(rag.settings, question))
+    fused = await NaiveSearch(rag).build_context(make_query(rag.settings, question, hybrid=True))
+    assert "nano_dataset-2" not in plain.ranked_document_ids
+    assert fused.ranked_document_ids == ["nano_dataset-3", "nano_dataset-2"]

@@ -23,6 +23,7 @@ def test_schema_applies_twice_with_the_same_indexes(store: Store) -> None:
     assert _index_names(store) == first
     assert store.vector_index_dimensions() == dict.fromkeys(VECTOR_INDEXES, 384)
     assert ("entity_name_fulltext", "FULLTEXT") in first
+    assert {("chunk_text_fulltext", "FULLTEXT"), ("entity_text_fulltext", "FULLTEXT")} <= set(first)
     (fulltext,) = [r for r in store.read("show_schema") if r["name"] == "entity_name_fulltext"]
     # Eventually consistent keeps Lucene out of every write commit (benchmarks/ingest.py).
     assert fulltext["options"]["indexConfig"]["fulltext.eventually_consistent"] is True

@@ -10,6 +10,7 @@ from typing import Any
 from graphrag_neo4j.errors import ConfigError, ModelError
 from graphrag_neo4j.llm.calls import LLMCaller
 from graphrag_neo4j.query.base import Answer, Query, Services
+from graphrag_neo4j.query.candidates import ann_candidates, entities_for_mentions, passages
 from graphrag_neo4j.query.context import Row, SearchContext
 from graphrag_neo4j.query.hops.mentions import capitalised_mentions, llm_mentions
 from graphrag_neo4j.query.hops.ranking import (
@@ -20,7 +21,7 @@ from graphrag_neo4j.query.hops.ranking import (
     shown_to_reranker,
 )
 from graphrag_neo4j.query.hops.rerank import Candidate, Rerank, rerank_relations
-from graphrag_neo4j.query.passages import ann_candidates, answer_from_context, passage_context
+from graphrag_neo4j.query.passages import answer_from_context, passage_context
 from graphrag_neo4j.settings import SearchSettings
 
 # Relations listed in the answer prompt: enough to show the chain, short for small models.
@@ -90,15 +91,10 @@ class HopsSearch:
         self, question: str, search: SearchSettings, given: Sequence[str] | None,
         llm: LLMCaller | None, notes: list[str],
     ) -> tuple[list[str], list[Row]]:
-        """The question's mentions and, for each, the `hops_entity_top_k` nearest entities."""
+        """The question's mentions and, for each, the `hops_entity_top_k` best entities."""
         mentions = list(given) if given is not None else await self._mentions(question, llm, notes)
-        k = search.hops_entity_top_k
-        if not mentions or k < 1:
-            return mentions, []
-        vectors = await self.services.embedder.embed(mentions)
-        rows = [{"text": m, "embedding": v} for m, v in zip(mentions, vectors, strict=True)]
-        hits = await self._read(
-            "query/search_entities_by_vector", mentions=rows, k=k, candidates=ann_candidates(k)
+        hits = await entities_for_mentions(
+            self.services, mentions, search.hops_entity_top_k, search
         )
         return mentions, hits
 
@@ -129,11 +125,6 @@ class HopsSearch:
         )
         return [_candidate(row) for row in rows]
 
-    async def _nearest_chunks(self, vector: list[float], k: int) -> list[Row]:
-        return await self._read(
-            "query/search_chunks_by_vector", embedding=vector, k=k, candidates=ann_candidates(k)
-        )
-
     async def _fallback_order(
         self, candidates: list[Candidate], nearest: list[Row], vector: list[float],
         search: SearchSettings,
@@ -157,7 +148,7 @@ class HopsSearch:
         (names, entities), relations, nearest = await asyncio.gather(
             self._entity_hits(question, search, mentions, llm, notes),
             self._relation_hits(vector, search.hops_relation_top_k),
-            self._nearest_chunks(vector, max(search.hops_final_k, 1)),
+            passages(self.services, question, vector, max(search.hops_final_k, 1), search),
         )
         candidates = await self._candidates(entities, relations, vector, search)
         order, documents = await self._fallback_order(candidates, nearest, vector, search)

@@ -25,7 +25,7 @@ PASSAGES = [
 
 async def test_naive_answers_from_the_nearest_passages_and_streams(tmp_path: Path) -> None:
     services = fake_services(
-        {"query/search_chunks_by_vector": PASSAGES},
+        {"query/search_chunks_by_vector": PASSAGES, "query/search_chunks_by_fulltext": []},
         [("similarity search found", "Johann taught Euler [Data: Sources (1)].")],
         tmp_path,
     )
@@ -35,8 +35,8 @@ async def test_naive_answers_from_the_nearest_passages_and_streams(tmp_path: Pat
     answer = await run_query(services, NaiveSearch(services), query)
     assert answer.text == "Johann taught Euler [Data: Sources (1)]."
     assert "".join(pieces) == answer.text
-    assert [row["chunk_id"] for row in answer.sources["Sources"]] == ["c1", "c2", "c3"]
-    assert services.store.params_of("query/search_chunks_by_vector")[0]["k"] == 2
+    assert [row["chunk_id"] for row in answer.sources["Sources"]] == ["c1", "c2"]
+    assert services.store.params_of("query/search_chunks_by_fulltext")[0]["query"] == "taught euler"
     assert answer.llm_calls == 1 and answer.prompt_tokens > 0
     prompt = services.chat.calls[0].prompt
     assert "1|Euler|Euler studied with Johann." in prompt and "Who taught Euler?" in prompt
@@ -44,7 +44,7 @@ async def test_naive_answers_from_the_nearest_passages_and_streams(tmp_path: Pat
 
 async def test_naive_ranks_documents_without_an_answer_call(tmp_path: Path) -> None:
     services = fake_services({"query/search_chunks_by_vector": PASSAGES}, [], tmp_path)
-    query = make_query(services.settings, "Who taught Euler?")
+    query = make_query(services.settings, "Who taught Euler?", hybrid=False)
     assert await NaiveSearch(services).rank_documents(query, 5) == ["d1", "d2"]
     assert services.store.params_of("query/search_chunks_by_vector")[0]["k"] == 5
 
@@ -76,7 +76,14 @@ LOCAL_ROW = {
 
 
 async def test_local_packs_every_table_and_answers(tmp_path: Path) -> None:
-    services = fake_services({}, [("graph search found", "Bob Cratchit is his clerk.")], tmp_path)
+    rows: dict[str, list[dict[str, Any]]] = {
+        "query/search_entities_by_fulltext": [{"mention": "Scrooge", "id": "e1", "name": "Scrooge",
+                                               "score": 3.0}],
+        "query/search_chunks_by_vector": PASSAGES,
+        "query/search_chunks_by_fulltext": [],
+    }
+    services = fake_services(rows, [("graph search found", "Bob Cratchit is his clerk.")],
+                             tmp_path)
     search = LocalSearch(services)
     vectors = CannedVectorStore(LOCAL_ROW)
     search._vector_store = vectors  # type: ignore[assignment]
@@ -86,6 +93,11 @@ async def test_local_packs_every_table_and_answers(tmp_path: Path) -> None:
     assert {name: len(rows) for name, rows in answer.sources.items()} == {
         "Entities": 1, "Relationships": 1, "Reports": 1, "Sources": 2}
     assert vectors.params[0]["top_chunks"] == 3  # the string override was validated to an int
+    assert vectors.params[0]["seed_ids"] == ["e1"]  # the named entity joins the vector hits
+    assert vectors.params[0]["chunk_ids"] == ["c1", "c2", "c3"]  # the nearest passages too
+    searched = [p["texts"][0]["query"] for p in
+                services.store.params_of("query/search_entities_by_fulltext")]
+    assert searched == ["scrooge", "scrooge clerk"]  # its mention, then the whole question
     assert "Scrooge|employs|Bob Cratchit" in services.chat.calls[0].prompt
     assert await search.rank_documents(query, 1) == ["d9"]
     assert vectors.params[-1]["top_chunks"] == 1
@@ -165,6 +177,8 @@ HOPS_ROWS: dict[str, list[dict[str, Any]]] = {
         {"chunk_id": "c2", "document_id": "d2", "score": 0.5},
         {"chunk_id": "c3", "document_id": "d1", "score": 0.4}],
     "query/chunks_by_ids": PASSAGES,
+    "query/search_chunks_by_fulltext": [],
+    "query/search_entities_by_fulltext": [],
 }
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from graphrag_neo4j.query.passages import ann_candidates, passage_context
+from graphrag_neo4j.query.candidates import ann_candidates
+from graphrag_neo4j.query.passages import passage_context
 from graphrag_neo4j.resources import load_prompt
 
 

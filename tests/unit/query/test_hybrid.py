@@ -1,0 +1,68 @@
+"""Hybrid retrieval: questions become safe Lucene queries; fusion is deterministic."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from graphrag_neo4j.query.base import make_query
+from graphrag_neo4j.query.candidates import passages
+from graphrag_neo4j.query.hybrid import MAX_TERMS, lucene_query, reciprocal_rank_fusion
+from tests.unit.query.fakes import fake_services
+
+
+@pytest.mark.parametrize(
+    ("question", "query"),
+    [
+        ('Who wrote "Hamlet": the ~play AND (its) sequel?', "wrote hamlet play sequel"),
+        ("title:Euler OR name:Bernoulli^3", "title euler name bernoulli 3"),
+        ("C++ -- a\\b [1700 TO 1782] {x} !y *z? /re/", "1700 1782 re"),
+        ("NOT", "not"),
+        ("¿Quién enseñó a Euler?", "quién enseñó euler"),
+    ],
+)
+def test_questions_become_word_only_queries(question: str, query: str) -> None:
+    assert lucene_query(question) == query
+
+
+def test_a_question_of_stop_words_or_symbols_asks_nothing() -> None:
+    assert lucene_query("Who is it? ...") == "" and lucene_query('":~()') == ""
+
+
+def test_long_questions_are_cut_to_the_clause_limit() -> None:
+    words = " ".join(f"word{i}" for i in range(100))
+    assert len(lucene_query(words).split()) == MAX_TERMS
+
+
+def test_fusion_rewards_agreement_and_breaks_ties_by_first_sight() -> None:
+    vector = ["a", "b", "c"]
+    text = ["c", "d", "a"]
+    fused = reciprocal_rank_fusion([vector, text], key=lambda x: x)
+    assert fused[0] == "a"  # ranks 1 and 3 beat c's 3 and 1 only by first sight: equal scores
+    assert fused == ["a", "c", "b", "d"]
+    assert reciprocal_rank_fusion([text, vector], key=lambda x: x) == ["c", "a", "d", "b"]
+    assert fused == reciprocal_rank_fusion([vector, text], key=lambda x: x)
+
+
+async def test_a_rare_name_lifts_its_passage_above_the_vector_favourite(tmp_path: Path) -> None:
+    nearest = [
+        {"chunk_id": f"c{i}", "document_id": f"d{i}", "title": "", "text": "", "score": 0.9}
+        for i in range(1, 6)
+    ]
+    by_words = [{"chunk_id": "c9", "document_id": "d9", "title": "", "text": "", "score": 7.0},
+                {"chunk_id": "c3", "document_id": "d3", "title": "", "text": "", "score": 2.0}]
+    services = fake_services(
+        {"query/search_chunks_by_vector": nearest, "query/search_chunks_by_fulltext": by_words},
+        [], tmp_path,
+    )
+    question = "Where was Xenocrates of Chalcedon born?"
+    hybrid = make_query(services.settings, question, hybrid=True)
+    vector = await services.embedder.embed_query(question)
+    found = await passages(services, question, vector, 3, hybrid.search)
+    assert [row["chunk_id"] for row in found] == ["c3", "c1", "c9"]
+    words = services.store.params_of("query/search_chunks_by_fulltext")[0]["query"]
+    assert words == "xenocrates chalcedon born"
+    plain = make_query(services.settings, question, hybrid=False)
+    found = await passages(services, question, vector, 3, plain.search)
+    assert [row["chunk_id"] for row in found] == ["c1", "c2", "c3"]
