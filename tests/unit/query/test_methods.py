@@ -31,7 +31,7 @@ async def test_naive_answers_from_the_nearest_passages_and_streams(tmp_path: Pat
     )
     pieces: list[str] = []
     query = make_query(services.settings, "Who taught Euler?", on_token=pieces.append,
-                       naive_top_k=2)
+                       naive_top_k=2, hybrid=True)
     answer = await run_query(services, NaiveSearch(services), query)
     assert answer.text == "Johann taught Euler [Data: Sources (1)]."
     assert "".join(pieces) == answer.text
@@ -87,7 +87,7 @@ async def test_local_packs_every_table_and_answers(tmp_path: Path) -> None:
     search = LocalSearch(services)
     vectors = CannedVectorStore(LOCAL_ROW)
     search._vector_store = vectors  # type: ignore[assignment]
-    query = make_query(services.settings, "Who is Scrooge's clerk?", top_chunks="3")
+    query = make_query(services.settings, "Who is Scrooge's clerk?", top_chunks="3", hybrid=True)
     answer = await run_query(services, search, query)
     assert answer.text == "Bob Cratchit is his clerk."
     assert {name: len(rows) for name, rows in answer.sources.items()} == {
