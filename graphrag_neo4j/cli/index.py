@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal, cast
 
 import typer
 from rich.console import Console
@@ -21,13 +21,19 @@ def index_command(
         Path | None,
         typer.Option(help="Passages with their own triplets (JSON or JSONL); no LLM is used."),
     ] = None,
+    method: Annotated[
+        str | None,
+        typer.Option(help="Extraction: llm, or fast (spaCy, no LLM); default: the setting "
+                     "extraction.method."),
+    ] = None,
     no_cache: Annotated[bool, typer.Option(help="Ignore cached LLM replies.")] = False,
     communities: Annotated[
         bool, typer.Option(help="Re-cluster communities afterwards (unchanged ones are reused).")
     ] = True,
     reports: Annotated[
         bool | None,
-        typer.Option(help="Write community reports (default: yes for documents, not triplets)."),
+        typer.Option(help="Write community reports (default: yes for documents extracted by the"
+                     " LLM, not for triplets or fast extraction)."),
     ] = None,
 ) -> None:
     """Index documents (LLM extraction) or a pre-extracted triplet corpus into Neo4j."""
@@ -35,18 +41,21 @@ def index_command(
 
     if not paths and triplets is None:
         raise InputError("Nothing to index: give files or folders, or --triplets FILE.")
+    if method not in (None, "llm", "fast"):
+        raise InputError(f"Unknown --method {method!r}: use llm or fast.")
     with GraphRAG(console=console, no_cache=no_cache) as rag:
+        chosen = cast(Literal["llm", "fast"], method or rag.settings.extraction.method)
         if triplets is not None:
             stats = rag.index_triplets(triplets)
         if paths:
-            stats, loaded = rag.index(paths)
+            stats, loaded = rag.index(paths, chosen)
             for skipped in loaded.skipped:
                 console.print(f"[yellow]Skipped[/yellow] {skipped.path}: {skipped.reason}")
         console.print(stats.table())
+        with_reports = bool(paths) and chosen == "llm" if reports is None else reports
         if communities:
-            with_reports = bool(paths) if reports is None else reports
             console.print(rag.build_communities(reports=with_reports).table())
-        if paths or reports:
+        if (paths and chosen == "llm") or with_reports:
             console.print(rag.llm.usage_table())
         console.print(_counts_table(rag.counts()))
 

@@ -33,6 +33,9 @@ def _toml_value(value: Any) -> str:
         return json.dumps(str(value))
     if isinstance(value, list):
         return "[" + ", ".join(_toml_value(item) for item in value) + "]"
+    if isinstance(value, dict):
+        items = (f"{json.dumps(str(k))} = {_toml_value(v)}" for k, v in value.items())
+        return "{ " + ", ".join(items) + " }"
     return json.dumps(str(value))
 
 
@@ -47,8 +50,15 @@ def _field_lines(name: str, info: FieldInfo, value: Any) -> list[str]:
 
 def _section_lines(title: str, model: BaseModel) -> list[str]:
     lines = ["", f"[{title}]"]
+    nested = []
     for name, info in type(model).model_fields.items():
-        lines.extend(_field_lines(name, info, getattr(model, name)))
+        value = getattr(model, name)
+        if isinstance(value, BaseModel):
+            nested.append((f"{title}.{name}", value))  # a TOML sub-table comes after the keys
+        else:
+            lines.extend(_field_lines(name, info, value))
+    for sub_title, sub_model in nested:
+        lines.extend(_section_lines(sub_title, sub_model))
     return lines
 
 

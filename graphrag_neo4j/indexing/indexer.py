@@ -10,9 +10,11 @@ from rich.console import Console
 
 from graphrag_neo4j.indexing.chunking import chunk_document
 from graphrag_neo4j.indexing.deletion import delete_document
+from graphrag_neo4j.indexing.fast_extraction import extract_fast
 from graphrag_neo4j.indexing.graph_refresh import refresh_entities, refresh_relations
 from graphrag_neo4j.indexing.graph_writer import write_documents_and_chunks, write_mentions
 from graphrag_neo4j.indexing.llm_extraction import Extractor
+from graphrag_neo4j.indexing.nlp_model import load_pipeline
 from graphrag_neo4j.indexing.progress import StageProgress
 from graphrag_neo4j.indexing.resolution.stage import ResolvingStage
 from graphrag_neo4j.indexing.run_report import IndexStats
@@ -27,7 +29,7 @@ from graphrag_neo4j.store import Store
 
 DOCUMENTS_PER_BATCH = 100
 CHUNK_STAGE = "embed + write chunks"
-EXTRACT_STAGE = "extract (LLM)"
+EXTRACT_STAGES = {"llm": "extract (LLM)", "fast": "extract (fast, spaCy)"}
 
 
 @dataclass
@@ -41,10 +43,18 @@ class Indexer:
     console: Console = field(default_factory=lambda: Console(stderr=True))
 
     async def index_documents(self, documents: Sequence[Document]) -> IndexStats:
-        """Index texts with LLM extraction (requires an LLM)."""
-        if self.llm is None:
+        """Index texts with the configured extraction method (`llm` requires an LLM)."""
+        if self.llm is None and self._method == "llm":
             raise ValueError("LLM extraction needs an LLM; pass one or use index_triplets()")
         return await self._run(documents, {})
+
+    @property
+    def _method(self) -> str:
+        return self.settings.extraction.method
+
+    @property
+    def _extract_stage(self) -> str:
+        return EXTRACT_STAGES[self._method]
 
     async def index_triplets(self, passages: Sequence[TripletPassage]) -> IndexStats:
         """Index passages that bring their own triplets: no LLM, as the Milvus notebook does."""
@@ -63,7 +73,7 @@ class Indexer:
         with StageProgress(self.console, stats.stage_seconds) as progress:
             progress.declare(CHUNK_STAGE, total_chunks)
             if not triplets:
-                progress.declare(EXTRACT_STAGE, total_chunks)
+                progress.declare(self._extract_stage, total_chunks)
             for start in range(0, len(todo), DOCUMENTS_PER_BATCH):
                 batch = todo[start : start + DOCUMENTS_PER_BATCH]
                 await self._index_batch(batch, chunks, triplets, progress, stats)
@@ -118,13 +128,15 @@ class Indexer:
                     chunks_by_document[d.id], triplets.get(d.id, [])
                 )
             ]
+        elif self._method == "fast":
+            extractions = await self._extract_fast(chunks, progress)
         else:
             extractions = await self._extract(chunks, progress)
         stage = ResolvingStage(
             self.store, self.settings.extraction, self.embedder, self.llm, self.settings.prompts_dir
         )
         with progress.stage("resolve entities", add_total=1) as advance:
-            resolution = await stage.resolve(extractions)
+            resolution = await stage.resolve(extractions, {c.id: c.document_id for c in chunks})
             advance(1)
         with progress.stage("write graph", add_total=1) as advance:
             entity_ids, relation_ids = await asyncio.to_thread(
@@ -141,7 +153,7 @@ class Indexer:
     async def _extract(self, chunks: list[Chunk], progress: StageProgress) -> list[ChunkExtraction]:
         assert self.llm is not None  # index_documents() checked it
         extractor = Extractor(self.llm, self.settings.extraction, self.settings.prompts_dir)
-        with progress.stage(EXTRACT_STAGE) as advance:
+        with progress.stage(self._extract_stage) as advance:
 
             async def one(chunk: Chunk) -> ChunkExtraction:
                 result = await extractor.extract(chunk)
@@ -149,6 +161,16 @@ class Indexer:
                 return result
 
             return list(await asyncio.gather(*(one(c) for c in chunks)))
+
+    async def _extract_fast(
+        self, chunks: list[Chunk], progress: StageProgress
+    ) -> list[ChunkExtraction]:
+        """spaCy over the batch's chunks in a worker thread, so the event loop stays free."""
+        with progress.stage(self._extract_stage) as advance:
+            nlp = await asyncio.to_thread(load_pipeline)
+            return await asyncio.to_thread(
+                extract_fast, nlp, chunks, self.settings.extraction.fast, advance
+            )
 
     async def _refresh(
         self, entity_ids: set[str], relation_ids: set[str], progress: StageProgress

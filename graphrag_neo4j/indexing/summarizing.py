@@ -11,6 +11,7 @@ from graphrag_neo4j.resources import load_prompt
 from graphrag_neo4j.settings import Settings
 
 STAGE = "summarize"
+SENTENCE_SEPARATOR = "\n"  # between the verbatim sentences of an extractive description
 
 
 def distinct(descriptions: list[str]) -> list[str]:
@@ -25,11 +26,17 @@ class DescriptionMerger:
     llm: LLMCaller | None
     budget_tokens: int
     prompts_dir: Path | None = None
+    # Extractive descriptions (fast extraction) keep this many of their sentences, no LLM.
+    max_sentences: int | None = None
 
     @classmethod
     def from_settings(cls, llm: LLMCaller | None, settings: Settings) -> DescriptionMerger:
         """The merger the settings ask for: their summary budget and prompt overrides."""
-        return cls(llm, settings.extraction.summary_token_budget, settings.prompts_dir)
+        extraction = settings.extraction
+        if extraction.method == "fast" and not extraction.fast.llm_summaries:
+            return cls(None, extraction.summary_token_budget, settings.prompts_dir,
+                       extraction.fast.sentences_per_description)
+        return cls(llm, extraction.summary_token_budget, settings.prompts_dir)
 
     def needs_summary(self, descriptions: list[str]) -> bool:
         """Whether the joined descriptions pass the budget (and an LLM is there to shorten them)."""
@@ -40,6 +47,9 @@ class DescriptionMerger:
     async def merge(self, kind: str, name: str, descriptions: list[str]) -> str:
         """The joined descriptions, or one LLM summary of them once they pass the budget."""
         unique = distinct(descriptions)
+        if self.max_sentences is not None:
+            sentences = distinct([s for d in unique for s in d.split(SENTENCE_SEPARATOR)])
+            return " ".join(sentences[: self.max_sentences])
         if not self.needs_summary(unique) or self.llm is None:
             return " ".join(unique)
         prompt = load_prompt("summarize_descriptions", self.prompts_dir).format(

@@ -99,10 +99,7 @@ class MergeDecider:
                 continue
             for source, target, reason in decided:
                 apply_merge(resolution, source, target, reason)
-        # A record of "A into B" written before "B into C" must point at C: B is never stored.
-        resolution.merges = [
-            replace(m, into_id=_final(resolution, m.into_id)) for m in resolution.merges
-        ]
+        repoint_merges(resolution)
         return resolution
 
 
@@ -125,6 +122,13 @@ def surface_merges(grouping: Grouping) -> list[MergeRecord]:
     return records
 
 
+def repoint_merges(resolution: Resolution) -> None:
+    """A record of "A into B" written before "B into C" must point at C: B is never stored."""
+    resolution.merges = [
+        replace(m, into_id=_final(resolution, m.into_id)) for m in resolution.merges
+    ]
+
+
 def _final(resolution: Resolution, proto_id: str) -> str:
     """Follow earlier merges so chained decisions land on the surviving entity."""
     seen = set()
@@ -134,7 +138,9 @@ def _final(resolution: Resolution, proto_id: str) -> str:
     return proto_id
 
 
-def apply_merge(resolution: Resolution, source_id: str, target_id: str, reason: str) -> None:
+def apply_merge(
+    resolution: Resolution, source_id: str, target_id: str, reason: str, decided_by: str = "llm"
+) -> None:
     """Fold `source` into `target`, keeping an entity that is already in the graph."""
     source_id, target_id = _final(resolution, source_id), _final(resolution, target_id)
     if source_id == target_id or source_id not in resolution.protos:
@@ -155,5 +161,5 @@ def apply_merge(resolution: Resolution, source_id: str, target_id: str, reason: 
             resolution.assignment[key] = target.id
     del resolution.protos[source.id]
     resolution.merges.append(
-        MergeRecord(source.id, source.name, source.type, target.id, reason, "llm")
+        MergeRecord(source.id, source.name, source.type, target.id, reason, decided_by)
     )

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from graphrag_neo4j.indexing.resolution.aliases import fold_aliases
 from graphrag_neo4j.indexing.resolution.decisions import MergeDecider, Resolution, surface_merges
 from graphrag_neo4j.indexing.resolution.grouping import (
     ExistingEntity,
@@ -40,8 +41,16 @@ class ResolvingStage:
     llm: LLMCaller | None = None
     prompts_dir: Path | None = None
 
-    async def resolve(self, extractions: Sequence[ChunkExtraction]) -> Resolution:
-        """Exact-name grouping always; type conflicts and near-duplicates when an LLM is there."""
+    async def resolve(
+        self,
+        extractions: Sequence[ChunkExtraction],
+        chunk_documents: Mapping[str, str] | None = None,
+    ) -> Resolution:
+        """Exact-name grouping always; type conflicts and near-duplicates when an LLM is there.
+
+        Fast extraction (no LLM) folds unambiguous aliases per document instead; it needs
+        `chunk_documents` (chunk id -> document id) to know what a document names.
+        """
         mentions = [m for extraction in extractions for m in extraction.entities]
         keys = sorted({normalize_name(m.name) for m in mentions})
         existing = await self._stored_with_keys(keys)
@@ -50,7 +59,12 @@ class ResolvingStage:
             existing += await self._stored_near(keys, {e.id for e in existing})
         grouping = group_mentions(mentions, existing)
         if not deciding or self.llm is None:
-            return Resolution(grouping.protos, grouping.assignment, surface_merges(grouping))
+            resolution = Resolution(grouping.protos, grouping.assignment, surface_merges(grouping))
+            fast = self.settings.fast
+            if self.settings.method == "fast" and fast.fold_aliases and chunk_documents:
+                resolution.vetoed = await self._vetoed(keys)
+                fold_aliases(resolution, extractions, chunk_documents, fast.alias_types)
+            return resolution
         protos = list(grouping.protos.values())
         vectors = await self.embedder.embed([p.name for p in protos])
         embeddings = {p.id: v for p, v in zip(protos, vectors, strict=True)}

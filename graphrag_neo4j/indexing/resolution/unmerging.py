@@ -16,7 +16,7 @@ from graphrag_neo4j.records import normalize_name, relation_id
 from graphrag_neo4j.store import Store
 
 Row = dict[str, Any]
-UNDOABLE_DECIDERS = ("llm",)
+UNDOABLE_DECIDERS = ("llm", "alias")
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,81 @@
+"""Alias folding: a short name ("Scrooge") joins the one full name of its document that holds it."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Collection, Mapping, Sequence
+
+from graphrag_neo4j.indexing.resolution.decisions import Resolution, apply_merge, repoint_merges
+from graphrag_neo4j.indexing.resolution.grouping import compatible, mention_key
+from graphrag_neo4j.records import ChunkExtraction
+
+DECIDER = "alias"
+
+
+def _is_alias(short_key: str, full_key: str) -> bool:
+    """The short name's words open or close the longer name: "scrooge" of "ebenezer scrooge"."""
+    short, full = short_key.split(), full_key.split()
+    if not short or len(short) >= len(full) or set(full) <= set(short):
+        return False  # "scrooge scrooge" is a stutter, not a fuller name
+    return full[: len(short)] == short or full[-len(short) :] == short
+
+
+def _entities_by_document(
+    resolution: Resolution,
+    extractions: Sequence[ChunkExtraction],
+    chunk_documents: Mapping[str, str],
+    types: Collection[str],
+) -> dict[str, set[str]]:
+    """Entity ids (of the alias types) each document mentions."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for extraction in extractions:
+        document = chunk_documents.get(extraction.chunk_id)
+        for mention in extraction.entities:
+            entity = resolution.entity_of(mention_key(mention))
+            if document is not None and entity.type in types:
+                found[document].add(entity.id)
+    return found
+
+
+def alias_folds(
+    resolution: Resolution,
+    extractions: Sequence[ChunkExtraction],
+    chunk_documents: Mapping[str, str],
+    types: Collection[str],
+) -> dict[str, str]:
+    """short id -> full id, where every document using the short name holds one full name."""
+    targets: dict[str, set[str | None]] = defaultdict(set)
+    for ids in _entities_by_document(resolution, extractions, chunk_documents, types).values():
+        entities = [resolution.protos[i] for i in sorted(ids)]
+        for short in entities:
+            fulls = [
+                full.id for full in entities
+                if compatible(short.type, full.type) and _is_alias(short.name_key, full.name_key)
+            ]
+            # None marks a document where the short name is ambiguous or stands alone.
+            targets[short.id].add(fulls[0] if len(fulls) == 1 else None)
+    folds: dict[str, str] = {}
+    for short_id, chosen in targets.items():
+        only = next(iter(chosen)) if len(chosen) == 1 else None
+        if only is not None:
+            folds[short_id] = only
+    return folds
+
+
+def fold_aliases(
+    resolution: Resolution,
+    extractions: Sequence[ChunkExtraction],
+    chunk_documents: Mapping[str, str],
+    types: Collection[str],
+) -> int:
+    """Merge each unambiguous alias into its full name, recorded as an undoable merge."""
+    folds = alias_folds(resolution, extractions, chunk_documents, types)
+    before = len(resolution.merges)
+    for short_id, full_id in sorted(folds.items()):
+        if short_id in folds.values():
+            continue  # "Tim" -> "Tiny Tim" while "Tiny Tim" folds further: keep chains out
+        full_name = resolution.protos[full_id].name
+        reason = f"short form of {full_name!r}, the only full name holding it in its documents"
+        apply_merge(resolution, short_id, full_id, reason, decided_by=DECIDER)
+    repoint_merges(resolution)
+    return len(resolution.merges) - before
