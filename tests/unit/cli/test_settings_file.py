@@ -18,7 +18,9 @@ def test_init_writes_a_loadable_commented_file(tmp_path: Path) -> None:
     text = config.read_text()
     assert "[neo4j]" in text and "[search]" in text
     assert "# size = 1200" in text
-    assert tomllib.loads(text) == {section: {} for section in _sections()}
+    expected: dict[str, dict[str, dict[str, object]]] = {section: {} for section in _sections()}
+    expected["extraction"]["fast"] = {}  # a sub-table of its own
+    assert tomllib.loads(text) == expected
     assert load_settings(config).chunking.size == 1200
     shipped = sorted(p.name for p in prompts_dir().glob("*.txt"))
     assert shipped, "the package ships no prompts"
@@ -38,6 +40,14 @@ def test_tuned_prompt_overrides_the_shipped_one(tmp_path: Path) -> None:
     settings = load_settings(config)
     assert load_prompt(name.stem, settings.prompts_dir) == "my tuned prompt {text}"
     assert load_prompt(name.stem, None) != "my tuned prompt {text}"
+
+
+def test_a_nested_section_line_takes_effect(tmp_path: Path) -> None:
+    config, _ = write_project(tmp_path)
+    text = config.read_text()
+    assert "[extraction.fast]" in text and '# "PERSON" = "person"' not in text
+    config.write_text(text.replace("# min_edge_weight = 1.0", "min_edge_weight = 2.5"))
+    assert load_settings(config).extraction.fast.min_edge_weight == 2.5
 
 
 def test_init_refuses_to_overwrite(tmp_path: Path) -> None:

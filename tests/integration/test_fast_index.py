@@ -1,0 +1,143 @@
+"""Fast (spaCy) indexing on the real server: aliases, unmerge, delete, mixing with LLM documents."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.settings import Settings
+from graphrag_neo4j.store import Store
+from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
+
+pytestmark = pytest.mark.integration
+
+CAROL = (
+    "Ebenezer Scrooge kept a counting-house in London. Scrooge paid Bob Cratchit fifteen "
+    "shillings a week. Scrooge and Bob Cratchit worked late on Christmas Eve."
+)
+PARIS = "Alice Smith met Carol Jones in Paris. Alice Smith wrote to Carol Jones."
+ROME = "Alice Smith met Dan Brown in Rome. Alice Smith and Carol Jones sailed home."
+LOVELACE = "Ada Lovelace wrote notes on the engine of Charles Babbage."
+LOVELACE_FAST = "Ada Lovelace lived in London with her mother Anne Byron."
+LOVELACE_REPLY = (
+    "<concept><name>Ada Lovelace</name><type>person</type><description>Wrote notes."
+    "</description></concept>\n<concept><name>Charles Babbage</name><type>person</type>"
+    "<description>Designed the engine.</description></concept>\n<triplet><subject>Ada Lovelace"
+    "</subject><predicate>wrote notes on the engine of</predicate><object>Charles Babbage"
+    "</object><strength>9</strength></triplet>"
+)
+
+
+def _fast_rag(settings: Settings, tmp_path: Path, llm: FakeChatModel | None = None) -> GraphRAG:
+    extraction = settings.extraction.model_copy(update={"method": "fast"})
+    tuned = settings.model_copy(update={"cache_dir": tmp_path / "cache", "extraction": extraction})
+    return GraphRAG(tuned, llm=llm or FakeChatModel(rules=[]), embeddings=FakeEmbeddings())
+
+
+def _write(folder: Path, **texts: str) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, text in texts.items():
+        path = folder / f"{name}.txt"
+        path.write_text(text, encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+def _entities(store: Store) -> dict[str, dict[str, Any]]:
+    return {r["name"]: r for r in store.read("indexing/list_entities", skip=0, limit=1000)}
+
+
+def _pairs(store: Store) -> dict[frozenset[str], list[str]]:
+    """Entity-name pairs -> the chunk ids of every relation between them."""
+    found: dict[frozenset[str], list[str]] = {}
+    for row in store.read("interop/export_relations"):
+        found.setdefault(frozenset((row["source"], row["target"])), []).extend(
+            row["chunk_ids"]
+        )
+    return found
+
+
+def test_fast_index_folds_aliases_and_unmerge_restores_them(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    (path,) = _write(tmp_path / "docs", carol=CAROL)
+    with _fast_rag(settings, tmp_path) as rag:
+        stats, _ = rag.index([path])
+        merges = [m for m in rag.merges() if m["decided_by"] == "alias"]
+        assert [(m["from_name"], m["into_name"]) for m in merges] == [
+            ("Scrooge", "Ebenezer Scrooge")
+        ]
+        assert stats.merges >= 1 and stats.llm_decisions == 0
+        entities = _entities(store)
+        assert {"Ebenezer Scrooge", "Bob Cratchit", "London"} <= set(entities)
+        assert "Scrooge" not in entities
+        assert entities["Ebenezer Scrooge"]["type"] == "person"
+        assert frozenset(("Ebenezer Scrooge", "Bob Cratchit")) in _pairs(store)
+        report = rag.unmerge(merges[0]["id"])
+        assert report.restored_name == "Scrooge"
+        entities = _entities(store)
+        assert {"Scrooge", "Ebenezer Scrooge"} <= set(entities)
+        assert frozenset(("Scrooge", "Bob Cratchit")) in _pairs(store)
+        # A re-run of the same text is a no-op, a changed one does not redo the undone fold.
+        rag.index([path])
+        path.write_text(CAROL + " Scrooge was alone.", encoding="utf-8")
+        rag.index([path])
+        assert "Scrooge" in _entities(store)
+
+
+def test_delete_removes_only_the_co_occurrences_that_document_supported(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    paris, rome = _write(tmp_path / "docs", paris=PARIS, rome=ROME)
+    with _fast_rag(settings, tmp_path) as rag:
+        rag.index([paris, rome])
+        pairs = _pairs(store)
+        assert {frozenset(("Alice Smith", "Carol Jones")), frozenset(("Alice Smith", "Paris")),
+                frozenset(("Alice Smith", "Dan Brown"))} <= set(pairs)
+        paris_id = next(d["id"] for d in store.read("indexing/list_documents", skip=0, limit=9)
+                        if d["title"].startswith("paris") or "paris" in d["source"])
+        rag.delete(paris_id)
+    pairs = _pairs(store)
+    assert frozenset(("Alice Smith", "Paris")) not in pairs
+    assert frozenset(("Carol Jones", "Paris")) not in pairs
+    assert frozenset(("Alice Smith", "Dan Brown")) in pairs
+    # Rome also says Alice and Carol sailed together: that edge stays, with Rome's chunk only.
+    assert len(pairs[frozenset(("Alice Smith", "Carol Jones"))]) == 1
+    assert "Paris" not in _entities(store)
+
+
+def test_llm_and_fast_documents_share_one_graph(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    llm_doc, fast_doc = _write(tmp_path / "docs", notes=LOVELACE, life=LOVELACE_FAST)
+    llm = FakeChatModel(rules=[
+        ("Missing records:", "<done/>"),
+        (LOVELACE, LOVELACE_REPLY),
+        ("may or may not name the same", '{"merges": []}'),
+    ])
+    with _fast_rag(settings, tmp_path, llm) as rag:
+        rag.index([llm_doc], method="llm")
+        rag.index([fast_doc])  # the settings say fast
+    entities = _entities(store)
+    assert {"Ada Lovelace", "Charles Babbage", "London", "Anne Byron"} <= set(entities)
+    assert entities["Ada Lovelace"]["frequency"] == 2  # one entity, mentioned by both chunks
+    pairs = _pairs(store)
+    assert frozenset(("Ada Lovelace", "Charles Babbage")) in pairs
+    assert frozenset(("Ada Lovelace", "London")) in pairs
+
+
+def test_bad_files_are_skipped_as_in_the_llm_path(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    _write(tmp_path / "docs", good=PARIS)
+    (tmp_path / "docs" / "empty.txt").write_text("  \n")
+    (tmp_path / "docs" / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00" + bytes(range(256)))
+    with _fast_rag(settings, tmp_path) as rag:
+        stats, loaded = rag.index([tmp_path / "docs"])
+    assert {s.path.name for s in loaded.skipped} == {"empty.txt", "image.png"}
+    assert stats.documents == 1 and stats.skipped_files == 2
+    assert "Alice Smith" in _entities(store)

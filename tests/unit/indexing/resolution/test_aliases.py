@@ -1,0 +1,57 @@
+"""Alias folding: a short name joins the one full name of its documents that holds it."""
+
+from __future__ import annotations
+
+from graphrag_neo4j.indexing.resolution.aliases import fold_aliases
+from graphrag_neo4j.indexing.resolution.decisions import Resolution, surface_merges
+from graphrag_neo4j.indexing.resolution.grouping import group_mentions
+from graphrag_neo4j.records import ChunkExtraction, EntityMention, entity_id
+
+TYPES = ("person", "location", "organization")
+
+
+def _extraction(chunk: str, *names: str, kind: str = "person") -> ChunkExtraction:
+    return ChunkExtraction(chunk, [EntityMention(chunk, name, kind, "") for name in names])
+
+
+def _fold(
+    extractions: list[ChunkExtraction], documents: dict[str, str], vetoed: frozenset = frozenset()
+) -> Resolution:
+    grouping = group_mentions([m for x in extractions for m in x.entities], [])
+    resolution = Resolution(grouping.protos, grouping.assignment, surface_merges(grouping))
+    resolution.vetoed = set(vetoed)
+    fold_aliases(resolution, extractions, documents, TYPES)
+    return resolution
+
+
+def test_a_short_name_with_one_full_name_is_folded_and_recorded() -> None:
+    extractions = [_extraction("c1", "Ebenezer Scrooge", "Bob Cratchit"),
+                   _extraction("c2", "Scrooge", "Bob", "scrooge")]
+    resolution = _fold(extractions, {"c1": "d1", "c2": "d1"})
+    folded = {(m.from_name, m.decided_by): m.into_id for m in resolution.merges}
+    scrooge = entity_id("Ebenezer Scrooge", "person")
+    assert folded[("Scrooge", "alias")] == scrooge
+    assert folded[("Bob", "alias")] == entity_id("Bob Cratchit", "person")
+    # The lower-case spelling folded into "Scrooge" follows it to the full name.
+    assert folded[("scrooge", "normalisation")] == scrooge
+    assert resolution.assignment[("scrooge", "person")] == scrooge
+
+
+def test_ambiguous_alone_or_other_type_names_are_not_folded() -> None:
+    extractions = [
+        _extraction("c1", "Cratchit", "Bob Cratchit", "Martha Cratchit"),  # two full names
+        _extraction("c2", "Marley"),  # d2 names no full name
+        _extraction("c3", "Jacob Marley", "Marley"),
+        _extraction("c4", "Christmas"), _extraction("c4", "Christmas Past", kind="concept"),
+        _extraction("c5", "Scrooge Scrooge", "Scrooge"),  # a stutter, no fuller name
+    ]
+    documents = {"c1": "d1", "c2": "d2", "c3": "d3", "c4": "d4", "c5": "d5"}
+    resolution = _fold(extractions, documents)
+    assert [m for m in resolution.merges if m.decided_by == "alias"] == []
+
+
+def test_a_vetoed_fold_is_not_made_again() -> None:
+    extractions = [_extraction("c1", "Ebenezer Scrooge", "Scrooge")]
+    veto = frozenset({("scrooge", entity_id("Ebenezer Scrooge", "person"))})
+    resolution = _fold(extractions, {"c1": "d1"}, veto)
+    assert resolution.merges == []
