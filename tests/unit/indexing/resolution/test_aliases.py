@@ -15,7 +15,9 @@ def _extraction(chunk: str, *names: str, kind: str = "person") -> ChunkExtractio
 
 
 def _fold(
-    extractions: list[ChunkExtraction], documents: dict[str, str], vetoed: frozenset = frozenset()
+    extractions: list[ChunkExtraction],
+    documents: dict[str, str],
+    vetoed: frozenset[tuple[str, str]] = frozenset(),
 ) -> Resolution:
     grouping = group_mentions([m for x in extractions for m in x.entities], [])
     resolution = Resolution(grouping.protos, grouping.assignment, surface_merges(grouping))
