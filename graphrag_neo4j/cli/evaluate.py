@@ -42,10 +42,14 @@ def _int_list(text: str) -> list[int]:
 
 @app.command("retrieval")
 def retrieval_command(
-    corpus: Annotated[Path, typer.Option(help="Triplet corpus (indexed first; no-op if done).")],
     questions: Annotated[
         Path, typer.Option(help="JSON list of {question, supporting_passage_ids}.")
     ],
+    corpus: Annotated[
+        Path | None,
+        typer.Option(help="Triplet corpus (indexed first; no-op if done). Without it the graph "
+                     "is evaluated as it is, e.g. after `index --method fast`."),
+    ] = None,
     method: Annotated[str, typer.Option(help="Comma-separated: naive, hops, local.")] = (
         "naive,hops"
     ),
@@ -69,7 +73,7 @@ def retrieval_command(
         bool, typer.Option(help="Run each method without and with hybrid retrieval.")
     ] = False,
 ) -> None:
-    """Index the corpus if needed, rank passages for every question, print Recall@k."""
+    """Index the corpus if given and needed, rank passages for every question, print Recall@k."""
     from graphrag_neo4j.engine import GraphRAG
 
     ks = _int_list(k)
@@ -84,11 +88,14 @@ def retrieval_command(
         overrides["hybrid"] = hybrid
     runs = variants(methods, overrides, compare_hybrid)
     with GraphRAG(console=console) as rag, ExitStack() as stack:
-        stats = rag.index_triplets(corpus)
-        console.print(
-            f"Corpus {corpus}: {stats.documents} documents indexed now,"
-            f" {stats.unchanged_documents} already there."
-        )
+        if corpus is not None:
+            stats = rag.index_triplets(corpus)
+            console.print(
+                f"Corpus {corpus}: {stats.documents} documents indexed now,"
+                f" {stats.unchanged_documents} already there."
+            )
+        else:
+            console.print(f"No --corpus: evaluating the graph as it is ({rag.counts()}).")
         sink = stack.enter_context(per_question.open("w")) if per_question else None
         results = asyncio.run(_evaluate(rag, runs, items, ks, sink))
         out.print(results_table(results, ks, len(items), overrides))
