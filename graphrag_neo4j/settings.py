@@ -171,7 +171,8 @@ class FastExtractionSettings(_Section):
         "common to say anything (applied from 20 chunks on).",
     )
     sentences_per_description: int = Field(
-        2, description="Supporting sentences kept verbatim as an entity or relation description."
+        2, description="Supporting sentences (the shortest) kept verbatim as an entity or "
+        "relation description."
     )
     sentence_weight: float = Field(
         1.0, description="Weight a relation gets per sentence in which both ends appear."

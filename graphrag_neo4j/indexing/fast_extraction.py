@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from graphrag_neo4j.indexing.fast_pruning import Edge, Pruned, prune
 from graphrag_neo4j.indexing.fast_terms import UNTYPED, ChunkTerms, Term, chunk_terms
-from graphrag_neo4j.indexing.summarizing import SENTENCE_SEPARATOR
+from graphrag_neo4j.indexing.summarizing import SENTENCE_SEPARATOR, shortest
 from graphrag_neo4j.records import ChunkExtraction, EntityMention, RelationMention
 from graphrag_neo4j.settings import FastExtractionSettings
 
@@ -139,8 +139,7 @@ def _chunk_pairs(
             together.add((min(a, b), max(a, b)))
             pair = pairs[(a, predicate, b)]
             pair.weight += settings.sentence_weight
-            if len(pair.sentences) < settings.sentences_per_description:
-                pair.sentences.append(chunk.sentences[number])
+            pair.sentences.append(chunk.sentences[number])
     if settings.chunk_weight > 0:
         in_chunk = sorted({t.key for terms in by_sentence.values() for t in terms.values()})
         for a, b in itertools.combinations(in_chunk, 2):
@@ -176,19 +175,17 @@ def _extraction(
     sentences: dict[str, list[str]] = {}
     for term in chunk.terms:
         if term.key in pruned.nodes:
-            found = sentences.setdefault(term.key, [])
-            text = chunk.sentences[term.sentence]
-            if len(found) < settings.sentences_per_description and text not in found:
-                found.append(text)
+            sentences.setdefault(term.key, []).append(chunk.sentences[term.sentence])
+    keep = settings.sentences_per_description
     for key, found in sentences.items():
         result.entities.append(EntityMention(
-            chunk.chunk_id, names[key], types[key], SENTENCE_SEPARATOR.join(found)
+            chunk.chunk_id, names[key], types[key], SENTENCE_SEPARATOR.join(shortest(found, keep))
         ))
     for statement, pair in pairs.items():
         if statement in pruned.edges:
             a, predicate, b = statement
             result.relations.append(RelationMention(
                 chunk.chunk_id, names[a], predicate, names[b],
-                SENTENCE_SEPARATOR.join(pair.sentences), pair.weight,
+                SENTENCE_SEPARATOR.join(shortest(pair.sentences, keep)), pair.weight,
             ))
     return result

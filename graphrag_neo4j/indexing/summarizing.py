@@ -19,6 +19,13 @@ def distinct(descriptions: list[str]) -> list[str]:
     return sorted({d.strip() for d in descriptions if d and d.strip()})
 
 
+def shortest(sentences: list[str], count: int) -> list[str]:
+    """The `count` shortest distinct sentences in reading order: crisp, and cheap to embed."""
+    unique = list(dict.fromkeys(s for s in sentences if s))
+    chosen = set(sorted(unique, key=lambda s: (len(s), s))[:count])
+    return [s for s in unique if s in chosen]
+
+
 @dataclass(frozen=True)
 class DescriptionMerger:
     """One description from many, within a token budget."""
@@ -26,7 +33,7 @@ class DescriptionMerger:
     llm: LLMCaller | None
     budget_tokens: int
     prompts_dir: Path | None = None
-    # Extractive descriptions (fast extraction) keep this many of their sentences, no LLM.
+    # Extractive descriptions (fast extraction) keep this many of their shortest sentences.
     max_sentences: int | None = None
 
     @classmethod
@@ -48,8 +55,8 @@ class DescriptionMerger:
         """The joined descriptions, or one LLM summary of them once they pass the budget."""
         unique = distinct(descriptions)
         if self.max_sentences is not None:
-            sentences = distinct([s for d in unique for s in d.split(SENTENCE_SEPARATOR)])
-            return " ".join(sentences[: self.max_sentences])
+            sentences = [s.strip() for d in unique for s in d.split(SENTENCE_SEPARATOR)]
+            return " ".join(shortest(sentences, self.max_sentences))
         if not self.needs_summary(unique) or self.llm is None:
             return " ".join(unique)
         prompt = load_prompt("summarize_descriptions", self.prompts_dir).format(

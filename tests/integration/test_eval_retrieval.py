@@ -41,3 +41,35 @@ def test_eval_indexes_the_corpus_and_prints_recall_per_method(
         assert row["ranked"][0] == "nano_dataset-3"
         assert row["recall@1"] == 0.5 and row["recall@4"] == 1.0
     assert store.read("count_graph")[0]["documents"] == 4
+
+
+def test_eval_without_corpus_scores_a_graph_built_by_fast_indexing(
+    store: Store, shared_data: Path, tmp_path: Path
+) -> None:
+    from graphrag_neo4j.cli.index import index_command
+
+    app = typer.Typer()
+    app.add_typer(eval_app, name="eval")
+    app.command("index")(index_command)
+    nano = json.loads((shared_data / "milvus_nano" / "nano_dataset.json").read_text())
+    corpus = tmp_path / "passages.jsonl"
+    corpus.write_text("".join(
+        json.dumps({"id": f"nano_dataset-{i}", "text": p["passage"]}) + "\n"
+        for i, p in enumerate(nano["passages"])
+    ))
+    questions = tmp_path / "questions.json"
+    questions.write_text(json.dumps([{
+        "id": "euler", "question": "What contribution did the son of Euler's teacher make?",
+        "supporting_passage_ids": ["nano_dataset-3", "nano_dataset-2"],
+    }]))
+    runner = CliRunner()
+    indexed = runner.invoke(app, ["index", str(corpus), "--method", "fast", "--no-communities"])
+    assert indexed.exit_code == 0, indexed.output
+    result = runner.invoke(app, [
+        "eval", "retrieval", "--questions", str(questions), "--method", "naive,hops",
+        "--k", "4", "--no-rerank",
+    ])
+    assert result.exit_code == 0, result.output
+    assert "evaluating the graph as it is" in result.output and "Recall@4" in result.output
+    counts = store.read("count_graph")[0]
+    assert counts["documents"] == 4 and counts["entities"] > 0 and counts["relations"] > 0

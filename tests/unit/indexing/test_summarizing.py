@@ -11,8 +11,9 @@ async def test_fast_settings_give_an_extractive_merger_without_llm() -> None:
     settings.extraction.method = "fast"
     merger = DescriptionMerger.from_settings(None, settings)
     assert merger.llm is None and merger.max_sentences == 2
-    merged = await merger.merge("entity", "Scrooge", ["B said so.\nA said so.", "C said so."])
-    assert merged == "A said so. B said so."
+    descriptions = ["A long sentence that goes on and on.\nShort one.", "Mid sized one."]
+    merged = await merger.merge("entity", "Scrooge", descriptions)
+    assert merged == "Short one. Mid sized one."  # the two shortest, in reading order
 
 
 async def test_llm_summaries_can_be_asked_for() -> None:
