@@ -136,7 +136,7 @@ def _book_report(rag: GraphRAG, stages: dict[str, float], total: float, merges: 
     )
     shown = "; ".join(f"{r['source']} -[{r['predicate']} {r['weight']:.2f}]-> {r['target']}"
                       for r in relations) or "MISSING"
-    console.print(f"Scrooge-Cratchit relations: {shown}")
+    console.print(f"Scrooge-Cratchit relations: {shown}", markup=False)
 
 
 def _cli(*args: str) -> None:
