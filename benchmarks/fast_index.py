@@ -2,7 +2,8 @@
 indexed by stage, and MuSiQue retrieval on a graph built from passage text vs the triplet graph.
 
 Run against a Neo4j of its own (the graph is wiped, so --reset is required when it is not empty):
-  .venv/bin/python benchmarks/fast_index.py --reset [--skip-musique] [--questions-limit N]
+  .venv/bin/python benchmarks/fast_index.py --reset [--skip-musique | --skip-book]
+                                               [--questions-limit N] [--musique-passages N]
 1. Extraction: the book's chunks through a bare `nlp.pipe` (same model, components and batch
    size: the floor), then through fast extraction; words/s of both and their ratio.
    Targets: >= 5,000 words/s and >= 0.7x the floor.
@@ -13,7 +14,8 @@ Run against a Neo4j of its own (the graph is wiped, so --reset is required when 
 3. MuSiQue: corpus.jsonl indexed from its passage text with `index --method fast` (its triplets
    ignored), `eval retrieval` (naive, hops --no-rerank, local) on questions_dev.json without
    --corpus; then the graph wiped and the same evaluation on the triplet graph. Both through the
-   CLI, each in a process of its own; their recalls side by side.
+   CLI, each in a process of its own; their recalls side by side. --musique-passages N indexes
+   only the questions' gold passages plus the corpus's first others (N in all) for both graphs.
 """
 
 from __future__ import annotations
@@ -157,7 +159,19 @@ def _recalls(path: Path) -> dict[str, dict[int, float]]:
     return {m: {k: 100 * v / counts[m] for k, v in ks.items()} for m, ks in sums.items()}
 
 
-def musique(store: Store, limit: int | None) -> None:
+def _subset(folder: Path, passages: int, limit: int | None) -> Path:
+    """The questions' gold passages plus the corpus's first others, up to `passages` in all."""
+    questions = json.loads(QUESTIONS.read_text(encoding="utf-8"))[:limit]
+    gold = {pid for q in questions for pid in q["supporting_passage_ids"]}
+    lines = CORPUS.read_text(encoding="utf-8").splitlines()
+    chosen = [line for line in lines if json.loads(line)["id"] in gold]
+    chosen += [line for line in lines if json.loads(line)["id"] not in gold]
+    subset = folder / "corpus_subset.jsonl"
+    subset.write_text("\n".join(chosen[: max(passages, len(gold))]) + "\n", encoding="utf-8")
+    return subset
+
+
+def musique(store: Store, limit: int | None, passages: int | None) -> None:
     """Recall on the graph built from passage text (fast) beside the triplet graph."""
     eval_args = ["eval", "retrieval", "--questions", str(QUESTIONS),
                  "--method", ",".join(METHODS), "--no-rerank", "--k", ",".join(map(str, KS))]
@@ -165,14 +179,16 @@ def musique(store: Store, limit: int | None) -> None:
         eval_args += ["--limit", str(limit)]
     results: dict[str, dict[str, dict[int, float]]] = {}
     with tempfile.TemporaryDirectory() as folder:
+        corpus = _subset(Path(folder), passages, limit) if passages else CORPUS
+        console.print(f"Corpus: {corpus.name}, {len(corpus.read_text().splitlines())} passages")
         for graph in ("fast", "triplets"):
             store.run_autocommit("delete_all")
             lines = Path(folder) / f"{graph}.jsonl"
             if graph == "fast":
-                _cli("index", str(CORPUS), "--method", "fast", "--no-communities")
+                _cli("index", str(corpus), "--method", "fast", "--no-communities")
                 _cli(*eval_args, "--per-question", str(lines))
             else:
-                _cli(*eval_args, "--corpus", str(CORPUS), "--per-question", str(lines))
+                _cli(*eval_args, "--corpus", str(corpus), "--per-question", str(lines))
             results[graph] = _recalls(lines)
     table = Table(title="MuSiQue dev retrieval, Recall@k (%), hops without LLM rerank")
     table.add_column("method")
@@ -193,13 +209,18 @@ def main() -> None:
     parser.add_argument("--reset", action="store_true", help="Wipe a non-empty graph first.")
     parser.add_argument("--skip-musique", action="store_true", help="Only the book.")
     parser.add_argument("--questions-limit", type=int, help="Only the first N questions.")
+    parser.add_argument("--musique-passages", type=int,
+                        help="Index only the questions' gold passages plus others up to N.")
+    parser.add_argument("--skip-book", action="store_true", help="Only MuSiQue.")
     args = parser.parse_args()
     settings = load_settings()
-    measure_extraction(settings)
-    index_book(settings, args.reset)
+    if not args.skip_book:
+        measure_extraction(settings)
+        index_book(settings, args.reset)
     if not args.skip_musique:
         with Store.connect(settings.neo4j) as store:
-            musique(store, args.questions_limit)
+            _empty_graph(store, args.reset)
+            musique(store, args.questions_limit, args.musique_passages)
 
 
 if __name__ == "__main__":
