@@ -27,7 +27,8 @@ def index_command(
     ] = True,
     reports: Annotated[
         bool | None,
-        typer.Option(help="Write community reports (default: yes for documents, not triplets)."),
+        typer.Option(help="Write all community reports now (default: yes when the graph holds"
+                     " LLM-extracted documents; otherwise global search writes them lazily)."),
     ] = None,
 ) -> None:
     """Index documents (LLM extraction) or a pre-extracted triplet corpus into Neo4j."""
@@ -43,10 +44,12 @@ def index_command(
             for skipped in loaded.skipped:
                 console.print(f"[yellow]Skipped[/yellow] {skipped.path}: {skipped.reason}")
         console.print(stats.table())
-        if communities:
-            with_reports = bool(paths) if reports is None else reports
-            console.print(rag.build_communities(reports=with_reports).table())
-        if paths or reports:
+        mode = None if reports is None else "all" if reports else "none"
+        built = rag.build_communities(reports=mode) if communities else None
+        if built is not None:
+            console.print(built.table())
+            console.print(built.message, highlight=False)
+        if paths or (built is not None and built.report_mode == "all"):
             console.print(rag.llm.usage_table())
         console.print(_counts_table(rag.counts()))
 

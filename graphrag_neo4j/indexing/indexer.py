@@ -107,8 +107,9 @@ class Indexer:
         chunks = [c for d in documents for c in chunks_by_document[d.id]]
         with progress.stage(CHUNK_STAGE) as advance:
             vectors = await self.embedder.embed([c.text for c in chunks])
+            method = "triplets" if triplets else "llm"
             await asyncio.to_thread(
-                write_documents_and_chunks, self.store, documents, chunks, vectors, advance
+                write_documents_and_chunks, self.store, documents, chunks, vectors, advance, method
             )
         if triplets:
             extractions = [
