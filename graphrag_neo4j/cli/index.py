@@ -91,10 +91,10 @@ def documents_command(
 
     with Store.connect(load_settings().neo4j) as store:
         rows = store.read("indexing/list_documents", skip=skip, limit=limit)
-    table = Table("id", "title", "chunks", "complete", "source")
+    table = Table("id", "title", "chunks", "complete", "extraction", "source")
     for row in rows:
         table.add_row(row["id"], row["title"], str(row["chunks"]), str(row["complete"]),
-                      row["source"])
+                      row["extraction_method"], row["source"])
     out.print(table)
 
 
