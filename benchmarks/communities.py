@@ -103,8 +103,8 @@ def context_figures(stage: ReportStage, levels: dict[int, list[str]],
     tokens = [p.context.tokens for p in plans]
     substituted = sum(1 for p in plans if p.context.report_ids)
     print(f"contexts {len(plans):,}: tokens mean {statistics.mean(tokens):.0f}, max"
-          f" {max(tokens):,} (budget {stage.budget:,}); {substituted} used sub-reports (none"
-          " exist yet unless a previous run wrote reports)")
+          f" {max(tokens):,} (budget {stage.budget:,}); {substituted} used sub-community"
+          " reports or extracts")
 
 
 async def fake_report_run(store: Store, settings: Settings, figures: dict[str, float]) -> None:
