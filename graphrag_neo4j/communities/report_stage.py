@@ -135,14 +135,15 @@ class ReportStage:
             await self._embed_reused([p for p in plans if p.reusable and not p.embedded])
             advance(len(plans))
 
-    async def write_now(self, ids: Sequence[str]) -> dict[str, Row]:
+    async def write_now(self, ids: Sequence[str],
+                        advance: Callable[[int], None] | None = None) -> dict[str, Row]:
         """Write, store and embed these communities' reports now (lazy reports), by id.
 
         The rows are stored exactly as a build stores them. A crowded community's context
         reads its sub-communities' reports, or their extracts, as they stand.
         """
         plans = await asyncio.to_thread(self.plan, ids)
-        reports = await asyncio.gather(*(self._write(p) for p in plans))
+        reports = await asyncio.gather(*(self._write(p, advance) for p in plans))
         rows = await self._store(plans, list(reports))
         return {str(row["id"]): row for row in rows}
 

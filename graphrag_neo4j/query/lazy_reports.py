@@ -6,11 +6,15 @@ import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from rich.console import Console
+
 from graphrag_neo4j.communities.extractive import STATUS as EXTRACTIVE
 from graphrag_neo4j.communities.report_stage import ReportStage
+from graphrag_neo4j.indexing.progress import StageProgress
 from graphrag_neo4j.query.base import Query, Services
 from graphrag_neo4j.query.context import Row, SearchContext
 
+PROGRESS_STAGE = "lazy community reports"
 # The report fields a freshly written report replaces in a selected row.
 REPORT_FIELDS = ("title", "summary", "full_content", "rank", "report_status")
 
@@ -54,7 +58,10 @@ async def write_missing(
     written: dict[str, Row] = {}
     if todo:
         stage = ReportStage(services.store, services.settings, services.llm, services.embedder)
-        written = await stage.write_now(todo)
+        # Each report is a long LLM call (~20 s offline): show a bar while the user waits.
+        with StageProgress(Console(stderr=True)) as progress, \
+                progress.stage(PROGRESS_STAGE, add_total=len(todo)) as advance:
+            written = await stage.write_now(todo, advance)
     reports = [{**row, **{k: written[row["id"]][k] for k in REPORT_FIELDS}}
                if row["id"] in written else row for row in rows]
     fresh = batches(reports)
