@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from graphrag_neo4j.records import content_id
 
 TITLE_NAMES = 3
+# Longer names are credited through the descriptions they come from, not found in text.
+MAX_NAME_WORDS = 8
 STATUS = "extractive"
 RATING_EXPLANATION = "Not rated: an extractive summary, written without an LLM."
 # Sentence ends, and line breaks (joined descriptions may put one description per line).
@@ -67,19 +69,23 @@ class NameFinder:
     """Finds which entities a sentence names, by whole-word match of their names."""
 
     def __init__(self, names: Iterable[tuple[str, str]]) -> None:
-        self._by_first: dict[str, list[tuple[tuple[str, ...], str]]] = defaultdict(list)
+        self._ids: dict[tuple[str, ...], list[str]] = defaultdict(list)
         for entity_id, name in names:
             tokens = words(name)
-            if tokens:
-                self._by_first[tokens[0]].append((tokens, entity_id))
+            if 0 < len(tokens) <= MAX_NAME_WORDS:
+                self._ids[tokens].append(entity_id)
+        # Looking up each n-gram a sentence holds costs a few dict probes per word, however
+        # many names share a first word ("the ...").
+        self._lengths = sorted({len(tokens) for tokens in self._ids})
 
-    def __call__(self, text: str) -> set[str]:
-        tokens = words(text)
+    def __call__(self, tokens: tuple[str, ...]) -> set[str]:
+        """The entities whose names the word tokens of a sentence hold."""
         found: set[str] = set()
-        for start, token in enumerate(tokens):
-            for name, entity_id in self._by_first.get(token, ()):
-                if tokens[start : start + len(name)] == name:
-                    found.add(entity_id)
+        for start in range(len(tokens)):
+            for length in self._lengths:
+                if start + length > len(tokens):
+                    break
+                found.update(self._ids.get(tokens[start : start + length], ()))
         return found
 
 
@@ -93,12 +99,13 @@ class SentencePool:
     def add(self, text: str, sources: Iterable[str]) -> None:
         """Add a description's sentences, crediting the entities or relation ends it describes."""
         for part in split_sentences(text):
-            key = " ".join(words(part))
+            tokens = words(part)
+            key = " ".join(tokens)
             if not key:
                 continue
             sentence = self.sentences.get(key)
             if sentence is None:
-                sentence = self.sentences[key] = Sentence(part, self.finder(part))
+                sentence = self.sentences[key] = Sentence(part, self.finder(tokens))
             sentence.entities.update(sources)
 
 

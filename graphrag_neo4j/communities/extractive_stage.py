@@ -28,6 +28,7 @@ from graphrag_neo4j.store import Store
 READ_STAGE = "read descriptions"
 SUMMARY_STAGE = "extractive summaries"
 EMBED_STAGE = "community embeddings"
+STORE_STAGE = "store summaries"
 EMBED_SLICE = 256
 Row = dict[str, Any]
 
@@ -150,7 +151,9 @@ async def write_extracts(
     replaced = [row for row in rows if row["replace"]]
     with progress.stage(EMBED_STAGE, add_total=len(replaced)) as advance:
         await _embed_rows(embedder, replaced, advance)
-    await asyncio.to_thread(store.write_rows, "communities/set_extractive_summaries", rows)
+    with progress.stage(STORE_STAGE, add_total=len(rows)) as advance:
+        await asyncio.to_thread(store.write_rows, "communities/set_extractive_summaries", rows,
+                                on_batch=advance)
     return counts
 
 

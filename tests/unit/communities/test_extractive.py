@@ -12,6 +12,7 @@ from graphrag_neo4j.communities.extractive import (
     split_sentences,
     summary_of,
     title_of,
+    words,
 )
 
 SCROOGE = Member("s", "Scrooge", 9)
@@ -38,8 +39,8 @@ def test_sentences_split_at_ends_and_lines_but_not_after_titles() -> None:
 
 def test_names_are_found_as_whole_words_only() -> None:
     finder = NameFinder([("b", "Bob Cratchit"), ("t", "Tiny Tim"), ("s", "Scrooge")])
-    assert finder("Bob Cratchit carried Tiny Tim to Scrooge's door.") == {"b", "t", "s"}
-    assert finder("Bob was tiny; Timothy and Scrooged are other words.") == set()
+    assert finder(words("Bob Cratchit carried Tiny Tim to Scrooge's door.")) == {"b", "t", "s"}
+    assert finder(words("Bob was tiny; Timothy and Scrooged are other words.")) == set()
 
 
 def test_the_title_names_the_best_connected_members() -> None:
