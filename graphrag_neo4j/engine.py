@@ -251,15 +251,23 @@ class GraphRAG:
         return _run(self.aquery(question, method, **options))
 
     async def abuild_communities(
-        self, progress: StageProgress | None = None, *, reports: bool = True
+        self, progress: StageProgress | None = None, *, reports: str | None = None
     ) -> CommunityStats:
-        """Re-cluster the entity graph and refresh community reports, reusing unchanged ones."""
+        """Re-cluster the entity graph, give every community an extractive summary, and write
+        LLM reports: `all` now, `lazy` when global search needs them, or `none`.
+
+        Without `reports` (nor `communities.reports` in the settings): `all` when some document
+        was indexed with LLM extraction, `lazy` otherwise.
+        """
         from graphrag_neo4j.communities.build import build_communities
+        from graphrag_neo4j.communities.report_mode import choose_report_mode
 
         await self.aensure_schema()
-        llm = self.llm if reports else None
+        wanted = reports or self.settings.communities.reports
+        mode = await asyncio.to_thread(choose_report_mode, self.store, wanted)
+        llm = self.llm if mode == "all" else None
         return await build_communities(
-            self.store, self.settings, llm, self.embedder, self.console, progress, reports=reports
+            self.store, self.settings, llm, self.embedder, self.console, progress, reports=mode
         )
 
     async def acommunities(self, limit: int = 10, level: int | None = None) -> CommunityOverview:
@@ -268,7 +276,7 @@ class GraphRAG:
 
         return await asyncio.to_thread(community_overview, self.store, limit, level)
 
-    def build_communities(self, *, reports: bool = True) -> CommunityStats:
+    def build_communities(self, *, reports: str | None = None) -> CommunityStats:
         """Sync version of `abuild_communities`."""
         return _run(self.abuild_communities(reports=reports))
 

@@ -254,6 +254,20 @@ class CommunitySettings(_Section):
     seed: int = Field(0xDEADBEEF, description="Random seed, so the same graph gives the same run.")
     report_max_input_tokens: int = Field(6000, description="Token budget of one report's context.")
     report_max_tokens: int = Field(1500, description="Most tokens one report may generate.")
+    reports: Literal["all", "lazy", "none"] | None = Field(
+        None,
+        description="LLM community reports: all at build time, lazy (written by global search "
+        "for the communities a question selects) or none; empty = lazy when no document was "
+        "indexed with LLM extraction, all otherwise.",
+    )
+    extractive_sentences: int = Field(
+        5,
+        description="Sentences in a community's extractive summary (written at build time "
+        "without an LLM): its member and relation description sentences that name most members.",
+    )
+    extractive_max_tokens: int = Field(
+        200, description="Token budget of a community's extractive summary."
+    )
 
 
 class SearchSettings(_Section):
@@ -279,6 +293,12 @@ class SearchSettings(_Section):
     )
     dynamic_min_rating: int = Field(
         5, description="Global: rating (0-10) a report needs to count as relevant."
+    )
+    lazy_report_budget: int = Field(
+        5,
+        description="Global: most community reports one question may have the LLM write when "
+        "the level holds extractive summaries only (lazy reports); it maps over that many "
+        "communities nearest the question. 0 maps over the extractive summaries instead.",
     )
     hops_entity_top_k: int = Field(3, description="Hops: entities per question mention.")
     hops_relation_top_k: int = Field(3, description="Hops: relations from the question.")

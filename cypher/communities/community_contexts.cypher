@@ -1,5 +1,6 @@
 // What each community's report is written from: its members, the relations among them, its
-// sub-communities' reports, and the stored report's hash, status and title/summary for reuse.
+// sub-communities' reports (with their members, which a report may stand in for), and the
+// stored report's hash, status and title/summary for reuse.
 UNWIND $ids AS community_id
 MATCH (c:__Community__ {id: community_id})
 CALL (c) {
@@ -17,7 +18,9 @@ CALL (c) {
 CALL (c) {
   MATCH (child:__Community__)-[:PARENT_COMMUNITY]->(c)
   WHERE child.full_content IS NOT NULL
-  RETURN collect({id: child.id, full_content: child.full_content}) AS children
+  RETURN collect({id: child.id, full_content: child.full_content,
+                  members: COLLECT { MATCH (m:__Entity__)-[:IN_COMMUNITY]->(child) RETURN m.id }})
+    AS children
 }
 RETURN c.id AS id, entities, relations, children, c.content_hash AS content_hash,
        c.report_status AS report_status, c.title AS title, c.summary AS summary,

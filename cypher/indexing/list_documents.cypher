@@ -1,6 +1,8 @@
-// Every document with its chunk count and whether indexing finished.
+// Every document with its chunk count, whether indexing finished and how it was extracted
+// (documents written before extraction_method existed were LLM-extracted).
 MATCH (d:__Document__)
 RETURN d.id AS id, d.title AS title, d.source AS source, d.indexed_at IS NOT NULL AS complete,
-       COUNT { (:__Chunk__)-[:PART_OF]->(d) } AS chunks
+       COUNT { (:__Chunk__)-[:PART_OF]->(d) } AS chunks,
+       coalesce(d.extraction_method, 'llm') AS extraction_method
 ORDER BY d.source, d.id
 SKIP $skip LIMIT $limit

@@ -20,8 +20,14 @@ def communities_command(
         int | None, typer.Option(help="List the largest communities of this level only.")
     ] = None,
     reports: Annotated[
-        bool, typer.Option(help="With --build: also write the community reports (LLM).")
-    ] = True,
+        str | None,
+        typer.Option(help="With --build: LLM community reports all (now), lazy (global search"
+                     " writes those a question needs) or none; default lazy when no document"
+                     " was indexed with LLM extraction, all otherwise."),
+    ] = None,
+    no_reports: Annotated[
+        bool, typer.Option("--no-reports", help="Same as --reports none.")
+    ] = False,
     top: Annotated[int, typer.Option(help="How many of the largest communities to list.")] = 10,
     no_cache: Annotated[bool, typer.Option(help="Ignore cached LLM replies.")] = False,
 ) -> None:
@@ -30,9 +36,9 @@ def communities_command(
 
     with GraphRAG(console=console, no_cache=no_cache) as rag:
         if build:
-            stats = rag.build_communities(reports=reports)
+            stats = rag.build_communities(reports="none" if no_reports else reports)
             console.print(stats.table())
-            if reports:
+            if stats.report_mode == "all":
                 console.print(rag.llm.usage_table())
             console.print(stats.message, highlight=False)
         overview = rag.communities(limit=top, level=level)
@@ -46,10 +52,11 @@ def communities_command(
 def levels_table(rows: list[dict[str, Any]]) -> Table:
     """One row per level: how many communities, members, leaves and reports."""
     table = Table("level", "communities", "members", "largest", "leaves", "reports",
-                  "fallbacks", title="Community hierarchy")
+                  "fallbacks", "extractive", title="Community hierarchy")
     for row in rows:
         table.add_row(*(f"{row[key] or 0:,}" for key in (
-            "level", "communities", "members", "largest", "leaves", "reports", "fallbacks")))
+            "level", "communities", "members", "largest", "leaves", "reports", "fallbacks",
+            "extractive")))
     return table
 
 
@@ -61,6 +68,8 @@ def largest_table(rows: list[dict[str, Any]]) -> Table:
         title = row["title"] or "[dim](no report yet)[/dim]"
         if row["report_status"] == "fallback":
             title = f"[yellow]{title}[/yellow]"
+        elif row["report_status"] == "extractive":
+            title = f"[dim]{title} (extractive)[/dim]"
         rank = "" if row["rank"] is None else f"{row['rank']:g}"
         table.add_row(row["id"], str(row["level"]), f"{row['size']:,}",
                       f"{row['weight'] or 0:,}", rank, title, row["parent_id"] or "")

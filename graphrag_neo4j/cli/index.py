@@ -32,8 +32,8 @@ def index_command(
     ] = True,
     reports: Annotated[
         bool | None,
-        typer.Option(help="Write community reports (default: yes for documents extracted by the"
-                     " LLM, not for triplets or fast extraction)."),
+        typer.Option(help="Write all community reports now (default: yes when the graph holds"
+                     " LLM-extracted documents; otherwise global search writes them lazily)."),
     ] = None,
 ) -> None:
     """Index documents (LLM extraction) or a pre-extracted triplet corpus into Neo4j."""
@@ -52,10 +52,12 @@ def index_command(
             for skipped in loaded.skipped:
                 console.print(f"[yellow]Skipped[/yellow] {skipped.path}: {skipped.reason}")
         console.print(stats.table())
-        with_reports = bool(paths) and chosen == "llm" if reports is None else reports
-        if communities:
-            console.print(rag.build_communities(reports=with_reports).table())
-        if (paths and chosen == "llm") or with_reports:
+        mode = None if reports is None else "all" if reports else "none"
+        built = rag.build_communities(reports=mode) if communities else None
+        if built is not None:
+            console.print(built.table())
+            console.print(built.message, highlight=False)
+        if (paths and chosen == "llm") or (built is not None and built.report_mode == "all"):
             console.print(rag.llm.usage_table())
         console.print(_counts_table(rag.counts()))
 
@@ -97,10 +99,10 @@ def documents_command(
 
     with Store.connect(load_settings().neo4j) as store:
         rows = store.read("indexing/list_documents", skip=skip, limit=limit)
-    table = Table("id", "title", "chunks", "complete", "source")
+    table = Table("id", "title", "chunks", "complete", "extraction", "source")
     for row in rows:
         table.add_row(row["id"], row["title"], str(row["chunks"]), str(row["complete"]),
-                      row["source"])
+                      row["extraction_method"], row["source"])
     out.print(table)
 
 

@@ -1,4 +1,4 @@
-"""Communities end to end: cluster the entity graph, keep ids stable, write reports bottom-up."""
+"""Communities end to end: cluster, keep ids stable, write extracts, then reports bottom-up."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from graphrag_neo4j.communities.extractive_stage import ExtractiveCounts, write_extracts
 from graphrag_neo4j.communities.ids import IdAssignment, assign_ids
 from graphrag_neo4j.communities.leiden import Hierarchy, cluster_graph, read_edges
+from graphrag_neo4j.communities.report_mode import ReportMode
 from graphrag_neo4j.communities.report_stage import ReportStage
 from graphrag_neo4j.communities.writer import read_stored, write_structure
 from graphrag_neo4j.indexing.progress import StageProgress
@@ -40,6 +42,10 @@ class CommunityStats:
     reports_generated: int = 0
     reports_reused: int = 0
     reports_fallback: int = 0
+    report_mode: str = "all"
+    extracts_written: int = 0
+    extracts_unchanged: int = 0
+    llm_reports_kept: int = 0
     stage_seconds: dict[str, float] = field(default_factory=dict)
     message: str = ""
 
@@ -64,6 +70,9 @@ class CommunityStats:
             *((f"communities at level {lvl}", n) for lvl, n in self.communities_per_level.items()),
             ("leaf communities", self.leaves), ("ids kept", self.ids_kept),
             ("ids new", self.ids_new), ("communities deleted", self.communities_deleted),
+            ("extractive summaries written", self.extracts_written),
+            ("extractive summaries unchanged", self.extracts_unchanged),
+            ("LLM reports kept as they are", self.llm_reports_kept),
             ("reports generated", self.reports_generated),
             ("reports reused", self.reports_reused),
             ("reports fallback", self.reports_fallback),
@@ -123,44 +132,62 @@ async def build_communities(
     console: Console,
     progress: StageProgress | None = None,
     *,
-    reports: bool = True,
+    reports: ReportMode = "all",
 ) -> CommunityStats:
-    """Re-cluster the entity graph and bring every community's report up to date.
+    """Re-cluster the entity graph, give every community an extract, and with `reports="all"`
+    bring every LLM report up to date (`lazy` leaves them to global search, `none` to nobody).
 
     Pass the indexer's `progress` to show the stages in its display; otherwise one is opened.
-    With `reports=False` only the hierarchy is written (kept reports stay until the next run).
     """
-    if reports and llm is None:
-        raise ValueError("community reports need an LLM; pass one or reports=False")
-    stats = CommunityStats()
+    if reports == "all" and llm is None:
+        raise ValueError("community reports need an LLM; pass one or reports='lazy' or 'none'")
+    stats = CommunityStats(report_mode=reports)
     with ExitStack() as stack:
         if progress is None:
             progress = stack.enter_context(StageProgress(console))
         before = dict(progress.stage_seconds)
         hierarchy, assignment = await cluster_and_write(store, settings, stats, progress)
-        stage = ReportStage(store, settings, members_by_id(hierarchy, assignment), llm, embedder)
-        for level in reversed(hierarchy.levels if reports else []):
+        levels = {lvl: ids_at_level(hierarchy, assignment, lvl) for lvl in hierarchy.levels}
+        extracts = await write_extracts(
+            store, settings.communities, settings.chunking.encoding,
+            members_by_id(hierarchy, assignment), levels, embedder, progress,
+        )
+        await asyncio.to_thread(store.write, "communities/set_report_mode", mode=reports)
+        stage = ReportStage(store, settings, llm, embedder)
+        for level in reversed(hierarchy.levels if reports == "all" else []):
             # Deepest level first: a crowded parent's context may use its children's reports.
-            await stage.run_level(level, ids_at_level(hierarchy, assignment, level), progress)
+            await stage.run_level(level, levels[level], progress)
         stats.stage_seconds = {name: seconds - before.get(name, 0.0) for name, seconds
                                in progress.stage_seconds.items()
                                if seconds != before.get(name)}
-    stats.reports_generated = stage.counts.generated
-    stats.reports_reused = stage.counts.reused
-    stats.reports_fallback = stage.counts.fallback
-    stats.message = _closing_sentence(stats, reports)
+    _record_reports(stats, stage, extracts)
+    stats.message = _closing_sentence(stats)
     return stats
 
 
-def _closing_sentence(stats: CommunityStats, reports: bool) -> str:
+def _record_reports(stats: CommunityStats, stage: ReportStage, extracts: ExtractiveCounts
+                    ) -> None:
+    stats.reports_generated = stage.counts.generated
+    stats.reports_reused = stage.counts.reused
+    stats.reports_fallback = stage.counts.fallback
+    stats.extracts_written = extracts.written
+    stats.extracts_unchanged = extracts.unchanged
+    stats.llm_reports_kept = extracts.reports_kept
+
+
+def _closing_sentence(stats: CommunityStats) -> str:
     if not stats.communities:
         return (f"The graph has no relations, so there are no communities"
                 f" ({stats.entities:,} entities stay unclustered).")
     structure = (f"{stats.communities:,} communities on {len(stats.communities_per_level)}"
                  f" levels ({stats.unclustered_entities:,} entities without relations stay"
-                 " outside)")
-    if not reports:
-        return structure + "; reports were not written (--no-reports)."
+                 f" outside); extractive summaries: {stats.extracts_written:,} written,"
+                 f" {stats.extracts_unchanged:,} unchanged")
+    if stats.report_mode == "lazy":
+        return (structure + "; LLM reports are lazy: global search writes them for the"
+                " communities a question needs (search.lazy_report_budget per question).")
+    if stats.report_mode == "none":
+        return structure + "; no LLM reports (--reports none)."
     return (f"{structure}; reports: {stats.reports_generated:,} generated,"
             f" {stats.reports_reused:,} reused, {stats.reports_fallback:,} fallback.")
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from graphrag_neo4j.communities.context import (
     ChildReport,
@@ -20,11 +20,23 @@ from graphrag_neo4j.indexing.progress import StageProgress
 from graphrag_neo4j.llm.calls import LLMCaller
 from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 
+Row = dict[str, Any]
 CONTEXT_STAGE = "report contexts"
 # Communities per context read: a top-level community can bring thousands of rows alone.
 CONTEXT_BATCH = 50
+
+
+class ReportStore(Protocol):
+    """What the stage needs of `Store`: named reads and batched row writes."""
+
+    def read(self, name: str, **params: Any) -> list[Row]:
+        """The rows of a named read statement."""
+        ...
+
+    def write_rows(self, name: str, rows: Sequence[Mapping[str, Any]], **params: Any) -> int:
+        """Send rows to a named UNWIND write statement."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -59,15 +71,13 @@ class ReportStage:
 
     def __init__(
         self,
-        store: Store,
+        store: ReportStore,
         settings: Settings,
-        members: dict[str, frozenset[str]],
         llm: LLMCaller | None = None,
         embedder: EmbeddingCaller | None = None,
     ) -> None:
         self.store = store
         self.budget = settings.communities.report_max_input_tokens
-        self.members = members
         self.llm = llm
         self.embedder = embedder
         self.counter = TokenCounter(settings.chunking.encoding)
@@ -84,8 +94,8 @@ class ReportStage:
 
     def _children(self, rows: Sequence[dict[str, Any]]) -> list[ChildReport]:
         """Sub-community reports, largest first (the order they stand in for members)."""
-        children = [ChildReport(str(r["id"]), self.members.get(str(r["id"]), frozenset()),
-                                str(r["full_content"])) for r in rows]
+        children = [ChildReport(str(r["id"]), frozenset(r["members"]), str(r["full_content"]))
+                    for r in rows]
         return sorted(children, key=lambda c: (-len(c.members), c.id))
 
     def _plan(self, row: dict[str, Any]) -> PlannedReport:
@@ -125,12 +135,26 @@ class ReportStage:
             await self._embed_reused([p for p in plans if p.reusable and not p.embedded])
             advance(len(plans))
 
-    async def _write(self, plan: PlannedReport, advance: Callable[[int], None]) -> Report:
+    async def write_now(self, ids: Sequence[str],
+                        advance: Callable[[int], None] | None = None) -> dict[str, Row]:
+        """Write, store and embed these communities' reports now (lazy reports), by id.
+
+        The rows are stored exactly as a build stores them. A crowded community's context
+        reads its sub-communities' reports, or their extracts, as they stand.
+        """
+        plans = await asyncio.to_thread(self.plan, ids)
+        reports = await asyncio.gather(*(self._write(p, advance) for p in plans))
+        rows = await self._store(plans, list(reports))
+        return {str(row["id"]): row for row in rows}
+
+    async def _write(self, plan: PlannedReport,
+                     advance: Callable[[int], None] | None = None) -> Report:
         assert self.writer is not None  # a stage without an LLM only plans
         report = await self.writer.write(plan.id, plan.context)
         self.counts.generated += 1
         self.counts.fallback += report.status == "fallback"
-        advance(1)
+        if advance is not None:
+            advance(1)
         return report
 
     async def _vectors(self, texts: list[str]) -> list[list[float]] | list[None]:
@@ -138,7 +162,7 @@ class ReportStage:
             return [None] * len(texts)
         return await self.embedder.embed(texts)
 
-    async def _store(self, plans: list[PlannedReport], reports: list[Report]) -> None:
+    async def _store(self, plans: list[PlannedReport], reports: list[Report]) -> list[Row]:
         vectors = await self._vectors([embedding_text(r.title, r.summary) for r in reports])
         rows = [
             {"id": plan.id, "title": r.title, "summary": r.summary,
@@ -148,6 +172,7 @@ class ReportStage:
             for plan, r, vector in zip(plans, reports, vectors, strict=True)
         ]
         await asyncio.to_thread(self.store.write_rows, "communities/set_community_reports", rows)
+        return rows
 
     async def _embed_reused(self, plans: list[PlannedReport]) -> None:
         if self.embedder is None or not plans:

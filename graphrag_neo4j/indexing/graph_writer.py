@@ -35,9 +35,12 @@ def write_documents_and_chunks(
     chunks: Sequence[Chunk],
     embeddings: Sequence[Sequence[float]],
     on_batch: Progress = None,
+    extraction_method: str = "llm",
 ) -> None:
-    """Documents, their chunks with embeddings, and the NEXT_CHUNK chain."""
-    store.write_rows("indexing/merge_documents", [_document_row(d) for d in documents])
+    """Documents (with how their graph is extracted: llm, triplets or fast), their chunks with
+    embeddings, and the NEXT_CHUNK chain."""
+    rows = [_document_row(d, extraction_method) for d in documents]
+    store.write_rows("indexing/merge_documents", rows)
     rows = [
         {**asdict(chunk), "embedding": list(vector)}
         for chunk, vector in zip(chunks, embeddings, strict=True)
@@ -46,12 +49,13 @@ def write_documents_and_chunks(
     store.write_rows("indexing/link_next_chunks", next_chunk_rows(chunks))
 
 
-def _document_row(document: Document) -> dict[str, Any]:
+def _document_row(document: Document, extraction_method: str) -> dict[str, Any]:
     return {
         "id": document.id,
         "title": document.title,
         "source": document.source,
         "content_hash": document.content_hash,
+        "extraction_method": extraction_method,
     }
 
 

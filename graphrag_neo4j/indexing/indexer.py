@@ -117,21 +117,11 @@ class Indexer:
         chunks = [c for d in documents for c in chunks_by_document[d.id]]
         with progress.stage(CHUNK_STAGE) as advance:
             vectors = await self.embedder.embed([c.text for c in chunks])
+            method = "triplets" if triplets else self._method
             await asyncio.to_thread(
-                write_documents_and_chunks, self.store, documents, chunks, vectors, advance
+                write_documents_and_chunks, self.store, documents, chunks, vectors, advance, method
             )
-        if triplets:
-            extractions = [
-                extraction
-                for d in documents
-                for extraction in extractions_from_triplets(
-                    chunks_by_document[d.id], triplets.get(d.id, [])
-                )
-            ]
-        elif self._method == "fast":
-            extractions = await self._extract_fast(chunks, progress)
-        else:
-            extractions = await self._extract(chunks, progress)
+        extractions = await self._extractions(documents, chunks_by_document, triplets, progress)
         stage = ResolvingStage(
             self.store, self.settings.extraction, self.embedder, self.llm, self.settings.prompts_dir
         )
@@ -149,6 +139,27 @@ class Indexer:
         )
         self._count(stats, extractions, resolution.merges, entity_ids, relation_ids)
         stats.llm_decisions += resolution.llm_decisions
+
+    async def _extractions(
+        self,
+        documents: list[Document],
+        chunks_by_document: dict[str, list[Chunk]],
+        triplets: dict[str, list[tuple[str, str, str]]],
+        progress: StageProgress,
+    ) -> list[ChunkExtraction]:
+        """The batch's mentions: given triplets, spaCy (fast) or the LLM."""
+        if triplets:
+            return [
+                extraction
+                for d in documents
+                for extraction in extractions_from_triplets(
+                    chunks_by_document[d.id], triplets.get(d.id, [])
+                )
+            ]
+        chunks = [c for d in documents for c in chunks_by_document[d.id]]
+        if self._method == "fast":
+            return await self._extract_fast(chunks, progress)
+        return await self._extract(chunks, progress)
 
     async def _extract(self, chunks: list[Chunk], progress: StageProgress) -> list[ChunkExtraction]:
         assert self.llm is not None  # index_documents() checked it

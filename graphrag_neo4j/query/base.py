@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -22,10 +22,14 @@ QUERY_OPTIONS = ("response_type", "history", "on_token", "mentions", "level")
 
 
 class GraphReader(Protocol):
-    """The part of `Store` searches use: run a named read statement."""
+    """The part of `Store` searches use: named reads, and row writes for lazy reports."""
 
     def read(self, name: str, **params: Any) -> list[Row]:
         """The rows of cypher/NAME.cypher run in a read transaction."""
+        ...
+
+    def write_rows(self, name: str, rows: Sequence[Mapping[str, Any]], **params: Any) -> int:
+        """Send rows to the UNWIND statement cypher/NAME.cypher, batched."""
         ...
 
 

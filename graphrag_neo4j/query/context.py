@@ -13,12 +13,19 @@ Row = dict[str, Any]
 
 @dataclass(frozen=True)
 class CommunitySelection:
-    """Which community level a global answer mapped over and what choosing reports cost."""
+    """Which community level a global answer mapped over and what choosing reports cost.
+
+    `lazy`: the communities were chosen by vector because the level lacks LLM reports; the
+    answer then wrote `reports_written` of them and found `reports_reused` already written.
+    """
 
     level: int
     map_calls: int
     rating_calls: int = 0
     map_calls_saved: int = 0
+    lazy: bool = False
+    reports_written: int = 0
+    reports_reused: int = 0
 
 
 @dataclass

@@ -12,6 +12,13 @@ from graphrag_neo4j.llm.tokens import count_tokens
 from graphrag_neo4j.query.base import Answer, Query, Services
 from graphrag_neo4j.query.community_selection import select_dynamically
 from graphrag_neo4j.query.context import CommunitySelection, Row, SearchContext, history_block
+from graphrag_neo4j.query.lazy_reports import (
+    is_lazy,
+    nearest,
+    selection_note,
+    waiting,
+    write_missing,
+)
 from graphrag_neo4j.resources import load_prompt
 
 _JSON_OBJECT = re.compile(r"\{.*\}", flags=re.DOTALL)
@@ -97,9 +104,10 @@ class GlobalSearch:
     needs_llm = False
     ranks_documents = False
 
-    async def _levels(self) -> list[int]:
+    async def _levels(self) -> dict[int, int]:
+        """Communities per level that have a report or an extractive summary."""
         rows = await asyncio.to_thread(self.services.store.read, "query/community_levels")
-        return [int(row["level"]) for row in rows]
+        return {int(row["level"]): int(row["communities"]) for row in rows}
 
     async def _reports(self, level: int) -> list[Row]:
         rows = await asyncio.to_thread(
@@ -108,31 +116,47 @@ class GlobalSearch:
         return numbered(rows)
 
     async def build_context(self, query: Query) -> SearchContext:
-        """Pick the level (or the deepest that exists) and its reports, batched for mapping."""
+        """Pick the level (or the deepest that exists) and its reports, batched for mapping.
+
+        A level lacking LLM reports (lazy) gives the communities nearest the question instead;
+        the context then shows their reports or extractive summaries and writes nothing.
+        """
         search = query.search
         levels = await self._levels()
         if not levels:
             return SearchContext("", {"Reports": []}, notes=["No community reports exist yet."])
         wanted = search.community_level
-        chosen = choose_level(wanted, levels)
+        chosen = choose_level(wanted, list(levels))
         notes = [] if chosen == wanted else [f"Level {wanted} has no reports; using {chosen}."]
         everything = await self._reports(chosen)
         reports, rating_calls = everything, 0
-        if search.dynamic_selection:
+        lazy = is_lazy(everything, query)
+        if lazy:
+            reports = numbered(await nearest(self.services, query, chosen, sum(levels.values())))
+            notes.append(selection_note(chosen, reports, len(waiting(everything))))
+        elif search.dynamic_selection:
             selected, rating_calls = await select_dynamically(
                 self.services, query.question, chosen, search.dynamic_min_rating
             )
             reports = numbered(selected)
         batches = report_batches(reports, search.map_batch_tokens)
         saved = len(report_batches(everything, search.map_batch_tokens)) - len(batches)
+        chose = search.dynamic_selection or lazy
         return SearchContext(
             text="\n\n".join(batches),
             sources={"Reports": reports},
             notes=notes,
             batches=batches,
-            selection=CommunitySelection(
-                chosen, len(batches), rating_calls, saved if search.dynamic_selection else 0
-            ),
+            selection=CommunitySelection(chosen, len(batches), rating_calls,
+                                         saved if chose else 0, lazy=lazy),
+        )
+
+    async def _context(self, query: Query) -> SearchContext:
+        """The context with the lazy reports it selected written (answers only)."""
+        context = await self.build_context(query)
+        budget = query.search.map_batch_tokens
+        return await write_missing(
+            self.services, query, context, lambda rows: report_batches(rows, budget)
         )
 
     async def map(self, query: Query, context: SearchContext) -> list[Point]:
@@ -150,15 +174,20 @@ class GlobalSearch:
 
     async def _mapped(self, query: Query) -> tuple[SearchContext, list[Point]]:
         """Map over the chosen level; if nothing scores, try the next broader level once."""
-        context = await self.build_context(query)
+        context = await self._context(query)
         points = await self.map(query, context)
-        level = context.selection.level if context.selection else -1
+        selection = context.selection
+        level = selection.level if selection else -1
         if any(p.score > 0 for p in points) or level <= 0:
             return context, points
         notes = [
             *context.notes, f"Nothing at level {level} scored above 0; trying level {level - 1}."
         ]
-        broader = await self.build_context(query.with_search(community_level=level - 1))
+        # One question's lazy report budget covers both levels.
+        left = query.search.lazy_report_budget - (selection.reports_written if selection else 0)
+        broader = await self._context(
+            query.with_search(community_level=level - 1, lazy_report_budget=max(0, left))
+        )
         broader.notes = notes + broader.notes
         return broader, await self.map(query, broader)
 

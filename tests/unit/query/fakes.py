@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ class CannedStore:
 
     rows: dict[str, list[Row]]
     reads: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    writes: list[tuple[str, list[Row]]] = field(default_factory=list)
 
     def read(self, name: str, **params: Any) -> list[Row]:
         """The canned rows of `name` (copies), recording the call."""
@@ -31,6 +33,11 @@ class CannedStore:
             raise LookupError(f"CannedStore has no rows for {name!r}")
         self.reads.append((name, params))
         return [dict(row) for row in self.rows[name]]
+
+    def write_rows(self, name: str, rows: Sequence[Mapping[str, Any]], **params: Any) -> int:
+        """Record the rows a statement would write."""
+        self.writes.append((name, [dict(row) for row in rows]))
+        return len(rows)
 
     def params_of(self, name: str) -> list[dict[str, Any]]:
         """The parameters of every read of `name`, in order."""

@@ -119,7 +119,7 @@ def _map_reply(prompt: str) -> str:
 
 async def test_global_maps_reports_then_reduces(tmp_path: Path) -> None:
     services = fake_services(
-        {"query/community_levels": [{"level": 0}, {"level": 1}],
+        {"query/community_levels": [{"level": 0, "communities": 1}, {"level": 1, "communities": 2}],
          "query/community_reports_at_level": REPORTS},
         [("community\nreports", _map_reply), ("Several analysts", "Johann taught Euler.")],
         tmp_path,
@@ -136,7 +136,7 @@ async def test_global_maps_reports_then_reduces(tmp_path: Path) -> None:
 
 async def test_global_says_nothing_relevant_without_scored_points(tmp_path: Path) -> None:
     services = fake_services(
-        {"query/community_levels": [{"level": 0}],
+        {"query/community_levels": [{"level": 0, "communities": 2}],
          "query/community_reports_at_level": REPORTS[1:]},
         [("community\nreports", _map_reply)],
         tmp_path,
@@ -148,7 +148,7 @@ async def test_global_says_nothing_relevant_without_scored_points(tmp_path: Path
 
 async def test_global_context_is_the_common_context_type(tmp_path: Path) -> None:
     services = fake_services(
-        {"query/community_levels": [{"level": 0}],
+        {"query/community_levels": [{"level": 0, "communities": 2}],
          "query/community_reports_at_level": REPORTS},
         [],
         tmp_path,

@@ -1,0 +1,14 @@
+// Store extractive titles and summaries. Every row records the hash of its community's
+// extractive summary; rows with `replace` also take the report's place (status 'extractive',
+// unrated, no findings, no report hash) and, with a vector, the community embedding.
+UNWIND $rows AS row
+MATCH (c:__Community__ {id: row.id})
+SET c.extractive_hash = row.extractive_hash
+WITH c, row
+WHERE row.replace
+SET c.title = row.title, c.summary = row.summary, c.full_content = row.full_content,
+    c.rank = 0.0, c.rating_explanation = row.rating_explanation, c.findings = '[]',
+    c.report_status = 'extractive', c.content_hash = null
+WITH c, row
+WHERE row.embedding IS NOT NULL
+CALL db.create.setNodeVectorProperty(c, 'embedding', row.embedding)

@@ -1,0 +1,96 @@
+"""Global search over a level without LLM reports: vector choice, lazy writes, retrieve-only."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from graphrag_neo4j.query.base import make_query
+from graphrag_neo4j.query.global_search import GlobalSearch
+from graphrag_neo4j.query.run import retrieve_only, run_query
+from tests.unit.query.fakes import fake_services
+
+Row = dict[str, Any]
+
+
+def extract(cid: str, title: str, status: str = "extractive", mode: str = "lazy") -> Row:
+    return {"id": cid, "level": 0, "title": title, "summary": f"{title} sentences.",
+            "full_content": f"# {title}\n\n{title} sentences.", "rank": 0.0,
+            "report_status": status, "report_mode": mode}
+
+
+LEVEL = [extract("k1", "Scrooge and Marley"), extract("k2", "Fezziwig"),
+         extract("k3", "Tiny Tim")]
+NEAREST = [{**LEVEL[0], "score": 0.9}, {**LEVEL[2], "score": 0.7}]
+
+
+def context_row(cid: str, name: str) -> Row:
+    return {"id": cid, "entities": [{"id": f"e-{cid}", "name": name, "type": "person",
+                                     "description": f"{name} lives.", "degree": 1}],
+            "relations": [], "children": [], "content_hash": None,
+            "report_status": "extractive", "title": name, "summary": "", "embedded": True}
+
+
+def report(prompt: str) -> str:
+    name = "Scrooge" if "Scrooge" in prompt else "Tim"
+    return json.dumps({"title": f"{name} report", "summary": f"All about {name}.",
+                       "rating": 7, "rating_explanation": "Central.",
+                       "findings": [{"summary": name, "explanation": "So it is."}]})
+
+
+def map_reply(prompt: str) -> str:
+    assert "Scrooge report" in prompt and "extractive" not in prompt
+    return json.dumps({"points": [{"description": "Greed [Data: Reports (1)]", "score": 80}]})
+
+
+def rows(contexts: list[Row]) -> dict[str, list[Row]]:
+    return {"query/community_levels": [{"level": 0, "communities": 3}],
+            "query/community_reports_at_level": LEVEL,
+            "query/search_communities_by_vector": NEAREST,
+            "communities/community_contexts": contexts}
+
+
+async def test_a_lazy_level_writes_the_nearest_reports_and_maps_over_them(tmp_path: Path) -> None:
+    contexts = [context_row("k1", "Scrooge"), context_row("k3", "Tim")]
+    services = fake_services(rows(contexts), [
+        ("briefing reports on communities", report),
+        ("community\nreports", map_reply), ("Several analysts", "Greed [Data: Reports (1)]."),
+    ], tmp_path)
+    query = make_query(services.settings, "What are the themes?", level=0,
+                       lazy_report_budget=2)
+    answer = await run_query(services, GlobalSearch(services), query)
+    assert answer.text == "Greed [Data: Reports (1)]."
+    assert services.store.params_of("query/search_communities_by_vector")[0]["k"] == 2
+    (written,) = [w for name, w in services.store.writes
+                  if name == "communities/set_community_reports"]
+    assert [(r["id"], r["report_status"]) for r in written] == [("k1", "ok"), ("k3", "ok")]
+    assert all(r["embedding"] and r["content_hash"] and r["findings"] for r in written)
+    selection = answer.selection
+    assert selection is not None and selection.lazy and selection.reports_written == 2
+    assert answer.notes[-1] == "Wrote 2 community reports for this question; 0 reused."
+    assert [r["title"] for r in answer.sources["Reports"]] == ["Scrooge report", "Tim report"]
+    assert answer.llm_calls == 4  # two reports, one map, one reduce
+
+
+async def test_retrieve_only_shows_extracts_and_writes_nothing(tmp_path: Path) -> None:
+    services = fake_services(rows([]), [], tmp_path)
+    query = make_query(services.settings, "What are the themes?", level=0,
+                       lazy_report_budget=2)
+    answer = await retrieve_only(services, "global", GlobalSearch(services), query)
+    assert answer.llm_calls == 0 and services.store.writes == []
+    assert "1|Scrooge and Marley|# Scrooge and Marley Scrooge and Marley sentences." in (
+        answer.context)
+    assert answer.notes == ["Level 0 has 3 communities without an LLM report; chose the 2"
+                            " nearest the question (2 of them without one yet)."]
+
+
+async def test_a_level_built_without_reports_maps_over_all_extracts(tmp_path: Path) -> None:
+    services = fake_services(
+        {**rows([]), "query/community_reports_at_level": [
+            extract(c["id"], c["title"], mode="none") for c in LEVEL]},
+        [], tmp_path)
+    answer = await retrieve_only(services, "global", GlobalSearch(services),
+                                 make_query(services.settings, "Themes?", level=0))
+    assert len(answer.sources["Reports"]) == 3
+    assert not services.store.params_of("query/search_communities_by_vector")
