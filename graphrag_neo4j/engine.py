@@ -131,11 +131,15 @@ class GraphRAG:
         return Indexer(settings or self.settings, self.store, self.embedder, llm, self.console)
 
     async def aindex(
-        self, paths: Sequence[Path | str], method: Literal["llm", "fast"] | None = None
+        self,
+        paths: Sequence[Path | str],
+        method: Literal["llm", "fast"] | None = None,
+        progress: StageProgress | None = None,
     ) -> tuple[IndexStats, LoadResult]:
         """Load files and folders, extract (LLM, or `method="fast"`: spaCy) and write the graph.
 
-        `method` overrides the `extraction.method` setting for this call.
+        `method` overrides the `extraction.method` setting for this call; `progress` is a
+        display of the caller's to show the stages in (e.g. a server job's).
         """
         from graphrag_neo4j.indexing.loaders import load_documents
 
@@ -151,7 +155,7 @@ class GraphRAG:
         await self.aensure_schema()
         with_llm = extraction.method == "llm" or extraction.fast.llm_summaries
         indexer = self._indexer(with_llm, settings)
-        stats = await indexer.index_documents(loaded.documents)
+        stats = await indexer.index_documents(loaded.documents, progress)
         stats.skipped_files = len(loaded.skipped)
         return stats, loaded
 

@@ -341,6 +341,31 @@ class SearchSettings(_Section):
     )
 
 
+class ServerSettings(_Section):
+    """The HTTP API and MCP service (`graphrag-neo4j serve` / `mcp`)."""
+
+    host: str = Field("127.0.0.1", description="Address to listen on; others need api_key.")
+    port: int = Field(8000, description="Port to listen on.")
+    api_key: SecretStr | None = Field(
+        None,
+        description="Key clients send as `Authorization: Bearer KEY`; required off loopback.",
+    )
+    max_body_bytes: int = Field(
+        10_000_000, description="Largest request body (uploads included); larger gets 413."
+    )
+    max_question_chars: int = Field(
+        4000, description="Longest question (or last chat message); longer gets 413."
+    )
+    max_concurrent: int = Field(
+        4, description="Requests served at once; more get 429 with Retry-After."
+    )
+    retry_after_s: int = Field(2, description="Seconds a 429 tells the client to wait.")
+    request_timeout_s: float = Field(
+        300.0, description="Longest a request may run before it gets 504."
+    )
+    jobs_kept: int = Field(200, description="Finished indexing jobs remembered for GET /v1/jobs.")
+
+
 class Settings(BaseSettings):
     """The whole configuration; build it with load_settings() or directly."""
 
@@ -355,6 +380,7 @@ class Settings(BaseSettings):
     extraction: ExtractionSettings = Field(default_factory=ExtractionSettings)
     communities: CommunitySettings = Field(default_factory=CommunitySettings)
     search: SearchSettings = Field(default_factory=SearchSettings)
+    server: ServerSettings = Field(default_factory=ServerSettings)
     cache_dir: Path = Field(
         default_factory=_user_cache_dir,
         description="LLM response cache, embedding cache and downloaded models.",

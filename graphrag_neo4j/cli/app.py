@@ -64,6 +64,7 @@ def _register_subcommands() -> None:
     from graphrag_neo4j.cli.models import models_command
     from graphrag_neo4j.cli.neo4j_server import app as neo4j_app
     from graphrag_neo4j.cli.query import query_command
+    from graphrag_neo4j.cli.serve import mcp_command, serve_command
 
     app.add_typer(neo4j_app, name="neo4j", help="Run the bundled local Neo4j server.")
     app.add_typer(eval_app, name="eval", help="Measure retrieval quality on a question set.")
@@ -77,6 +78,8 @@ def _register_subcommands() -> None:
     app.command("query")(query_command)
     app.command("import-msgraphrag")(import_msgraphrag_command)
     app.command("export-parquet")(export_parquet_command)
+    app.command("serve")(serve_command)
+    app.command("mcp")(mcp_command)
 
 
 def _show_warnings() -> None:

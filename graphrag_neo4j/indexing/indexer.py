@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 
 from rich.console import Console
@@ -42,11 +43,14 @@ class Indexer:
     llm: LLMCaller | None = None
     console: Console = field(default_factory=lambda: Console(stderr=True))
 
-    async def index_documents(self, documents: Sequence[Document]) -> IndexStats:
-        """Index texts with the configured extraction method (`llm` requires an LLM)."""
+    async def index_documents(
+        self, documents: Sequence[Document], progress: StageProgress | None = None
+    ) -> IndexStats:
+        """Index texts with the configured extraction method (`llm` requires an LLM);
+        `progress` is a caller's display to show the stages in."""
         if self.llm is None and self._method == "llm":
             raise ValueError("LLM extraction needs an LLM; pass one or use index_triplets()")
-        return await self._run(documents, {})
+        return await self._run(documents, {}, progress)
 
     @property
     def _method(self) -> str:
@@ -64,13 +68,19 @@ class Indexer:
         return stats
 
     async def _run(
-        self, documents: Sequence[Document], triplets: dict[str, list[tuple[str, str, str]]]
+        self,
+        documents: Sequence[Document],
+        triplets: dict[str, list[tuple[str, str, str]]],
+        shown: StageProgress | None = None,
     ) -> IndexStats:
         stats = IndexStats()
         todo = await self._documents_to_index(documents, stats)
         chunks = {d.id: chunk_document(d, self.settings.chunking) for d in todo}
         total_chunks = sum(len(c) for c in chunks.values())
-        with StageProgress(self.console, stats.stage_seconds) as progress:
+        with ExitStack() as stack:
+            # A caller's display (e.g. a server job's) is used as it is; otherwise one is opened.
+            progress = shown or stack.enter_context(StageProgress(self.console))
+            stats.stage_seconds = progress.stage_seconds
             progress.declare(CHUNK_STAGE, total_chunks)
             if not triplets:
                 progress.declare(self._extract_stage, total_chunks)

@@ -53,6 +53,14 @@ class StageProgress:
         """Show a stage's bar up front when its whole size is known."""
         self.progress.update(self._task(name), total=total)
 
+    def snapshot(self) -> list[dict[str, int | str]]:
+        """Each stage's name, done count and total, for a status report (e.g. a server job)."""
+        return [
+            {"stage": task.description, "completed": int(task.completed),
+             "total": int(task.total or 0)}
+            for task in self.progress.tasks
+        ]
+
     @contextmanager
     def stage(self, name: str, add_total: int = 0) -> Iterator[Callable[[int], None]]:
         """Enter a stage (again, once per batch): yields `advance(n)` and adds up its time."""

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, fields
 
 from rich.table import Table
@@ -24,6 +27,22 @@ class StageUsage:
         """Accumulate `other` into this one."""
         for item in fields(self):
             setattr(self, item.name, getattr(self, item.name) + getattr(other, item.name))
+
+
+# The tallies open in the current context: tasks and threads started inside a scope inherit
+# it, so concurrent queries (a server's requests) each count only their own calls.
+_open_scopes: ContextVar[tuple[StageUsage, ...]] = ContextVar("usage_scopes", default=())
+
+
+@contextmanager
+def usage_scope() -> Iterator[StageUsage]:
+    """A tally of the calls recorded inside this block (and the tasks it starts) only."""
+    tally = StageUsage()
+    token = _open_scopes.set((*_open_scopes.get(), tally))
+    try:
+        yield tally
+    finally:
+        _open_scopes.reset(token)
 
 
 class UsageLedger:
@@ -52,6 +71,11 @@ class UsageLedger:
             usage.prompt_tokens += prompt_tokens
             usage.completion_tokens += completion_tokens
             usage.seconds += seconds
+            for tally in _open_scopes.get():
+                tally.calls += 1
+                tally.prompt_tokens += prompt_tokens
+                tally.completion_tokens += completion_tokens
+                tally.seconds += seconds
 
     def record_cache_hit(self, stage: str) -> None:
         """One answer served from the cache, at no cost."""

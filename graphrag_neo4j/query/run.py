@@ -4,22 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from graphrag_neo4j.llm.usage import usage_scope
 from graphrag_neo4j.query.base import Answer, Query, QueryMethod, Services
-
-
-def _spent(services: Services) -> tuple[int, int, int]:
-    total = services.llm.usage.total()
-    return total.calls, total.prompt_tokens, total.completion_tokens
 
 
 async def _measured(services: Services, run: Callable[[], Awaitable[Answer]]) -> Answer:
     services.store  # noqa: B018 (connecting first turns an absent server into one clear sentence)
-    before = _spent(services)
-    answer = await run()
-    after = _spent(services)
-    answer.llm_calls = after[0] - before[0]
-    answer.prompt_tokens = after[1] - before[1]
-    answer.completion_tokens = after[2] - before[2]
+    # A scope, not a before/after difference of the totals: queries may run concurrently.
+    with usage_scope() as spent:
+        answer = await run()
+    answer.llm_calls = spent.calls
+    answer.prompt_tokens = spent.prompt_tokens
+    answer.completion_tokens = spent.completion_tokens
     return answer
 
 

@@ -7,8 +7,13 @@ from collections.abc import Iterator
 
 import pytest
 
+from graphrag_neo4j.api.app import create_app
+from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.settings import Settings, load_settings
 from graphrag_neo4j.store import Store
+from tests.api_fakes import index_nano, nano_engine
+from tests.conftest import FIXTURES
+from tests.integration.serving import serving
 
 # The test command sets this after starting a server with its own data folder and ports,
 # so the tests can never wipe a user's graph.
@@ -39,3 +44,22 @@ def store(session_store: Store) -> Store:
     """The test server with an empty graph."""
     session_store.run_autocommit("delete_all")
     return session_store
+
+
+@pytest.fixture(scope="module")
+def served_rag(
+    session_store: Store, settings: Settings, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[GraphRAG]:
+    """An engine with fake models over the nano graph (indexed once per test module)."""
+    session_store.run_autocommit("delete_all")
+    root = tmp_path_factory.mktemp("served")
+    with nano_engine(settings, FIXTURES, root / "cache") as rag:
+        index_nano(rag, FIXTURES, root / "docs")
+        yield rag
+
+
+@pytest.fixture(scope="module")
+def api_url(served_rag: GraphRAG) -> Iterator[str]:
+    """The HTTP API over `served_rag` (no key, default limits) on a free loopback port."""
+    with serving(create_app(served_rag)) as url:
+        yield url

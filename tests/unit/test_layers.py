@@ -18,7 +18,7 @@ ROOT_MODULES = {
     "records",
 }
 DOMAIN_ROOMS = ("query", "indexing", "communities", "llm", "interop")
-ABOVE_DOMAIN = ("graphrag_neo4j.engine", "graphrag_neo4j.cli")
+ABOVE_DOMAIN = ("graphrag_neo4j.engine", "graphrag_neo4j.cli", "graphrag_neo4j.api")
 NOT_FOR_FOUNDATIONS = ("query", "indexing", "communities", "interop", "cli", "server")
 
 

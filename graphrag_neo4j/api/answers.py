@@ -1,0 +1,72 @@
+"""Turns API input into engine calls (limits, options) and an `Answer` into JSON."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import Any
+
+from starlette.exceptions import HTTPException
+
+from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.query.base import Answer, make_query
+from graphrag_neo4j.query.citations import cited_rows
+from graphrag_neo4j.settings import ServerSettings
+
+# Options only Python callers can give (a callback); the API streams by `stream: true`.
+_PYTHON_ONLY = ("on_token",)
+
+
+def checked_question(question: str, server: ServerSettings) -> str:
+    """The question, refused with 413 when longer than the server allows."""
+    if len(question) > server.max_question_chars:
+        raise HTTPException(
+            413, f"The question has {len(question):,} characters, more than the"
+            f" {server.max_question_chars:,} allowed (server.max_question_chars); shorten it.",
+        )
+    return question
+
+
+def checked_call(
+    rag: GraphRAG, question: str, method: str | None, options: dict[str, Any]
+) -> dict[str, Any]:
+    """Validate method and options before anything runs (so a stream never starts on a typo);
+    returns the options to pass on. Engine mistakes raise InputError (400)."""
+    refused = [name for name in _PYTHON_ONLY if name in options]
+    if refused:
+        raise HTTPException(400, f"Option {refused[0]} is for Python callers; ask for"
+                            " streaming with `stream: true` instead.")
+    rag.query_method(method)
+    make_query(rag.settings, question, **dict(options))
+    return dict(options)
+
+
+def jsonable(value: Any) -> Any:
+    """Context rows as plain JSON (Neo4j dates and the like become strings)."""
+    return json.loads(json.dumps(value, default=str))
+
+
+def usage_json(answer: Answer) -> dict[str, int]:
+    """What the answer cost, in the names OpenAI's `usage` uses plus the call count."""
+    return {
+        "llm_calls": answer.llm_calls,
+        "prompt_tokens": answer.prompt_tokens,
+        "completion_tokens": answer.completion_tokens,
+        "total_tokens": answer.prompt_tokens + answer.completion_tokens,
+    }
+
+
+def answer_json(answer: Answer, with_context: bool = True) -> dict[str, Any]:
+    """An answer with its citations, notes, community selection, usage and (optionally) the
+    context it read: the prompt text and the rows of each table."""
+    shown: dict[str, Any] = {
+        "answer": answer.text,
+        "method": answer.method,
+        "citations": jsonable(cited_rows(answer)),
+        "notes": answer.notes,
+        "selection": asdict(answer.selection) if answer.selection else None,
+        "usage": usage_json(answer),
+    }
+    if with_context:
+        shown["context"] = {"text": answer.context, "tables": jsonable(answer.sources)}
+    return shown

@@ -1,0 +1,49 @@
+"""The FastAPI app over a `GraphRAG`: routes, the API key, limits and JSON errors."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import Depends, FastAPI
+
+from graphrag_neo4j.api import documents, health, openai_compat, query_routes
+from graphrag_neo4j.api.errors import install_error_handlers
+from graphrag_neo4j.api.jobs import JobRegistry
+from graphrag_neo4j.api.limits import BodyLimit, ConcurrencyLimit, RequestTimeout
+from graphrag_neo4j.api.security import key_check
+from graphrag_neo4j.api.state import ApiState
+from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.settings import ServerSettings
+
+UPLOADS_FOLDER = "uploads"
+DESCRIPTION = """GraphRAG over Neo4j: ask with any query method (`/v1/query`), chat through the
+OpenAI-compatible API (`/v1/chat/completions`, one model per method), add and delete documents.
+Send the server's key as `Authorization: Bearer KEY` when it has one."""
+
+
+def create_app(rag: GraphRAG, server: ServerSettings | None = None) -> FastAPI:
+    """An app serving `rag` (the caller keeps and closes it); `server` defaults to its settings."""
+    limits = server or rag.settings.server
+    state = ApiState(rag, limits, JobRegistry(limits.jobs_kept),
+                     rag.settings.cache_dir / UPLOADS_FOLDER)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await health.warm_up(rag)
+        yield
+        await state.jobs.close()
+
+    app = FastAPI(title="graphrag-neo4j", description=DESCRIPTION, lifespan=lifespan)
+    app.state.api = state
+    install_error_handlers(app)
+    guarded = [Depends(key_check(limits.api_key))]
+    for router in (query_routes.router, openai_compat.router, documents.router):
+        app.include_router(router, dependencies=guarded)
+    app.include_router(health.router)
+    # Added innermost first: the busy check runs before anything reads the body.
+    app.add_middleware(RequestTimeout, seconds=limits.request_timeout_s)
+    app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
+    app.add_middleware(ConcurrencyLimit, limit=limits.max_concurrent,
+                       retry_after_s=limits.retry_after_s, exempt=("/health",))
+    return app
