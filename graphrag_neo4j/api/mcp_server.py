@@ -1,16 +1,20 @@
 """The MCP server (stdio): query the graph and explore its entities, relations and reports."""
 
-from __future__ import annotations
-
-from typing import Annotated, Any
+# No `from __future__ import annotations`: the SDK reads the tools' annotations at run time,
+# and they use names local to create_mcp_server.
+from collections.abc import Awaitable
+from typing import Annotated, Any, TypeVar
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
+from starlette.exceptions import HTTPException
 
 from graphrag_neo4j.api import graph_lookup
 from graphrag_neo4j.api.answers import answer_json, checked_call
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.errors import GraphRAGError
 from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_names
 
 INSTRUCTIONS = """This server answers questions over a knowledge graph built from a collection of
@@ -39,8 +43,21 @@ REPORT = """The written report of one community of related entities (id from
 entity_neighbourhood): title, summary, full report, rank, its parent and child communities,
 and its best-connected members with their entity ids."""
 DOCUMENTS = """The documents the graph was built from: id, title, source, chunk count, and
-whether indexing finished. Page with `limit` and `skip`."""
+whether indexing finished. Use it to learn what the collection covers before asking, or to name
+the documents behind an answer (citations carry document ids). Page with `limit` and `skip`."""
 _READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+T = TypeVar("T")
+
+
+async def _told(call: Awaitable[T]) -> T:
+    """The call's result; a user mistake becomes a ToolError, whose sentence the agent sees
+    (the SDK hides the text of any other exception)."""
+    try:
+        return await call
+    except GraphRAGError as exc:
+        raise ToolError(str(exc)) from exc
+    except HTTPException as exc:
+        raise ToolError(exc.detail) from exc
 
 
 def create_mcp_server(rag: GraphRAG) -> MCPServer[Any]:
@@ -57,15 +74,18 @@ def create_mcp_server(rag: GraphRAG) -> MCPServer[Any]:
             description='Optional: {"response_type": "Single Sentence"}, {"level": 1} for'
             ' global, or a search budget such as {"top_chunks": 5}.')] = None,
     ) -> dict[str, Any]:
-        checked = checked_call(rag, question, method, options or {})
-        return answer_json(await rag.aquery(question, method, **checked), with_context=False)
+        async def answer() -> dict[str, Any]:
+            checked = checked_call(rag, question, method, options or {})
+            return answer_json(await rag.aquery(question, method, **checked), with_context=False)
+
+        return await _told(answer())
 
     @server.tool(description=SEARCH, annotations=_READ_ONLY)
     async def search_entities(
         text: Annotated[str, Field(description="A name (or part of one) or a few words.")],
         limit: Annotated[int, Field(ge=1, le=50, description="Most entities returned.")] = 10,
     ) -> dict[str, Any]:
-        return {"entities": await graph_lookup.search_entities(rag, text, limit)}
+        return {"entities": await _told(graph_lookup.search_entities(rag, text, limit))}
 
     @server.tool(description=NEIGHBOURHOOD, annotations=_READ_ONLY)
     async def entity_neighbourhood(
@@ -73,19 +93,19 @@ def create_mcp_server(rag: GraphRAG) -> MCPServer[Any]:
         limit: Annotated[int, Field(ge=1, le=100, description="Most relations and chunks.")]
         = 25,
     ) -> dict[str, Any]:
-        return await graph_lookup.entity_neighbourhood(rag, entity_id, limit)
+        return await _told(graph_lookup.entity_neighbourhood(rag, entity_id, limit))
 
     @server.tool(description=REPORT, annotations=_READ_ONLY)
     async def community_report(
         community_id: Annotated[str, Field(description="A community id.")],
     ) -> dict[str, Any]:
-        return await graph_lookup.community_report(rag, community_id)
+        return await _told(graph_lookup.community_report(rag, community_id))
 
     @server.tool(description=DOCUMENTS, annotations=_READ_ONLY)
     async def list_documents(
         limit: Annotated[int, Field(ge=1, le=500, description="How many.")] = 50,
         skip: Annotated[int, Field(ge=0, description="How many to skip.")] = 0,
     ) -> dict[str, Any]:
-        return {"documents": await graph_lookup.list_documents(rag, limit, skip)}
+        return {"documents": await _told(graph_lookup.list_documents(rag, limit, skip))}
 
     return server

@@ -29,7 +29,7 @@ def test_every_method_answers_with_citations_and_context(api_url: str, method: s
     assert body["answer"] == (GLOBAL_ANSWER if method == "global" else ANSWER)
     cited = body["citations"][0]
     assert cited["table"] == ("Reports" if method == "global" else "Sources")
-    assert cited["ref"] == 1 and cited.get("id") or cited.get("chunk_id")
+    assert cited["ref"] == 1 and (cited.get("id") or cited.get("chunk_id"))
     assert body["context"]["tables"] and body["usage"]["llm_calls"] >= 1
     assert body["usage"]["total_tokens"] > 0
 

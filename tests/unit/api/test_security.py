@@ -1,0 +1,37 @@
+"""The loopback rule and the key check, without a server."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.security import HTTPAuthorizationCredentials
+from pydantic import SecretStr
+from starlette.exceptions import HTTPException
+
+from graphrag_neo4j.api.security import check_bind, is_loopback, key_check
+from graphrag_neo4j.errors import ConfigError
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.8.9.1", "::1", "[::1]", "localhost"])
+def test_loopback_addresses(host: str) -> None:
+    assert is_loopback(host)
+    check_bind(host, None)
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "192.168.1.5", "::", "example.org"])
+def test_other_addresses_need_a_key(host: str) -> None:
+    assert not is_loopback(host)
+    with pytest.raises(ConfigError, match="GRAPHRAG_SERVER__API_KEY"):
+        check_bind(host, None)
+    with pytest.raises(ConfigError):
+        check_bind(host, SecretStr(""))
+    check_bind(host, SecretStr("k"))
+
+
+async def test_key_check_accepts_only_the_key() -> None:
+    require = key_check(SecretStr("right"))
+    await require(HTTPAuthorizationCredentials(scheme="Bearer", credentials="right"))
+    for given in (None, HTTPAuthorizationCredentials(scheme="Bearer", credentials="wrong")):
+        with pytest.raises(HTTPException) as raised:
+            await require(given)
+        assert raised.value.status_code == 401 and "right" not in str(raised.value.detail)
+    await key_check(None)(None)  # no key configured: open (loopback only)
