@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import uvicorn
 from fastapi import FastAPI
 
 from graphrag_neo4j.api.security import check_bind
 from graphrag_neo4j.settings import ServerSettings
+
+START_TIMEOUT_S = 30.0
 
 
 def server_for(app: FastAPI, server: ServerSettings, host: str, port: int) -> uvicorn.Server:
@@ -16,3 +24,26 @@ def server_for(app: FastAPI, server: ServerSettings, host: str, port: int) -> uv
     config = uvicorn.Config(app, host=host, port=port, log_level="info", server_header=False,
                             timeout_graceful_shutdown=10)
     return uvicorn.Server(config)
+
+
+@contextmanager
+def serving_in_thread(app: FastAPI, log_level: str = "warning") -> Iterator[str]:
+    """Serve `app` on a free loopback port in a background thread (notebooks, tests,
+    benchmarks); yields the base URL and stops the server when the block ends."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))  # bound before uvicorn starts, so no other process takes it
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, server_header=False))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("The API server did not start; its log above says why.")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(START_TIMEOUT_S)
+        sock.close()

@@ -94,10 +94,21 @@ def make_query(settings: Settings, question: str, **options: Any) -> Query:
         question=question,
         search=search,
         response_type=response_type or search.response_type,
-        history=tuple((str(role), str(text)) for role, text in history),
+        history=_turns(history),
         on_token=on_token,
         mentions=tuple(mentions) if mentions is not None else None,
     )
+
+
+def _turns(history: Any) -> tuple[tuple[str, str], ...]:
+    """Earlier turns as (role, text) pairs; anything else is refused in one sentence."""
+    try:
+        return tuple((str(role), str(text)) for role, text in history)
+    except (TypeError, ValueError):
+        raise InputError(
+            "Invalid query option history: give a list of (role, text) pairs,"
+            ' e.g. [["user", "Who is Scrooge?"], ["assistant", "A miser."]].'
+        ) from None
 
 
 @dataclass

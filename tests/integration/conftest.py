@@ -8,12 +8,12 @@ from collections.abc import Iterator
 import pytest
 
 from graphrag_neo4j.api.app import create_app
+from graphrag_neo4j.api.runner import serving_in_thread
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.settings import Settings, load_settings
 from graphrag_neo4j.store import Store
 from tests.api_fakes import index_nano, nano_engine
 from tests.conftest import FIXTURES
-from tests.integration.serving import serving
 
 # The test command sets this after starting a server with its own data folder and ports,
 # so the tests can never wipe a user's graph.
@@ -61,5 +61,5 @@ def served_rag(
 @pytest.fixture(scope="module")
 def api_url(served_rag: GraphRAG) -> Iterator[str]:
     """The HTTP API over `served_rag` (no key, default limits) on a free loopback port."""
-    with serving(create_app(served_rag)) as url:
+    with serving_in_thread(create_app(served_rag)) as url:
         yield url

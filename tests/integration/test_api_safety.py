@@ -12,11 +12,10 @@ import pytest
 from pydantic import SecretStr
 
 from graphrag_neo4j.api.app import create_app
-from graphrag_neo4j.api.runner import server_for
+from graphrag_neo4j.api.runner import server_for, serving_in_thread
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.errors import ConfigError
 from graphrag_neo4j.settings import ServerSettings
-from tests.integration.serving import serving
 
 pytestmark = pytest.mark.integration
 KEY = "s3cret-test-key-0123456789"
@@ -27,13 +26,17 @@ def test_missing_or_wrong_key_is_401_and_the_right_one_passes(
 ) -> None:
     caplog.set_level(logging.DEBUG)
     limits = ServerSettings(api_key=SecretStr(KEY))
-    with serving(create_app(served_rag, limits)) as url:
+    with serving_in_thread(create_app(served_rag, limits)) as url:
         missing = httpx.get(f"{url}/v1/models", timeout=10)
         wrong = httpx.get(f"{url}/v1/models", headers={"Authorization": "Bearer nope"},
                           timeout=10)
         right = httpx.get(f"{url}/v1/models", headers={"Authorization": f"Bearer {KEY}"},
                           timeout=10)
         health = httpx.get(f"{url}/health", timeout=10)
+        docs = httpx.get(f"{url}/docs", timeout=10)
+        schema = httpx.get(f"{url}/openapi.json", timeout=10).json()
+    assert docs.status_code == 200 and "swagger" in docs.text.lower()
+    assert {"/v1/query", "/v1/chat/completions", "/v1/documents"} <= set(schema["paths"])
     assert missing.status_code == wrong.status_code == 401
     assert missing.headers["www-authenticate"] == "Bearer"
     assert "is missing" in missing.json()["error"]["message"]
@@ -56,7 +59,8 @@ def test_non_loopback_bind_without_a_key_is_refused(served_rag: GraphRAG) -> Non
 
 
 def test_oversized_bodies_are_413_declared_or_streamed(served_rag: GraphRAG) -> None:
-    with serving(create_app(served_rag, ServerSettings(max_body_bytes=1000))) as url:
+    app = create_app(served_rag, ServerSettings(max_body_bytes=1000))
+    with serving_in_thread(app) as url:
         declared = httpx.post(f"{url}/v1/query", json={"question": "x" * 5000}, timeout=10)
 
         def chunks() -> object:
@@ -88,7 +92,8 @@ def test_twenty_requests_with_a_limit_of_four_are_answered_or_429(
 ) -> None:
     served_rag.llm.chat_model.latency_s = 0.3  # type: ignore[attr-defined]
     try:
-        with serving(create_app(served_rag, ServerSettings(max_concurrent=4))) as url:
+        app = create_app(served_rag, ServerSettings(max_concurrent=4))
+        with serving_in_thread(app) as url:
             responses = asyncio.run(_burst(url, 20))
             health = httpx.get(f"{url}/health", timeout=10)
             after = httpx.post(f"{url}/v1/query", json={"question": "Who taught Euler?"},
@@ -107,7 +112,8 @@ def test_twenty_requests_with_a_limit_of_four_are_answered_or_429(
 def test_a_slow_request_gets_a_json_504(served_rag: GraphRAG) -> None:
     served_rag.llm.chat_model.latency_s = 2.0  # type: ignore[attr-defined]
     try:
-        with serving(create_app(served_rag, ServerSettings(request_timeout_s=0.5))) as url:
+        app = create_app(served_rag, ServerSettings(request_timeout_s=0.5))
+        with serving_in_thread(app) as url:
             slow = httpx.post(f"{url}/v1/query", json={"question": "Who was slow?"}, timeout=30)
             quick = httpx.post(f"{url}/v1/query", timeout=30,
                                json={"question": "Who was slow?", "retrieve_only": True})

@@ -57,3 +57,10 @@ def test_the_registry_creates_each_method_and_refuses_others(tmp_path: Path) -> 
         assert type(create_method(name, services)) is METHODS[name]
     with pytest.raises(InputError, match="Unknown method 'drift': use one of local, global"):
         create_method("drift", services)
+
+
+def test_a_malformed_history_is_one_sentence() -> None:
+    query = make_query(Settings(), "Who?", history=[["user", "Hi"], ("assistant", "Hello")])
+    assert query.history == (("user", "Hi"), ("assistant", "Hello"))
+    with pytest.raises(InputError, match="list of \\(role, text\\) pairs"):
+        make_query(Settings(), "Who?", history=["just a string"])
