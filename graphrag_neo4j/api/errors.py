@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Mapping, Sequence
+from http import HTTPStatus
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -82,9 +83,13 @@ def validation_sentence(errors: Sequence[Any]) -> str:
     return f"Invalid request ({problems})."
 
 
-async def _on_http(_: Request, exc: Exception) -> JSONResponse:
+async def _on_http(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
-    return error_response(exc.status_code, str(exc.detail), exc.headers)
+    message = str(exc.detail)
+    if message == HTTPStatus(exc.status_code).phrase:  # the router's bare "Not Found" and such
+        message = (f"{request.method} {request.url.path} is not part of this API"
+                   f" ({message.lower()}); see /docs for what it offers.")
+    return error_response(exc.status_code, message, exc.headers)
 
 
 async def _on_validation(_: Request, exc: Exception) -> JSONResponse:

@@ -63,6 +63,12 @@ async def _told(call: Awaitable[T]) -> T:
 def create_mcp_server(rag: GraphRAG) -> MCPServer[Any]:
     """An MCP server whose tools read and query `rag`'s graph (the caller closes `rag`)."""
     server: MCPServer[Any] = MCPServer(name="graphrag-neo4j", instructions=INSTRUCTIONS)
+    _add_query_tool(server, rag)
+    _add_lookup_tools(server, rag)
+    return server
+
+
+def _add_query_tool(server: MCPServer[Any], rag: GraphRAG) -> None:
     methods = method_names()
 
     @server.tool(description=QUERY.format(methods=", ".join(methods)), annotations=_READ_ONLY)
@@ -80,6 +86,8 @@ def create_mcp_server(rag: GraphRAG) -> MCPServer[Any]:
 
         return await _told(answer())
 
+
+def _add_lookup_tools(server: MCPServer[Any], rag: GraphRAG) -> None:
     @server.tool(description=SEARCH, annotations=_READ_ONLY)
     async def search_entities(
         text: Annotated[str, Field(description="A name (or part of one) or a few words.")],
@@ -107,5 +115,3 @@ def create_mcp_server(rag: GraphRAG) -> MCPServer[Any]:
         skip: Annotated[int, Field(ge=0, description="How many to skip.")] = 0,
     ) -> dict[str, Any]:
         return {"documents": await _told(graph_lookup.list_documents(rag, limit, skip))}
-
-    return server

@@ -90,6 +90,8 @@ def test_bad_uploads_are_refused_in_one_sentence(api_url: str) -> None:
     missing = httpx.delete(f"{api_url}/v1/documents/no-such-id", timeout=10)
     assert missing.status_code == 404 and "GET /v1/documents" in missing.json()["error"]["message"]
     assert httpx.get(f"{api_url}/v1/jobs/nope", timeout=10).status_code == 404
+    nowhere = httpx.get(f"{api_url}/v2/nowhere", timeout=10)
+    assert nowhere.status_code == 404 and "see /docs" in nowhere.json()["error"]["message"]
 
 
 def test_a_failed_job_reports_its_reason(api_url: str) -> None:

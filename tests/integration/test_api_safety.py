@@ -115,10 +115,15 @@ def test_a_slow_request_gets_a_json_504(served_rag: GraphRAG) -> None:
         app = create_app(served_rag, ServerSettings(request_timeout_s=0.5))
         with serving_in_thread(app) as url:
             slow = httpx.post(f"{url}/v1/query", json={"question": "Who was slow?"}, timeout=30)
+            body = {"question": "Who was slow to stream?", "stream": True}
+            with httpx.stream("POST", f"{url}/v1/query", json=body, timeout=30) as streamed:
+                lines = [line for line in streamed.iter_lines() if line]
             quick = httpx.post(f"{url}/v1/query", timeout=30,
                                json={"question": "Who was slow?", "retrieve_only": True})
     finally:
         served_rag.llm.chat_model.latency_s = 0.0  # type: ignore[attr-defined]
     assert slow.status_code == 504
     assert "longer than 0.5 s" in slow.json()["error"]["message"]
+    assert streamed.status_code == 200 and lines[-2] == "event: error"
+    assert "longer than 0.5 s" in lines[-1]
     assert quick.status_code == 200
