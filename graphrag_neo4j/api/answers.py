@@ -7,6 +7,7 @@ from dataclasses import asdict
 from typing import Any
 
 from starlette.exceptions import HTTPException
+from starlette.responses import Response
 
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.query.base import Answer, make_query
@@ -46,6 +47,12 @@ def jsonable(value: Any) -> Any:
     return json.loads(json.dumps(value, default=str))
 
 
+def json_response(value: Any) -> Response:
+    """`value` encoded once (FastAPI's own encoder walks a large context for milliseconds)."""
+    body = json.dumps(value, default=str, ensure_ascii=False).encode()
+    return Response(body, media_type="application/json")
+
+
 def usage_json(answer: Answer) -> dict[str, int]:
     """What the answer cost, in the names OpenAI's `usage` uses plus the call count."""
     return {
@@ -58,15 +65,16 @@ def usage_json(answer: Answer) -> dict[str, int]:
 
 def answer_json(answer: Answer, with_context: bool = True) -> dict[str, Any]:
     """An answer with its citations, notes, community selection, usage and (optionally) the
-    context it read: the prompt text and the rows of each table."""
+    context it read: the prompt text and the rows of each table (values as Neo4j gave them:
+    encode with `json_response`, or `jsonable` for plain JSON)."""
     shown: dict[str, Any] = {
         "answer": answer.text,
         "method": answer.method,
-        "citations": jsonable(cited_rows(answer)),
+        "citations": cited_rows(answer),
         "notes": answer.notes,
         "selection": asdict(answer.selection) if answer.selection else None,
         "usage": usage_json(answer),
     }
     if with_context:
-        shown["context"] = {"text": answer.context, "tables": jsonable(answer.sources)}
+        shown["context"] = {"text": answer.context, "tables": answer.sources}
     return shown

@@ -12,7 +12,7 @@ from pydantic import Field
 from starlette.exceptions import HTTPException
 
 from graphrag_neo4j.api import graph_lookup
-from graphrag_neo4j.api.answers import answer_json, checked_call
+from graphrag_neo4j.api.answers import answer_json, checked_call, jsonable
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.errors import GraphRAGError
 from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_names
@@ -82,7 +82,8 @@ def _add_query_tool(server: MCPServer[Any], rag: GraphRAG) -> None:
     ) -> dict[str, Any]:
         async def answer() -> dict[str, Any]:
             checked = checked_call(rag, question, method, options or {})
-            return answer_json(await rag.aquery(question, method, **checked), with_context=False)
+            answer = await rag.aquery(question, method, **checked)
+            return dict(jsonable(answer_json(answer, with_context=False)))
 
         return await _told(answer())
 

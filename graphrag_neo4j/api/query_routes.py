@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
-from graphrag_neo4j.api.answers import answer_json, checked_call, checked_question
+from graphrag_neo4j.api.answers import answer_json, checked_call, checked_question, json_response
 from graphrag_neo4j.api.errors import stream_error
 from graphrag_neo4j.api.sse import SSE_HEADERS, SSE_MEDIA_TYPE, sse_frame
 from graphrag_neo4j.api.state import ApiState, api_state
@@ -42,9 +42,9 @@ async def query(body: QueryRequest, state: ApiState = Depends(api_state)) -> Any
     question = checked_question(body.question, state.server)
     options = checked_call(rag, question, body.method, body.options)
     if body.retrieve_only:
-        return answer_json(await rag.aretrieve(question, body.method, **options))
+        return json_response(answer_json(await rag.aretrieve(question, body.method, **options)))
     if not body.stream:
-        return answer_json(await rag.aquery(question, body.method, **options))
+        return json_response(answer_json(await rag.aquery(question, body.method, **options)))
     stream = StreamedQuery(lambda sink: rag.aquery(question, body.method, on_token=sink,
                                                    **options))
     return StreamingResponse(_events(stream), media_type=SSE_MEDIA_TYPE, headers=SSE_HEADERS)

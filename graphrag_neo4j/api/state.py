@@ -22,7 +22,8 @@ class ApiState:
     uploads_dir: Path
 
 
-def api_state(request: Request) -> ApiState:
-    """The app's state, for a route's `Depends`."""
+async def api_state(request: Request) -> ApiState:
+    """The app's state, for a route's `Depends` (async: FastAPI would run a plain function in
+    its thread pool, a thread hop per request)."""
     state: ApiState = request.app.state.api
     return state
