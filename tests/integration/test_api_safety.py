@@ -90,7 +90,7 @@ async def _burst(url: str, count: int) -> list[httpx.Response]:
 def test_twenty_requests_with_a_limit_of_four_are_answered_or_429(
     served_rag: GraphRAG
 ) -> None:
-    served_rag.llm.chat_model.latency_s = 0.3  # type: ignore[attr-defined]
+    served_rag.llm.chat_model.latency_s = 1.0  # type: ignore[attr-defined]
     try:
         app = create_app(served_rag, ServerSettings(max_concurrent=4))
         with serving_in_thread(app) as url:
@@ -110,20 +110,19 @@ def test_twenty_requests_with_a_limit_of_four_are_answered_or_429(
 
 
 def test_a_slow_request_gets_a_json_504(served_rag: GraphRAG) -> None:
-    served_rag.llm.chat_model.latency_s = 2.0  # type: ignore[attr-defined]
+    served_rag.llm.chat_model.latency_s = 4.0  # type: ignore[attr-defined]
     try:
-        app = create_app(served_rag, ServerSettings(request_timeout_s=0.5))
+        app = create_app(served_rag, ServerSettings(request_timeout_s=1.5))
         with serving_in_thread(app) as url:
             slow = httpx.post(f"{url}/v1/query", json={"question": "Who was slow?"}, timeout=30)
             body = {"question": "Who was slow to stream?", "stream": True}
             with httpx.stream("POST", f"{url}/v1/query", json=body, timeout=30) as streamed:
                 lines = [line for line in streamed.iter_lines() if line]
-            quick = httpx.post(f"{url}/v1/query", timeout=30,
-                               json={"question": "Who was slow?", "retrieve_only": True})
+            quick = httpx.get(f"{url}/v1/models", timeout=30)  # the server is still fine
     finally:
         served_rag.llm.chat_model.latency_s = 0.0  # type: ignore[attr-defined]
     assert slow.status_code == 504
-    assert "longer than 0.5 s" in slow.json()["error"]["message"]
+    assert "longer than 1.5 s" in slow.json()["error"]["message"]
     assert streamed.status_code == 200 and lines[-2] == "event: error"
-    assert "longer than 0.5 s" in lines[-1]
+    assert "longer than 1.5 s" in lines[-1]
     assert quick.status_code == 200
