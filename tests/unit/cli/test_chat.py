@@ -1,0 +1,33 @@
+"""The chat command without a TTY: commands answered from stdin, Ctrl-D (EOF) leaves cleanly."""
+
+from __future__ import annotations
+
+import re
+
+from typer.testing import CliRunner
+
+from graphrag_neo4j.cli.app import _register_subcommands, app
+
+
+def test_chat_reads_commands_from_stdin_and_ends_at_eof() -> None:
+    _register_subcommands()
+    result = CliRunner().invoke(
+        app, ["chat", "--method", "naive"], input="/method drfit\n/method global\n/help\n",
+        env={"COLUMNS": "200"},
+    )
+    assert result.exit_code == 0, result.output
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", result.output)
+    assert "Chatting with naive search." in plain
+    assert "Error: Unknown method 'drfit': use one of local, global, hops, naive, drift." in plain
+    assert "Method: global" in plain and "/evidence" in plain
+    assert plain.rstrip().endswith("Bye (0 questions asked).")
+
+
+def test_query_and_chat_list_the_registered_methods() -> None:
+    _register_subcommands()
+    for command in ("query", "chat"):
+        result = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "200"})
+        plain = re.sub(r"\x1b\[[0-9;]*m", "", result.output)
+        assert "local, global, hops, naive, drift" in plain
+    result = CliRunner().invoke(app, ["query", "--help"], env={"COLUMNS": "200"})
+    assert "--history" in re.sub(r"\x1b\[[0-9;]*m", "", result.output)
