@@ -15,8 +15,8 @@ from graphrag_neo4j.resources import load_prompt
 
 NO_REPORTS = ("DRIFT found no community reports (build them with `graphrag-neo4j communities`);"
               " answered with local search.")
-NOTHING_PRIMED = ("No community report near the question was relevant (the primer scored 0);"
-                  " answered with local search.")
+NOTHING_PRIMED = ("The primer found nothing relevant in the community reports nearest the question"
+                  " (score 0 or no readable reply); answered with local search.")
 CITATIONS_DROPPED = "Citations of rows that were not in the answer's context were removed."
 
 

@@ -6,14 +6,22 @@ import json
 from pathlib import Path
 from typing import Any
 
+from graphrag_neo4j.llm.tokens import count_tokens
 from graphrag_neo4j.query.base import make_query
+from graphrag_neo4j.query.context import SearchContext
 from graphrag_neo4j.query.drift import (
     CITATIONS_DROPPED,
     NO_REPORTS,
     NOTHING_PRIMED,
     DriftSearch,
 )
-from graphrag_neo4j.query.drift_steps import FollowUpQueue, Step, normalise, parse_step
+from graphrag_neo4j.query.drift_steps import (
+    FollowUpQueue,
+    Step,
+    normalise,
+    parse_step,
+    reduce_context,
+)
 from graphrag_neo4j.query.evidence import evidence_params
 from graphrag_neo4j.query.local import LocalSearch
 from graphrag_neo4j.query.run import retrieve_only, run_query
@@ -170,3 +178,17 @@ def test_a_primer_without_follow_ups_sends_the_question_itself_to_local_search()
                                                                  ("who is the CLERK",), 0))
     assert [f.question for f in queue.take(3)] == ["Who is the clerk?"]
     assert queue.duplicates == 1 and queue.take(3) == []
+
+
+def test_the_reduce_context_keeps_within_its_budget_best_context_first() -> None:
+    rows = [{"id": f"c{i}", "document_id": f"d{i}", "text": "Scrooge counts coins. " * 20}
+            for i in range(30)]
+    best = SearchContext("", {"Sources": rows[:15]}, ranked_document_ids=["d0"])
+    worse = SearchContext("", {"Sources": rows[10:]}, ranked_document_ids=["d10"])
+    steps = [Step("Q?", "An answer.", 50, (), 0), Step("Useless?", "Nothing.", 0, (), 1)]
+    context = reduce_context(steps, REPORTS, [best, worse], 800)
+    assert count_tokens(context.text) <= 800
+    assert "Useless?" not in context.text  # a step scoring 0 is no finding
+    kept = [row["id"] for row in context.sources["Sources"]]
+    assert kept and kept == [f"c{i}" for i in range(len(kept))]  # best context's rows first, once
+    assert context.ranked_document_ids == ["d0", "d10"]
