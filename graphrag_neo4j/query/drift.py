@@ -29,11 +29,15 @@ class DriftRun:
     contexts: list[SearchContext] = field(default_factory=list)
     fallback: str | None = None
 
-    def ranked_contexts(self) -> list[SearchContext]:
-        """The follow-ups' local contexts, the most helpful answer's first."""
+    def ranked_contexts(self, helpful_only: bool) -> list[SearchContext]:
+        """The follow-ups' local contexts, the most helpful answer's first.
+
+        The reduce reads only those whose answer helped (scored above 0): the rest is noise
+        in a small model's window; document ranking keeps them all.
+        """
         follow_ups = [step for step in self.steps if step.depth > 0]
         pairs = sorted(zip(follow_ups, self.contexts, strict=True), key=lambda p: -p[0].score)
-        return [context for _, context in pairs]
+        return [context for step, context in pairs if step.score > 0 or not helpful_only]
 
 
 @dataclass
@@ -131,7 +135,8 @@ class DriftSearch:
             context.notes = [run.fallback, *context.notes]
             return context
         return reduce_context(
-            run.steps, run.reports, run.ranked_contexts(), query.search.drift_reduce_tokens
+            run.steps, run.reports, run.ranked_contexts(helpful_only=True),
+            query.search.drift_reduce_tokens,
         )
 
     async def build_context(self, query: Query) -> SearchContext:
@@ -171,5 +176,6 @@ class DriftSearch:
         run = await self.explore(query.with_search(top_chunks=max(k, 1)))
         if run.fallback is not None:
             return await self.local.rank_documents(query, k)
-        ranked = [doc for context in run.ranked_contexts() for doc in context.ranked_document_ids]
+        contexts = run.ranked_contexts(helpful_only=False)
+        ranked = [doc for context in contexts for doc in context.ranked_document_ids]
         return list(dict.fromkeys(ranked))[:k]

@@ -13,6 +13,7 @@ from graphrag_neo4j.query.drift import (
     CITATIONS_DROPPED,
     NO_REPORTS,
     NOTHING_PRIMED,
+    DriftRun,
     DriftSearch,
 )
 from graphrag_neo4j.query.drift_steps import (
@@ -192,3 +193,11 @@ def test_the_reduce_context_keeps_within_its_budget_best_context_first() -> None
     kept = [row["id"] for row in context.sources["Sources"]]
     assert kept and kept == [f"c{i}" for i in range(len(kept))]  # best context's rows first, once
     assert context.ranked_document_ids == ["d0", "d10"]
+
+
+def test_the_reduce_reads_only_helpful_follow_ups_ranking_keeps_them_all() -> None:
+    unhelpful, helpful = SearchContext("a"), SearchContext("b")
+    run = DriftRun(steps=[Step("Q?", "A.", 50, (), 0), Step("X?", "", 0, (), 1),
+                          Step("Y?", "Yes.", 30, (), 1)], contexts=[unhelpful, helpful])
+    assert run.ranked_contexts(helpful_only=True) == [helpful]
+    assert run.ranked_contexts(helpful_only=False) == [helpful, unhelpful]
