@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
 from graphrag_neo4j.query.base import Answer
+from graphrag_neo4j.query.conversation import HELP, Conversation, LineSource, Turn, run_chat
 from graphrag_neo4j.query.registry import method_names
 
 console = Console(stderr=True)
@@ -28,6 +30,20 @@ class TerminalOutput:
         console.print(text, style="dim", highlight=False, markup=False, soft_wrap=True)
 
 
+@dataclass
+class TerminalLines:
+    """Lines typed at a prompt naming the current method, with line editing and recall."""
+
+    conversation: Conversation
+
+    def readline(self) -> str:
+        """The typed line, or '' at Ctrl-D."""
+        try:
+            return input(f"\n{self.conversation.method}> ") + "\n"
+        except EOFError:
+            return ""
+
+
 def chat_command(
     method: Annotated[
         str | None,
@@ -36,7 +52,6 @@ def chat_command(
 ) -> None:
     """Talk with the graph: earlier turns go into every answer; /help lists the commands."""
     from graphrag_neo4j.engine import GraphRAG
-    from graphrag_neo4j.query.conversation import HELP, Conversation, Turn, run_chat
 
     with GraphRAG(console=console) as rag:
 
@@ -48,14 +63,11 @@ def chat_command(
         conversation = Conversation(ask)
         if method:
             conversation.switch(method)
-        interactive = sys.stdin.isatty()
-        if interactive:
-            import readline  # noqa: F401 (line editing and arrow-key recall for input)
+        lines: LineSource = sys.stdin
+        if sys.stdin.isatty():
+            import readline  # noqa: F401 (gives input() line editing and arrow-key recall)
+
+            lines = TerminalLines(conversation)
         console.print(f"Chatting with {conversation.method} search. {HELP}", highlight=False)
-        asked = run_chat(conversation, sys.stdin, TerminalOutput(),
-                         prompt=_show_prompt if interactive else None)
+        asked = run_chat(conversation, lines, TerminalOutput())
     console.print(f"Bye ({asked} question{'s' if asked != 1 else ''} asked).", highlight=False)
-
-
-def _show_prompt(text: str) -> None:
-    console.print(f"\n{text}", end="", style="bold", highlight=False, markup=False)

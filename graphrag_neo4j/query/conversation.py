@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, TextIO
+from typing import Any, Protocol
 
 from graphrag_neo4j.errors import GraphRAGError, InputError
 from graphrag_neo4j.query.base import Answer
@@ -21,6 +21,14 @@ HELP = (
     " /evidence (a Neo4j Browser query drawing it), /history, /clear (forget the turns), /help."
     " Ctrl-D leaves."
 )
+
+
+class LineSource(Protocol):
+    """Where questions come from: any text stream, or a terminal prompt; '' means the end."""
+
+    def readline(self) -> str:
+        """The next line with its line break, or '' at the end of input (Ctrl-D)."""
+        ...
 
 
 class ChatOutput(Protocol):
@@ -106,17 +114,10 @@ class Conversation:
             out.notice(f"Unknown command {name}. {HELP}")
 
 
-def run_chat(
-    conversation: Conversation,
-    lines: TextIO,
-    out: ChatOutput,
-    prompt: Callable[[str], None] | None = None,
-) -> int:
-    """Feed lines to the conversation until the stream ends (Ctrl-D); the questions asked."""
+def run_chat(conversation: Conversation, lines: LineSource, out: ChatOutput) -> int:
+    """Feed lines to the conversation until the input ends (Ctrl-D); the questions asked."""
     asked = 0
     while True:
-        if prompt is not None:
-            prompt(f"{conversation.method}> ")
         line = lines.readline()
         if not line:
             return asked
