@@ -13,7 +13,7 @@ from rich.markdown import Markdown
 from rich.panel import Panel
 
 from graphrag_neo4j.query.base import Answer
-from graphrag_neo4j.query.registry import method_names
+from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_names
 
 console = Console(stderr=True)
 out = Console()
@@ -97,16 +97,21 @@ def query_command(
         _print_retrieval(answer, show_context, show_cypher)
         return
     streamed: list[str] = []
+    # Retrieval and the calls before the answer (global's map, DRIFT's primer and follow-ups)
+    # can take minutes with a local model: a spinner shows it works until the answer streams.
+    waiting = console.status(f"{method or DEFAULT_METHOD} search: retrieving and reading...")
 
     def show(piece: str) -> None:
         # The answer is printed as the model writes it; the rest of the output follows it.
+        waiting.stop()
         streamed.append(piece)
         out.print(piece, end="", highlight=False, markup=False)
 
     with GraphRAG(console=console) as rag:
         if not as_json and rag.query_method(method).streams:
             options["on_token"] = show
-        answer = rag.query(question, method, **options)
+        with waiting:
+            answer = rag.query(question, method, **options)
     if as_json:
         out.print_json(json.dumps(asdict(answer), default=str))
         return
