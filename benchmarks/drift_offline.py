@@ -45,14 +45,14 @@ def paragraphs() -> list[str]:
 
 @dataclass
 class SampleStore:
-    """The primer's nearest reports: three groups of the sample's paragraphs."""
+    """The primer's nearest reports: groups of the sample's paragraphs."""
 
     reports: list[dict[str, Any]]
 
     def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        """Reports for the primer's statement; nothing else is read."""
-        assert name == "query/search_communities_by_vector", name
-        return self.reports[: params["k"]]
+        """Reports for the primer; no fulltext seeds or candidate passages for local search
+        (the canned retrieval row carries the passages)."""
+        return self.reports[: params["k"]] if name == "query/search_communities_by_vector" else []
 
 
 @dataclass

@@ -7,10 +7,11 @@ from dataclasses import dataclass, field, replace
 
 from graphrag_neo4j.communities.citations import clean_citations
 from graphrag_neo4j.query.base import Answer, Query, Services
+from graphrag_neo4j.query.candidates import ann_candidates
 from graphrag_neo4j.query.context import Row, SearchContext, TableBuilder, history_block
 from graphrag_neo4j.query.drift_steps import FollowUpQueue, Step, parse_step, reduce_context
 from graphrag_neo4j.query.local import LocalSearch
-from graphrag_neo4j.query.passages import NO_DATA, ann_candidates, answer_from_context
+from graphrag_neo4j.query.passages import NO_DATA, answer_from_context
 from graphrag_neo4j.resources import load_prompt
 
 NO_REPORTS = ("DRIFT found no community reports (build them with `graphrag-neo4j communities`);"

@@ -47,7 +47,8 @@ def asker(services: FakeServices) -> Callable[..., Answer]:
 def chat_services(tmp: Path) -> FakeServices:
     map_reply = json.dumps({"points": [{"description": "He went to Berlin", "score": 70}]})
     return fake_services(
-        {"query/search_chunks_by_vector": PASSAGES, "query/community_levels": [{"level": 1}],
+        {"query/search_chunks_by_vector": PASSAGES, "query/search_chunks_by_fulltext": [],
+         "query/community_levels": [{"level": 1}],
          "query/community_reports_at_level": REPORTS},
         [("similarity search found", "Johann taught Euler [Data: Sources (1)]."),
          ("community\nreports", map_reply), ("Several analysts", "He moved to Berlin.")],

@@ -61,8 +61,16 @@ def follow_up_reply(prompt: str) -> str:
     return json.dumps({"answer": f"About {asked}", "score": score, "follow_ups": raised})
 
 
+# What local search reads besides its retrieval query (fulltext seeds, candidate passages): here
+# nothing, so each follow-up's context is the canned retrieval row.
+LOCAL_READS: dict[str, list[dict[str, Any]]] = {
+    "query/search_entities_by_fulltext": [], "query/search_chunks_by_vector": [],
+    "query/search_chunks_by_fulltext": []}
+
+
 def drift_services(tmp: Path, reports: list[dict[str, Any]], rules: list[Rule]) -> FakeServices:
-    return fake_services({"query/search_communities_by_vector": reports}, rules, tmp)
+    rows = {"query/search_communities_by_vector": reports, **LOCAL_READS}
+    return fake_services(rows, rules, tmp)
 
 
 def drift_over(services: FakeServices) -> DriftSearch:
