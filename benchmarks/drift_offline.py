@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -52,7 +52,13 @@ class SampleStore:
     def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
         """Reports for the primer; no fulltext seeds or candidate passages for local search
         (the canned retrieval row carries the passages)."""
-        return self.reports[: params["k"]] if name == "query/search_communities_by_vector" else []
+        return self.reports[: params["k"]] if name == "query/search_reports_by_vector" else []
+
+    def write_rows(
+        self, name: str, rows: Sequence[Mapping[str, Any]], **params: Any  # noqa: ARG002
+    ) -> int:
+        """Nothing is written: DRIFT and local search only read."""
+        raise AssertionError(f"unexpected write {name}")
 
 
 @dataclass

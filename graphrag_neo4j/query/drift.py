@@ -73,7 +73,7 @@ class DriftSearch:
         vector = await self.services.embedder.embed_query(text)
         return await asyncio.to_thread(
             self.services.store.read,
-            "query/search_communities_by_vector",
+            "query/search_reports_by_vector",
             embedding=vector,
             k=search.drift_primer_k,
             candidates=ann_candidates(search.drift_primer_k),
