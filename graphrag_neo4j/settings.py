@@ -271,7 +271,7 @@ class CommunitySettings(_Section):
 
 
 class SearchSettings(_Section):
-    """Budgets of the four query methods."""
+    """Budgets of the query methods."""
 
     response_type: str = Field("Multiple Paragraphs", description="Shape of the answer.")
     top_k_entities: int = Field(10, description="Local: entities from the vector search.")
@@ -338,6 +338,30 @@ class SearchSettings(_Section):
     )
     local_seeds_per_mention: int = Field(
         2, description="Local: entities added per name the question mentions (fulltext match)."
+    )
+    drift_primer_k: int = Field(
+        5, ge=1, description="DRIFT: community reports the primer reads, nearest first."
+    )
+    drift_k_followups: int = Field(
+        3, ge=1, description="DRIFT: follow-up questions answered by local search per round."
+    )
+    drift_depth: int = Field(
+        2, ge=1, description="DRIFT: rounds of follow-ups (local calls <= followups x depth)."
+    )
+    drift_hyde: bool = Field(
+        False, description="DRIFT: embed an LLM-written hypothetical answer with the question."
+    )
+    drift_primer_tokens: int = Field(
+        4000, description="DRIFT: token budget of the community reports in the primer prompt."
+    )
+    drift_followup_tokens: int = Field(
+        3000, description="DRIFT: token budget of each follow-up's local search context."
+    )
+    drift_reduce_tokens: int = Field(
+        6000, description="DRIFT: token budget of the findings and tables of the final answer."
+    )
+    history_tokens: int = Field(
+        1000, ge=0, description="Every method: most tokens of earlier turns in a prompt."
     )
 
 

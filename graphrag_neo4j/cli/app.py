@@ -51,6 +51,7 @@ def init_db(
 
 
 def _register_subcommands() -> None:
+    from graphrag_neo4j.cli.chat import chat_command
     from graphrag_neo4j.cli.communities import communities_command
     from graphrag_neo4j.cli.evaluate import app as eval_app
     from graphrag_neo4j.cli.index import (
@@ -76,6 +77,7 @@ def _register_subcommands() -> None:
     app.command("unmerge")(unmerge_command)
     app.command("communities")(communities_command)
     app.command("query")(query_command)
+    app.command("chat")(chat_command)
     app.command("import-msgraphrag")(import_msgraphrag_command)
     app.command("export-parquet")(export_parquet_command)
     app.command("serve")(serve_command)

@@ -1,4 +1,4 @@
-"""`graphrag-neo4j eval retrieval`: Recall@k of naive, hops and local search on a QA set."""
+"""`graphrag-neo4j eval retrieval`: Recall@k of the methods that rank documents, on a QA set."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from graphrag_neo4j.query.evaluation import (
     ranker_for,
     read_questions,
 )
+from graphrag_neo4j.query.registry import method_names
 
 if TYPE_CHECKING:
     from graphrag_neo4j.engine import GraphRAG
@@ -50,7 +51,9 @@ def retrieval_command(
         typer.Option(help="Triplet corpus (indexed first; no-op if done). Without it the graph "
                      "is evaluated as it is, e.g. after `index --method fast`."),
     ] = None,
-    method: Annotated[str, typer.Option(help="Comma-separated: naive, hops, local.")] = (
+    method: Annotated[
+        str, typer.Option(help=f"Comma-separated, of: {', '.join(method_names())}.")
+    ] = (
         "naive,hops"
     ),
     k: Annotated[str, typer.Option(help="Comma-separated cut-offs for Recall@k.")] = "2,5",

@@ -1,9 +1,10 @@
-"""`graphrag-neo4j query`: ask a question with local, global, hops or naive search."""
+"""`graphrag-neo4j query`: ask a question with any registered method."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import asdict
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -12,6 +13,7 @@ from rich.markdown import Markdown
 from rich.panel import Panel
 
 from graphrag_neo4j.query.base import Answer
+from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_names
 
 console = Console(stderr=True)
 out = Console()
@@ -46,7 +48,8 @@ def _options(
 def query_command(
     question: Annotated[str, typer.Argument(help="The question to answer.")],
     method: Annotated[
-        str | None, typer.Option(help="A registered method: local (default), global, hops, naive.")
+        str | None,
+        typer.Option(help=f"A registered method: {', '.join(method_names())} (default local)."),
     ] = None,
     community_level: Annotated[
         int | None, typer.Option(help="Global: community level to map over (default 2).")
@@ -75,27 +78,40 @@ def query_command(
     retrieve_only: Annotated[
         bool, typer.Option(help="Build the context and print what it holds; no answer call.")
     ] = False,
+    history: Annotated[
+        Path | None,
+        typer.Option(help='Earlier turns: JSON [{"role": ..., "content": ...}] or [[role, text]].'),
+    ] = None,
 ) -> None:
     """Answer a question over the graph."""
     from graphrag_neo4j.engine import GraphRAG
 
     options = _options(community_level, response_type, dynamic, no_rerank, degree, hybrid)
+    if history is not None:
+        from graphrag_neo4j.query.conversation import read_history
+
+        options["history"] = read_history(history)
     if retrieve_only:
         with GraphRAG(console=console) as rag:
             answer = rag.retrieve(question, method, **options)
         _print_retrieval(answer, show_context, show_cypher)
         return
     streamed: list[str] = []
+    # Retrieval and the calls before the answer (global's map, DRIFT's primer and follow-ups)
+    # can take minutes with a local model: a spinner shows it works until the answer streams.
+    waiting = console.status(f"{method or DEFAULT_METHOD} search: retrieving and reading...")
 
     def show(piece: str) -> None:
         # The answer is printed as the model writes it; the rest of the output follows it.
+        waiting.stop()
         streamed.append(piece)
         out.print(piece, end="", highlight=False, markup=False)
 
     with GraphRAG(console=console) as rag:
         if not as_json and rag.query_method(method).streams:
             options["on_token"] = show
-        answer = rag.query(question, method, **options)
+        with waiting:
+            answer = rag.query(question, method, **options)
     if as_json:
         out.print_json(json.dumps(asdict(answer), default=str))
         return

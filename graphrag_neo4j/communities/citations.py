@@ -11,7 +11,8 @@ _MORE = {"+more", "more", "..."}
 # The kinds of record a report may cite, with the spellings models use for them.
 KINDS = {"entities": "Entities", "entity": "Entities", "relationships": "Relationships",
          "relationship": "Relationships", "relations": "Relationships",
-         "relation": "Relationships", "reports": "Reports", "report": "Reports"}
+         "relation": "Relationships", "reports": "Reports", "report": "Reports",
+         "sources": "Sources", "source": "Sources"}
 
 
 def _clean_part(part: str, known: Mapping[str, Set[str]]) -> str | None:
@@ -31,8 +32,8 @@ def _clean_part(part: str, known: Mapping[str, Set[str]]) -> str | None:
 def clean_citations(text: str, known: Mapping[str, Set[str]]) -> str:
     """`text` with each [Data: ...] reduced to ids from the context; empty citations removed.
 
-    `known` maps "Entities", "Relationships" and "Reports" to the ids the context showed, so a
-    copied example id or an invented one never reaches the stored report.
+    `known` maps "Entities", "Relationships", "Reports" (and "Sources") to the ids the context
+    showed, so a copied example id or an invented one never reaches the stored text.
     """
 
     def replace(match: re.Match[str]) -> str:

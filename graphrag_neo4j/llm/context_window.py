@@ -25,13 +25,16 @@ def model_window(settings: Settings, llm: BaseChatModel | None) -> int | None:
 
 def fit_to_window(settings: Settings, window: int) -> Settings:
     """`settings` with every data budget cut to what the window leaves for it."""
-    answer_room = window - settings.llm.max_tokens - PROMPT_OVERHEAD_TOKENS
+    # The conversation history rides along in every answer prompt, beside the data.
+    answer_room = (window - settings.llm.max_tokens - PROMPT_OVERHEAD_TOKENS
+                   - settings.search.history_tokens)
     report_room = window - settings.communities.report_max_tokens - PROMPT_OVERHEAD_TOKENS
     search = settings.search
     fitted_search = search.model_copy(update={
         name: _cap(getattr(search, name), answer_room)
         for name in ("local_context_tokens", "map_batch_tokens", "reduce_tokens",
-                     "passage_context_tokens")
+                     "passage_context_tokens", "drift_primer_tokens", "drift_followup_tokens",
+                     "drift_reduce_tokens")
     })
     communities = settings.communities.model_copy(update={
         "report_max_input_tokens": _cap(settings.communities.report_max_input_tokens,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pydantic import ValidationError
 
 from graphrag_neo4j.errors import InputError
-from graphrag_neo4j.query.context import CommunitySelection, Row, SearchContext
+from graphrag_neo4j.query.context import CommunitySelection, Row, SearchContext, recent_turns
 from graphrag_neo4j.settings import SearchSettings, Settings
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ def make_query(settings: Settings, question: str, **options: Any) -> Query:
         question=question,
         search=search,
         response_type=response_type or search.response_type,
-        history=_turns(history),
+        history=tuple(recent_turns(list(_turns(history)), search.history_tokens)),
         on_token=on_token,
         mentions=tuple(mentions) if mentions is not None else None,
     )

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphrag_neo4j.llm.tokens import count_tokens
+from graphrag_neo4j.llm.tokens import count_tokens, get_encoding
 
 Row = dict[str, Any]
 
@@ -111,3 +111,22 @@ def history_block(history: Sequence[tuple[str, str]] | None) -> str:
         return ""
     turns = "\n".join(f"{role}: {text}" for role, text in history)
     return f"\n-----Conversation so far-----\n{turns}\n"
+
+
+def recent_turns(history: Sequence[tuple[str, str]], budget_tokens: int) -> list[tuple[str, str]]:
+    """The latest turns that fit the budget, oldest first; the newest is cut if it alone is over.
+
+    Older turns go first because a follow-up question leans on what was said just before it.
+    """
+    kept: list[tuple[str, str]] = []
+    used = 0
+    for role, text in reversed(history):
+        cost = count_tokens(f"{role}: {text}") + 1
+        if used + cost > budget_tokens:
+            if not kept and budget_tokens > 0:
+                encoding = get_encoding()
+                kept.append((role, encoding.decode(encoding.encode_ordinary(text)[:budget_tokens])))
+            break
+        kept.append((role, text))
+        used += cost
+    return kept[::-1]

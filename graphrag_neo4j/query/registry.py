@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.base import MethodFactory, QueryMethod, Services
+from graphrag_neo4j.query.drift import DriftSearch
 from graphrag_neo4j.query.global_search import GlobalSearch
 from graphrag_neo4j.query.hops.search import HopsSearch
 from graphrag_neo4j.query.local import LocalSearch
@@ -15,6 +16,7 @@ METHODS: dict[str, MethodFactory] = {
     "global": GlobalSearch,
     "hops": HopsSearch,
     "naive": NaiveSearch,
+    "drift": DriftSearch,
 }
 DEFAULT_METHOD = "local"
 

@@ -52,11 +52,12 @@ def test_with_search_validates_and_keeps_the_rest() -> None:
 
 def test_the_registry_creates_each_method_and_refuses_others(tmp_path: Path) -> None:
     services = fake_services({}, [], tmp_path)
-    assert method_names() == list(METHODS) == ["local", "global", "hops", "naive"]
+    assert method_names() == list(METHODS) == ["local", "global", "hops", "naive",
+                                                 "drift"]
     for name in method_names():
         assert type(create_method(name, services)) is METHODS[name]
-    with pytest.raises(InputError, match="Unknown method 'drift': use one of local, global"):
-        create_method("drift", services)
+    with pytest.raises(InputError, match="Unknown method 'drfit': use one of local, global"):
+        create_method("drfit", services)
 
 
 def test_a_malformed_history_is_one_sentence() -> None:

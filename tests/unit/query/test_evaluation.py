@@ -82,8 +82,8 @@ def test_bad_k_list(text: str) -> None:
 def test_methods_that_rank_no_passages_are_reported_unavailable(tmp_path: Path) -> None:
     services = fake_services({}, [], tmp_path)
     assert ranker_for(services, "global", {}) == "global search ranks no passages"
-    reason = ranker_for(services, "drift", {})
-    assert isinstance(reason, str) and reason.startswith("Unknown method 'drift'")
+    reason = ranker_for(services, "drfit", {})
+    assert isinstance(reason, str) and reason.startswith("Unknown method 'drfit'")
 
 
 async def test_a_ranker_runs_the_method_with_the_overrides(tmp_path: Path) -> None:

@@ -1,0 +1,182 @@
+"""DRIFT search: a primer over the nearest community reports, local follow-ups, one reduce."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field, replace
+
+from graphrag_neo4j.communities.citations import clean_citations
+from graphrag_neo4j.query.base import Answer, Query, Services
+from graphrag_neo4j.query.candidates import ann_candidates
+from graphrag_neo4j.query.context import Row, SearchContext, TableBuilder, history_block
+from graphrag_neo4j.query.drift_steps import FollowUpQueue, Step, parse_step, reduce_context
+from graphrag_neo4j.query.local import LocalSearch
+from graphrag_neo4j.query.passages import NO_DATA, answer_from_context
+from graphrag_neo4j.resources import load_prompt
+
+NO_REPORTS = ("DRIFT found no community reports (build them with `graphrag-neo4j communities`);"
+              " answered with local search.")
+NOTHING_PRIMED = ("The primer found nothing relevant in the community reports nearest the question"
+                  " (score 0 or no readable reply); answered with local search.")
+CITATIONS_DROPPED = "Citations of rows that were not in the answer's context were removed."
+
+
+@dataclass
+class DriftRun:
+    """What the primer and the follow-ups found; `fallback` says why local search answers."""
+
+    reports: list[Row] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    contexts: list[SearchContext] = field(default_factory=list)
+    fallback: str | None = None
+
+    def ranked_contexts(self, helpful_only: bool) -> list[SearchContext]:
+        """The follow-ups' local contexts, the most helpful answer's first.
+
+        The reduce reads only those whose answer helped (scored above 0): the rest is noise
+        in a small model's window; document ranking keeps them all.
+        """
+        follow_ups = [step for step in self.steps if step.depth > 0]
+        pairs = sorted(zip(follow_ups, self.contexts, strict=True), key=lambda p: -p[0].score)
+        return [context for step, context in pairs if step.score > 0 or not helpful_only]
+
+
+@dataclass
+class DriftSearch:
+    """Primer (reports) -> rounds of local follow-ups ranked by score -> reduce with citations."""
+
+    services: Services
+    streams = True
+    needs_llm = True
+    ranks_documents = True
+    _local: LocalSearch | None = field(default=None, init=False)
+
+    @property
+    def local(self) -> LocalSearch:
+        """The local search each follow-up (and the fallback) runs."""
+        if self._local is None:
+            self._local = LocalSearch(self.services)
+        return self._local
+
+    def _prompt(self, name: str) -> str:
+        return load_prompt(name, self.services.settings.prompts_dir)
+
+    async def _primer_reports(self, query: Query) -> list[Row]:
+        """The community reports nearest the question (or a HyDE passage written for it)."""
+        search = query.search
+        text = query.question
+        if search.drift_hyde:
+            prompt = self._prompt("drift_hyde").format(
+                question=query.question, history=history_block(query.history)
+            )
+            text += "\n" + await self.services.llm.complete(prompt, stage="drift_hyde")
+        vector = await self.services.embedder.embed_query(text)
+        return await asyncio.to_thread(
+            self.services.store.read,
+            "query/search_reports_by_vector",
+            embedding=vector,
+            k=search.drift_primer_k,
+            candidates=ann_candidates(search.drift_primer_k),
+        )
+
+    async def _prime(self, query: Query, reports: list[Row]) -> tuple[Step, list[Row]]:
+        """One primer call over the reports that fit its budget; the rows it was shown."""
+        table = TableBuilder("Reports", ["title", "content"], query.search.drift_primer_tokens)
+        table.fill(reports, lambda r: (r["title"], r["full_content"]))
+        prompt = self._prompt("drift_primer").format(
+            followups=query.search.drift_k_followups,
+            history=history_block(query.history),
+            context=table.render() or NO_DATA,
+            question=query.question,
+        )
+        reply = await self.services.llm.complete(prompt, stage="drift_primer")
+        return parse_step(reply, query.question, 0), table.rows
+
+    async def _follow(self, query: Query, question: str, depth: int) -> tuple[Step, SearchContext]:
+        """A local search for the follow-up, then one call answering it from that context."""
+        search = query.search
+        local_query = replace(
+            query.with_search(local_context_tokens=search.drift_followup_tokens),
+            question=question,
+        )
+        context = await self.local.build_context(local_query)
+        prompt = self._prompt("drift_followup").format(
+            followups=search.drift_k_followups,
+            question=query.question,
+            context=context.text or NO_DATA,
+            followup=question,
+        )
+        reply = await self.services.llm.complete(prompt, stage="drift_followup")
+        return parse_step(reply, question, depth), context
+
+    async def explore(self, query: Query) -> DriftRun:
+        """Primer, then up to `drift_depth` rounds of the `drift_k_followups` best follow-ups."""
+        reports = await self._primer_reports(query)
+        if not reports:
+            return DriftRun(fallback=NO_REPORTS)
+        primer, shown = await self._prime(query, reports)
+        if primer.score <= 0:
+            return DriftRun(reports=shown, steps=[primer], fallback=NOTHING_PRIMED)
+        run = DriftRun(reports=shown, steps=[primer])
+        queue = FollowUpQueue.after_primer(query.question, primer)
+        for _ in range(query.search.drift_depth):
+            batch = queue.take(query.search.drift_k_followups)
+            if not batch:
+                break
+            done = await asyncio.gather(*(self._follow(query, f.question, f.depth) for f in batch))
+            for step, context in done:
+                run.steps.append(step)
+                run.contexts.append(context)
+                queue.add_step(step)
+        return run
+
+    async def _context(self, query: Query, run: DriftRun) -> SearchContext:
+        if run.fallback is not None:
+            context = await self.local.build_context(query)
+            context.notes = [run.fallback, *context.notes]
+            return context
+        return reduce_context(
+            run.steps, run.reports, run.ranked_contexts(helpful_only=True),
+            query.search.drift_reduce_tokens,
+        )
+
+    async def build_context(self, query: Query) -> SearchContext:
+        """The reduce step's context (this runs the primer and follow-up LLM calls)."""
+        return await self._context(query, await self.explore(query))
+
+    async def answer(self, query: Query) -> Answer:
+        """Explore, then one reduce call (streamed) citing only rows of its own context."""
+        run = await self.explore(query)
+        context = await self._context(query, run)
+        if run.fallback is not None:
+            answer = await answer_from_context(self.services, "local", query, context)
+            answer.method = "drift"
+            return answer
+        prompt = self._prompt("drift_reduce").format(
+            response_type=query.response_type,
+            history=history_block(query.history),
+            context=context.text,
+            question=query.question,
+        )
+        text = await self.services.llm.complete(
+            prompt, stage="drift_reduce", on_token=query.on_token
+        )
+        known = {name: {str(row["ref"]) for row in rows} for name, rows in context.sources.items()}
+        cleaned = clean_citations(text, known)
+        answer = Answer.from_context("drift", cleaned, context)
+        if cleaned != text:
+            answer.notes.append(CITATIONS_DROPPED)
+        answer.sources["Findings"] = [
+            {"question": s.question, "answer": s.answer, "score": s.score, "depth": s.depth}
+            for s in run.steps
+        ]
+        return answer
+
+    async def rank_documents(self, query: Query, k: int) -> list[str]:
+        """Documents of the follow-ups' local contexts, the most helpful answer's first."""
+        run = await self.explore(query.with_search(top_chunks=max(k, 1)))
+        if run.fallback is not None:
+            return await self.local.rank_documents(query, k)
+        contexts = run.ranked_contexts(helpful_only=False)
+        ranked = [doc for context in contexts for doc in context.ranked_document_ids]
+        return list(dict.fromkeys(ranked))[:k]
