@@ -37,10 +37,11 @@ def load_input(paths: list[Path], extraction: ExtractionSettings) -> list[Docume
     named = ", ".join(str(p) for p in paths)
     if loaded.skipped:
         first = loaded.skipped[0]
+        files = f"{len(loaded.skipped)} file{'s' if len(loaded.skipped) != 1 else ''}"
         raise InputError(
-            f"Nothing to estimate: no readable document in {named} ({len(loaded.skipped)} "
-            f"files skipped; {first.path}: {first.reason.rstrip('.')}); give text, Markdown, "
-            "PDF, CSV or JSON files with text in them."
+            f"Nothing to estimate: no readable document in {named} ({files} skipped; "
+            f"{first.path}: {first.reason.rstrip('.')}); give text, Markdown, PDF, CSV or "
+            "JSON files with text in them."
         )
     raise InputError(f"Nothing to estimate: {named} holds no files; give files or folders "
                      "with documents in them.")

@@ -15,7 +15,7 @@ class Range:
 
     low: float
     high: float
-    mid: float | None = None
+    mid: float | None = field(default=None, compare=False)
 
     @classmethod
     def of(cls, value: float) -> Range:
