@@ -70,7 +70,7 @@ def test_a_model_without_its_own_counter_is_counted_with_tiktoken() -> None:
     class Plain(FakeChatModel):
         """A chat model class that keeps LangChain's own (downloading) counter."""
 
-        get_num_tokens_from_messages = BaseLanguageModel.get_num_tokens_from_messages
-
+    Plain.get_num_tokens_from_messages = (  # type: ignore[method-assign]
+        BaseLanguageModel.get_num_tokens_from_messages)
     count = prompt_token_counter(Plain())([HumanMessage(content="hello world")])
     assert count == 2 + 4 + 3  # two tokens, the per-message overhead, the reply primer
