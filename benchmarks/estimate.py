@@ -130,7 +130,8 @@ def run(corpus: Corpus, offline: bool, work: Path) -> None:
     console.print(_table(corpus, estimate, used, stats.chunks))
     seconds = estimate.total().seconds
     model_s = sum(u.seconds for u in used.values())
-    predicted = seconds.text(",.0f") if seconds is not None else "unknown"
+    predicted = (f"{seconds.expected:,.0f} ({seconds.text(',.0f')})" if seconds is not None
+                 else "unknown")
     console.print(f"{corpus.name}: estimate took {estimate_s:.1f} s; time predicted "
                   f"{predicted} s, actual run {wall_s:.0f} s wall ({model_s:.0f} s in the model)",
                   highlight=False)

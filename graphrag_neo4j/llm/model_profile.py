@@ -66,7 +66,14 @@ class ModelProfile:
             low = min(prompt.low * measured.min_ratio, cap)
             high = min(prompt.high * measured.max_ratio, cap)
             return Range(low, high, min(max(prompt.expected * mean, low), high)), "measured"
-        return Range(calls.low, cap), "max_tokens bound"
+        # Unmeasured stage: the bound is max_tokens; the likeliest value is this model's ratio
+        # over its other stages (the `models` probe is a small extraction).
+        other = [s for s in self.stage_stats.values() if s.prompt_tokens]
+        mid = None
+        if other:
+            mean = sum(s.completion_tokens for s in other) / sum(s.prompt_tokens for s in other)
+            mid = min(max(prompt.expected * mean, calls.low), cap)
+        return Range(calls.low, cap, mid), "max_tokens bound"
 
     def llm_stage(self, stage: str, calls: Range, prompt: Range, *, max_tokens: int,
                   cached: int = 0, note: str = "", stats_stage: str | None = None
@@ -82,8 +89,10 @@ class ModelProfile:
         seconds = None
         if self.throughput is not None:
             parallel = max(1, self.llm.max_concurrency)
-            seconds = Range(self.throughput.seconds(prompt.low, completion.low) / parallel,
-                            self.throughput.seconds(prompt.high, completion.high) / parallel)
+            speed = self.throughput
+            seconds = Range(speed.seconds(prompt.low, completion.low) / parallel,
+                            speed.seconds(prompt.high, completion.high) / parallel,
+                            speed.seconds(prompt.expected, completion.expected) / parallel)
         note = "; ".join(part for part in (note, f"completion: {source}") if part)
         return StageEstimate(stage, calls, cached, prompt, completion, ZERO, cost, seconds, note)
 
