@@ -25,8 +25,10 @@ def print_estimate(estimate: CostEstimate, as_json: bool) -> None:
     facts = Table(title="Input", show_header=False)
     for name, value in estimate.facts.items():
         facts.add_row(name, f"{value:,}" if isinstance(value, int) else value)
-    out.print(facts)
-    out.print(estimate.table())
+    # Piped output gets rich's 80 columns, too narrow for the stage table.
+    wide = out if out.is_terminal else Console(width=160)
+    wide.print(facts)
+    wide.print(estimate.table())
     if estimate.all_cached:
         out.print("Everything is indexed or cached: a run would cost nothing.")
     for note in estimate.notes:

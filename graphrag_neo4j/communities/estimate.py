@@ -89,7 +89,7 @@ async def estimate_communities(store: Store, settings: Settings, llm: LLMCaller,
     reports = profile.llm_stage(
         REPORTS_ROW, calls, prompt, max_tokens=settings.communities.report_max_tokens,
         cached=requests.cached + requests.reused, stats_stage=STAGE,
-        note="range: a reply that is not a valid report is asked again once",
+        note="a reply that is no valid report is asked again once",
     )
     vectors = profile.embedding_stage(REPORT_VECTORS, reports.completion_tokens,
                                       note="title and summary of each new report: range")

@@ -73,7 +73,7 @@ def dependent_stages(profile: ModelProfile, settings: Settings, new_chunks: int,
         per_call = _prompt_per_call(profile, stage, settings)
         prompt = Range(calls.low * per_call.low, calls.high * per_call.high,
                        calls.expected * per_call.expected)
-        note = f"range: depends on extraction ({source})"
+        note = f"depends on extraction ({source})"
         rows.append(profile.llm_stage(stage.name, calls, prompt, max_tokens=stage.max_tokens,
                                       note=note, stats_stage=stage.stats_stage))
     return rows

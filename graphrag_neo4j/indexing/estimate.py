@@ -94,7 +94,7 @@ def extraction_stages(requests: ExtractionRequests, profile: ModelProfile, max_t
                       passes: int) -> list[StageEstimate]:
     """The extraction and gleaning rows: calls exact, gleaning beyond its first pass a bound."""
     glean_note = "" if requests.gleaning_calls.exact else (
-        "range: later passes may stop early")
+        "later passes may stop early")
     return [
         profile.llm_stage(EXTRACTION, Range.of(requests.extraction_calls),
                           Range.of(requests.extraction_prompt), max_tokens=max_tokens,
@@ -112,7 +112,7 @@ def embedding_stage(chunks: list[Chunk], embedder: EmbeddingCaller, profile: Mod
     keys = {embedder.text_key(c.text): c.text for c in chunks}
     cached = embedder.cached_keys(list(keys))
     tokens = sum(count_tokens(text) for key, text in keys.items() if key not in cached)
-    note = "chunks exact; + vectors of what extraction finds (range)"
+    note = "chunks exact, + what extraction finds"
     return profile.embedding_stage(EMBEDDINGS, Range(tokens, tokens + derived.high),
                                    cached=len(cached), note=note)
 

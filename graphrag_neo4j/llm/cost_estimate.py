@@ -118,7 +118,7 @@ class CostEstimate:
         for header in ("stage", "LLM calls", "cached", "prompt tok", "completion tok",
                        "embedding tok", "cost USD", "time s", "note"):
             table.add_column(header, justify="left" if header in {"stage", "note"} else "right",
-                             overflow="fold")
+                             overflow="fold", no_wrap=header != "note")
         for stage in [*self.stages, self.total()]:
             table.add_row(
                 stage.stage, stage.calls.text(), f"{stage.cached_calls:,}",

@@ -93,7 +93,8 @@ class ModelProfile:
             seconds = Range(speed.seconds(prompt.low, completion.low) / parallel,
                             speed.seconds(prompt.high, completion.high) / parallel,
                             speed.seconds(prompt.expected, completion.expected) / parallel)
-        note = "; ".join(part for part in (note, f"completion: {source}") if part)
+        bound = "completion <= max_tokens" if source != "measured" else ""
+        note = "; ".join(part for part in (note, bound) if part)
         return StageEstimate(stage, calls, cached, prompt, completion, ZERO, cost, seconds, note)
 
     def embedding_stage(self, stage: str, tokens: Range, *, cached: int = 0, note: str = ""
