@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from graphrag_neo4j.errors import ConfigError, GraphRAGError
@@ -69,6 +71,17 @@ class Budget:
             )
         self.calls += 1
         self.cost += cost
+
+    async def admit(self, stage: str, prompt_tokens: int,
+                    in_flight: Sequence[asyncio.Future[str]]) -> None:
+        """`before_call`, but on refusal first let the calls in flight finish: they are paid
+        for, and reaching the cache lets a re-run reuse them."""
+        try:
+            self.before_call(stage, prompt_tokens)
+        except BudgetExceededError:
+            if in_flight:
+                await asyncio.wait(in_flight)
+            raise
 
     def after_call(self, committed_prompt: int, prompt_tokens: int, completion_tokens: int
                    ) -> None:

@@ -27,7 +27,7 @@ from tenacity import (
 )
 
 from graphrag_neo4j.errors import ModelError
-from graphrag_neo4j.llm.budget import Budget, BudgetExceededError
+from graphrag_neo4j.llm.budget import Budget
 from graphrag_neo4j.llm.disk_cache import DiskCache, stable_key
 from graphrag_neo4j.llm.model_stats import ModelStats
 from graphrag_neo4j.llm.pricing import chat_prices, model_name_of
@@ -207,13 +207,7 @@ class LLMCaller:
         committed = 0
         if self.budget is not None:  # the hard guard: no call passes the run's limits
             committed = self.count_prompt(converted)
-            try:
-                self.budget.before_call(stage, committed)
-            except BudgetExceededError:
-                # Calls already paid for finish and reach the cache, so a re-run reuses them.
-                if self._inflight:
-                    await asyncio.wait(list(self._inflight.values()))
-                raise
+            await self.budget.admit(stage, committed, list(self._inflight.values()))
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self._inflight[key] = future
         try:

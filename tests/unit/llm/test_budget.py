@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from graphrag_neo4j.errors import ConfigError
@@ -48,3 +50,14 @@ def test_a_batch_is_refused_when_its_least_cost_passes_the_limit() -> None:
         budget.before_batch("batch 2", 10, 0.011)
     assert "at least 10 calls, $0.0110" in str(caught.value)
     assert not Budget().active and Budget(max_calls=1).active
+
+
+async def test_a_refused_call_first_lets_the_calls_in_flight_finish() -> None:
+    budget = Budget(max_calls=0)
+    budget.bind(None, "fake")
+    loop = asyncio.get_running_loop()
+    in_flight: asyncio.Future[str] = loop.create_future()
+    loop.call_later(0.05, in_flight.set_result, "a reply on its way to the cache")
+    with pytest.raises(BudgetExceededError):
+        await budget.admit("extract", 10, [in_flight])
+    assert in_flight.done()
