@@ -46,8 +46,11 @@ def index_estimate(paths: list[Path] | None, triplets: Path | None, *, method: s
                          "folders; a --triplets corpus uses no LLM and costs nothing.")
     with GraphRAG(console=console, no_cache=no_cache) as rag:
         chosen = method or rag.settings.extraction.method
-        # As `index` decides: reports by default after LLM extraction only.
-        with_reports = communities and (chosen == "llm" if reports is None else reports)
+        # As `index` decides: all reports now after LLM extraction; lazy or none are not paid
+        # by this run (global search writes lazy ones when a question needs them).
+        mode = rag.settings.communities.reports
+        default = mode == "all" if mode is not None else chosen == "llm"
+        with_reports = communities and (default if reports is None else reports)
         print_estimate(rag.estimate(paths, chosen, reports=with_reports), as_json)
 
 

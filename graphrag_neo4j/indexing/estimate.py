@@ -147,7 +147,11 @@ async def estimate_documents(
     derived = sum((s.completion_tokens for s in stages), Range.of(0))
     stages.insert(-1 if reports else len(stages),
                   await asyncio.to_thread(embedding_stage, plan.chunks, embedder, profile, derived))
-    return CostEstimate(_facts(plan, profile), stages, [*plan.notes, *_notes(profile)])
+    notes = [*plan.notes, *_notes(profile)]
+    if not reports:
+        notes.append("Community reports are not counted: this run writes none now (lazy ones "
+                     "are written by global search for the communities a question selects).")
+    return CostEstimate(_facts(plan, profile), stages, notes)
 
 
 def _facts(plan: InputPlan, profile: ModelProfile) -> dict[str, int | str]:
