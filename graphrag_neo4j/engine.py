@@ -25,7 +25,9 @@ if TYPE_CHECKING:
     from graphrag_neo4j.indexing.summarizing import DescriptionMerger
     from graphrag_neo4j.interop.msgraphrag_import import ImportReport
     from graphrag_neo4j.interop.parquet_export import ExportReport
+    from graphrag_neo4j.llm.budget import Budget
     from graphrag_neo4j.llm.calls import LLMCaller
+    from graphrag_neo4j.llm.cost_estimate import CostEstimate
     from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
     from graphrag_neo4j.query.base import Answer, QueryMethod
     from graphrag_neo4j.store import Store
@@ -52,6 +54,7 @@ class GraphRAG:
         embeddings: Embeddings | None = None,
         console: Console | None = None,
         no_cache: bool = False,
+        budget: Budget | None = None,
     ) -> None:
         self.settings = settings or load_settings()
         window = model_window(self.settings, llm)
@@ -59,6 +62,7 @@ class GraphRAG:
             self.settings = fit_to_window(self.settings, window)
         self.console = console or Console(stderr=True)
         self.no_cache = no_cache
+        self.budget = budget
         self._chat_model = llm
         self._embeddings = embeddings
         self._store: Store | None = None
@@ -89,9 +93,8 @@ class GraphRAG:
                 resolved = resolve_llm(self.settings)
                 self.console.print(f"LLM: {resolved.description}")
                 model = resolved.model
-            self._llm = LLMCaller(
-                model, self.settings.llm, self.settings.cache_dir, no_cache=self.no_cache
-            )
+            self._llm = LLMCaller(model, self.settings.llm, self.settings.cache_dir,
+                                  no_cache=self.no_cache, budget=self.budget)
         return self._llm
 
     @property
@@ -158,6 +161,25 @@ class GraphRAG:
         stats = await indexer.index_documents(loaded.documents, progress)
         stats.skipped_files = len(loaded.skipped)
         return stats, loaded
+
+    async def aestimate(
+        self, paths: Sequence[Path | str], method: str | None = None, *, reports: bool = True
+    ) -> CostEstimate:
+        """What `aindex(paths, method)` (and its community reports) would cost, per stage;
+        reads the input, the graph and the caches only: nothing is written, no LLM is called."""
+        from graphrag_neo4j.indexing.estimate import estimate_documents, load_input
+
+        documents = load_input([Path(p) for p in paths], self.settings.extraction)
+        return await estimate_documents(
+            documents, self.settings, lambda: self.store, self.llm, self.embedder,
+            method=method or self.settings.extraction.method, reports=reports,
+        )
+
+    def estimate(
+        self, paths: Sequence[Path | str], method: str | None = None, *, reports: bool = True
+    ) -> CostEstimate:
+        """Sync version of `aestimate`."""
+        return _run(self.aestimate(paths, method, reports=reports))
 
     async def aindex_triplets(self, path: Path | str) -> IndexStats:
         """Ingest passages that carry their own triplets (no LLM)."""
@@ -273,6 +295,16 @@ class GraphRAG:
         return await build_communities(
             self.store, self.settings, llm, self.embedder, self.console, progress, reports=mode
         )
+
+    async def aestimate_communities(self) -> CostEstimate:
+        """What `abuild_communities()` would cost now; reads only, calls no LLM."""
+        from graphrag_neo4j.communities.estimate import estimate_communities
+
+        return await estimate_communities(self.store, self.settings, self.llm, self.embedder)
+
+    def estimate_communities(self) -> CostEstimate:
+        """Sync version of `aestimate_communities`."""
+        return _run(self.aestimate_communities())
 
     async def acommunities(self, limit: int = 10, level: int | None = None) -> CommunityOverview:
         """Communities per level and the `limit` largest ones (optionally of one level)."""

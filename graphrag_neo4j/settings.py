@@ -132,6 +132,9 @@ class EmbeddingSettings(_Section):
     batch_size: int = Field(64, description="Texts per embedding request.")
     concurrency: int = Field(2, description="Most embedding batches in flight at once.")
     cache: bool = Field(True, description="Reuse cached vectors for identical texts.")
+    price_per_1m: float | None = Field(
+        None, description="Price per million embedded tokens, for estimates (else built-in)."
+    )
 
 
 class ChunkingSettings(_Section):

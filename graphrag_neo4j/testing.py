@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import itertools
+import json
 import math
 import re
 import time
@@ -96,10 +98,16 @@ class FakeChatModel(BaseChatModel):
             f"({len(self.rules)} rules tried); add a rule whose pattern matches it."
         )
 
+    def get_num_tokens_from_messages(
+        self, messages: list[BaseMessage], tools: Any = None  # noqa: ARG002
+    ) -> int:
+        """The prompt tokens this fake reports as usage: the words of the joined messages."""
+        return len(_WORD.findall("\n\n".join(message.text for message in messages)))
+
     def _result(self, messages: list[BaseMessage]) -> ChatResult:
         prompt = "\n\n".join(message.text for message in messages)
         text = self.answer(prompt)
-        prompt_tokens = len(_WORD.findall(prompt))
+        prompt_tokens = self.get_num_tokens_from_messages(messages)
         completion_tokens = len(_WORD.findall(text))
         usage = UsageMetadata(input_tokens=prompt_tokens, output_tokens=completion_tokens,
                               total_tokens=prompt_tokens + completion_tokens)
@@ -183,3 +191,45 @@ class FakeEmbeddings(Embeddings):
     def embed_query(self, text: str) -> list[float]:
         """The same vector a document with this text gets."""
         return self._vector(text)
+
+
+_NAME = re.compile(r"\b[A-Z][a-z]{3,}(?: [A-Z][a-z]+)*")
+_EXTRACTION_TEXT = re.compile(r"Text:\n(.*)\n\nOutput:\s*$", re.DOTALL)
+_NAMES_PER_CHUNK = 6
+
+
+def _extract_names(prompt: str) -> str:
+    """Capitalised names of the prompt's text as concepts, consecutive ones as triplets."""
+    match = _EXTRACTION_TEXT.search(prompt)
+    names = list(dict.fromkeys(_NAME.findall(match.group(1) if match else "")))
+    names = names[:_NAMES_PER_CHUNK]
+    records = [f"<concept><name>{n}</name><type>concept</type><description>{n} appears in "
+               "the text.</description></concept>" for n in names]
+    records += [f"<triplet><subject>{a}</subject><predicate>appears with</predicate><object>{b}"
+                f"</object><description>{a} and {b} appear together.</description>"
+                "<strength>5</strength></triplet>" for a, b in itertools.pairwise(names)]
+    return "\n".join(records)
+
+
+def _report(prompt: str) -> str:
+    first = re.search(r"^[0-9a-f]{8,}\|([^|]+)\|", prompt, flags=re.MULTILINE)
+    title = first.group(1) if first else "Community"
+    return json.dumps({"title": f"About {title}", "summary": f"A community around {title}.",
+                       "rating": 5, "rating_explanation": "Scripted.",
+                       "findings": [{"summary": title, "explanation": "Scripted finding."}]})
+
+
+def pipeline_fake_llm(latency_s: float = 0.0) -> FakeChatModel:
+    """A FakeChatModel that answers every indexing prompt of the shipped templates.
+
+    Extraction returns the text's capitalised names (linked in order), gleaning says nothing
+    is missing, resolution merges nothing, summaries keep the first words, and reports are
+    valid JSON: enough for an end-to-end run on any English text without a model.
+    """
+    return FakeChatModel(latency_s=latency_s, rules=[
+        ("Missing records:", "<done/>"),
+        ("may or may not name the same", json.dumps({"merges": []})),
+        ("Combine their descriptions", lambda p: "Summary: " + " ".join(p.split()[-40:])),
+        ("You write briefing reports", _report),
+        (_EXTRACTION_TEXT, _extract_names),
+    ])

@@ -30,9 +30,18 @@ def communities_command(
     ] = False,
     top: Annotated[int, typer.Option(help="How many of the largest communities to list.")] = 10,
     no_cache: Annotated[bool, typer.Option(help="Ignore cached LLM replies.")] = False,
+    estimate: Annotated[
+        bool, typer.Option(help="Print what --build would cost (reports); write nothing.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="With --estimate: JSON.")] = False,
 ) -> None:
     """Show communities per level and the largest ones; --build runs Leiden and the reports."""
+    from graphrag_neo4j.cli.estimate_output import communities_estimate
     from graphrag_neo4j.engine import GraphRAG
+
+    if estimate:
+        communities_estimate(no_cache=no_cache, as_json=as_json)
+        return
 
     with GraphRAG(console=console, no_cache=no_cache) as rag:
         if build:

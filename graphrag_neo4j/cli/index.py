@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from graphrag_neo4j.cli.estimate_output import index_estimate
 from graphrag_neo4j.errors import InputError
 
 console = Console(stderr=True)
@@ -35,15 +36,31 @@ def index_command(
         typer.Option(help="Write all community reports now (default: yes when the graph holds"
                      " LLM-extracted documents; otherwise global search writes them lazily)."),
     ] = None,
+    estimate: Annotated[
+        bool, typer.Option(help="Print what the run would cost per stage; write nothing.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="With --estimate: JSON.")] = False,
+    max_cost: Annotated[
+        float | None, typer.Option(help="Stop before the batch or call passing this many USD.")
+    ] = None,
+    max_llm_calls: Annotated[
+        int | None, typer.Option(help="Stop before the batch or call passing this many calls.")
+    ] = None,
 ) -> None:
     """Index documents (LLM extraction) or a pre-extracted triplet corpus into Neo4j."""
     from graphrag_neo4j.engine import GraphRAG
+    from graphrag_neo4j.llm.budget import Budget
 
-    if not paths and triplets is None:
-        raise InputError("Nothing to index: give files or folders, or --triplets FILE.")
     if method not in (None, "llm", "fast"):
         raise InputError(f"Unknown --method {method!r}: use llm or fast.")
-    with GraphRAG(console=console, no_cache=no_cache) as rag:
+    if estimate:
+        index_estimate(paths, triplets, method=method, no_cache=no_cache,
+                       communities=communities, reports=reports, as_json=as_json)
+        return
+    if not paths and triplets is None:
+        raise InputError("Nothing to index: give files or folders, or --triplets FILE.")
+    budget = Budget(max_cost, max_llm_calls)
+    with GraphRAG(console=console, no_cache=no_cache, budget=budget) as rag:
         chosen = cast(Literal["llm", "fast"], method or rag.settings.extraction.method)
         if triplets is not None:
             stats = rag.index_triplets(triplets)

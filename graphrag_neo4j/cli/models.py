@@ -39,7 +39,8 @@ async def probe_llm(settings: Settings) -> tuple[str, ProbeResult]:
     from graphrag_neo4j.resources import load_prompt
 
     resolved = resolve_llm(settings)
-    caller = LLMCaller(resolved.model, settings.llm, None, no_cache=True)
+    # No cached reply, but the timing is kept beside the cache for later estimates.
+    caller = LLMCaller(resolved.model, settings.llm, settings.cache_dir, no_cache=True)
     prompt = load_prompt("probe_extraction", settings.prompts_dir).format(text=PROBE_TEXT)
     started = time.perf_counter()
     reply = await caller.complete(prompt, stage=PROBE_STAGE)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from rich.console import Console
 
+from graphrag_neo4j.indexing.budget_guard import guard_batch, stopped
 from graphrag_neo4j.indexing.chunking import chunk_document
 from graphrag_neo4j.indexing.deletion import delete_document
 from graphrag_neo4j.indexing.fast_extraction import extract_fast
@@ -22,6 +23,7 @@ from graphrag_neo4j.indexing.run_report import IndexStats
 from graphrag_neo4j.indexing.summarizing import DescriptionMerger
 from graphrag_neo4j.indexing.triplet_corpus import TripletPassage
 from graphrag_neo4j.indexing.triplet_extraction import extractions_from_triplets
+from graphrag_neo4j.llm.budget import BudgetExceededError
 from graphrag_neo4j.llm.calls import LLMCaller
 from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
 from graphrag_neo4j.records import Chunk, ChunkExtraction, Document
@@ -84,9 +86,16 @@ class Indexer:
             progress.declare(CHUNK_STAGE, total_chunks)
             if not triplets:
                 progress.declare(self._extract_stage, total_chunks)
-            for start in range(0, len(todo), DOCUMENTS_PER_BATCH):
-                batch = todo[start : start + DOCUMENTS_PER_BATCH]
-                await self._index_batch(batch, chunks, triplets, progress, stats)
+            start = 0
+            try:
+                for start in range(0, len(todo), DOCUMENTS_PER_BATCH):
+                    batch = todo[start : start + DOCUMENTS_PER_BATCH]
+                    if self.llm is not None and not triplets and self._method == "llm":
+                        guard_batch(self._extractor(), [c for d in batch for c in chunks[d.id]],
+                                    start // DOCUMENTS_PER_BATCH + 1)
+                    await self._index_batch(batch, chunks, triplets, progress, stats)
+            except BudgetExceededError as exc:
+                raise stopped(exc, start, todo[start:], chunks) from exc
         if todo:
             await asyncio.to_thread(self.store.run_autocommit, "indexing/await_name_index")
         stats.documents = len(todo)
@@ -172,8 +181,7 @@ class Indexer:
         return await self._extract(chunks, progress)
 
     async def _extract(self, chunks: list[Chunk], progress: StageProgress) -> list[ChunkExtraction]:
-        assert self.llm is not None  # index_documents() checked it
-        extractor = Extractor(self.llm, self.settings.extraction, self.settings.prompts_dir)
+        extractor = self._extractor()
         with progress.stage(self._extract_stage) as advance:
 
             async def one(chunk: Chunk) -> ChunkExtraction:
@@ -192,6 +200,10 @@ class Indexer:
             return await asyncio.to_thread(
                 extract_fast, nlp, chunks, self.settings.extraction.fast, advance
             )
+
+    def _extractor(self) -> Extractor:
+        assert self.llm is not None  # index_documents() checked it
+        return Extractor(self.llm, self.settings.extraction, self.settings.prompts_dir)
 
     async def _refresh(
         self, entity_ids: set[str], relation_ids: set[str], progress: StageProgress

@@ -22,6 +22,8 @@ from graphrag_neo4j.resources import load_prompt
 from graphrag_neo4j.settings import ExtractionSettings
 
 STAGE = "extract"
+GLEAN_STAGE = "glean"
+STOP_RULE = repeating_lines
 logger = logging.getLogger(__name__)
 _WORD = re.compile(r"\w{3,}", flags=re.UNICODE)
 
@@ -47,21 +49,27 @@ class Extractor:
             previous=previous,
         )
 
+    def extraction_prompt(self, chunk: Chunk) -> str:
+        """The first request of a chunk (sent with `stop_when=STOP_RULE`)."""
+        return self._format("extract_graph", chunk)
+
+    def gleaning_prompt(self, chunk: Chunk, replies: list[str]) -> str:
+        """The next 'what did you miss' request after these replies."""
+        return self._format("glean_graph", chunk, "\n".join(replies))
+
     async def extract(self, chunk: Chunk) -> ChunkExtraction:
         """All records the model finds in `chunk`, gleaning until it has nothing to add."""
         reply = await self.llm.complete(
-            self._format("extract_graph", chunk), stage=STAGE, stop_when=repeating_lines
+            self.extraction_prompt(chunk), stage=STAGE, stop_when=STOP_RULE
         )
         replies = [reply]
         parsed = [parse_extraction(reply)]
         for _ in range(self.settings.gleaning_passes):
-            previous = "\n".join(replies)
             more = await self.llm.complete(
-                self._format("glean_graph", chunk, previous), stage="glean",
-                stop_when=repeating_lines,
+                self.gleaning_prompt(chunk, replies), stage=GLEAN_STAGE, stop_when=STOP_RULE
             )
             found = parse_extraction(more)
-            if found.no_more or not (found.entities or found.triplets):
+            if gleaning_done(found):
                 break
             replies.append(more)
             parsed.append(found)
@@ -73,6 +81,11 @@ class Extractor:
                 chunk.id, chunk.document_id, chunk.chunk_index, result.dropped_records,
             )
         return result
+
+
+def gleaning_done(found: ParsedExtraction) -> bool:
+    """Whether a gleaning reply ends the passes: the model said so or added nothing."""
+    return found.no_more or not (found.entities or found.triplets)
 
 
 def _grounded(name: str, text_words: set[str]) -> bool:

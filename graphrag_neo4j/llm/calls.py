@@ -27,7 +27,11 @@ from tenacity import (
 )
 
 from graphrag_neo4j.errors import ModelError
+from graphrag_neo4j.llm.budget import Budget
 from graphrag_neo4j.llm.disk_cache import DiskCache, stable_key
+from graphrag_neo4j.llm.model_stats import ModelStats
+from graphrag_neo4j.llm.pricing import chat_prices, model_name_of
+from graphrag_neo4j.llm.prompt_tokens import prompt_token_counter
 from graphrag_neo4j.llm.reply_guards import StopRule
 from graphrag_neo4j.llm.streaming import Streaming, TokenSink, stream_reply
 from graphrag_neo4j.llm.usage import UsageLedger
@@ -105,6 +109,7 @@ class LLMCaller:
         no_cache: bool = False,
         backoff_initial_s: float = 1.0,
         backoff_max_s: float = 60.0,
+        budget: Budget | None = None,
     ) -> None:
         self.chat_model = chat_model
         self.settings = settings
@@ -112,6 +117,14 @@ class LLMCaller:
         self.cache: DiskCache | None = None
         if settings.cache and not no_cache and cache_dir is not None:
             self.cache = DiskCache(cache_dir / LLM_CACHE_FILE, "responses")
+        # Measurements for estimates live beside the cache, even when replies are not reused.
+        self.stats = ModelStats(cache_dir / LLM_CACHE_FILE) if cache_dir is not None else None
+        self.count_prompt = prompt_token_counter(chat_model)
+        self.budget = budget if budget is not None and budget.active else None
+        if self.budget is not None:
+            self.budget.bind(chat_prices(chat_model, settings.prompt_price_per_1m,
+                                         settings.completion_price_per_1m),
+                             model_name_of(chat_model))
         # A model that serialises calls itself (llama.cpp) gains nothing from more in flight,
         # and queueing inside it would eat into the per-call timeout.
         limit = min(settings.concurrency, getattr(chat_model, "parallel_calls", None) or 10**6)
@@ -134,11 +147,29 @@ class LLMCaller:
     ) -> str:
         """The model's answer to `prompt`; `on_token` receives the text as it is generated and
         `stop_when` may end generation early (the reply is then cut at its last line break)."""
-        messages: list[BaseMessage] = [SystemMessage(content=system)] if system else []
-        messages.append(HumanMessage(content=prompt))
         return await self.complete_messages(
-            messages, stage=stage, on_token=on_token, stop_when=stop_when, **params
+            prompt_messages(prompt, system), stage=stage, on_token=on_token,
+            stop_when=stop_when, **params,
         )
+
+    def request_key(
+        self,
+        messages: Sequence[BaseMessage | tuple[str, str]],
+        params: dict[str, Any],
+        stop_when: StopRule | None = None,
+    ) -> str:
+        """The cache key of a request: what `complete` would look up, for estimates too."""
+        # A stop rule changes the stored reply, so it is part of the request's identity.
+        rule = Streaming(None, stop_when).rule_name
+        return stable_key(_CACHE_VERSION, self.identity,
+                          [(m.type, m.content) for m in _to_messages(messages)], params,
+                          *[name for name in [rule] if name])
+
+    def cached_texts(self, keys: Sequence[str]) -> dict[str, str]:
+        """The cached replies among `keys` (blocking; nothing when the cache is off)."""
+        if self.cache is None:
+            return {}
+        return {key: str(value["text"]) for key, value in self.cache.get_many(keys).items()}
 
     async def complete_messages(
         self,
@@ -160,10 +191,7 @@ class LLMCaller:
         streaming: Streaming,
     ) -> str:
         converted = _to_messages(messages)
-        # A stop rule changes the stored reply, so it is part of the request's identity.
-        key = stable_key(_CACHE_VERSION, self.identity,
-                         [(m.type, m.content) for m in converted], params,
-                         *[name for name in [streaming.rule_name] if name])
+        key = self.request_key(converted, params, streaming.stop_when)
         on_token = streaming.on_token
         if self.cache is not None:
             cached = await asyncio.to_thread(self.cache.get, key)
@@ -176,10 +204,15 @@ class LLMCaller:
         if pending is not None:  # the same request is already running: share its answer
             self.usage.record_cache_hit(stage)
             return await asyncio.shield(pending)
+        committed = 0
+        if self.budget is not None:  # the hard guard: no call passes the run's limits
+            committed = self.count_prompt(converted)
+            await self.budget.admit(stage, committed, list(self._inflight.values()))
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self._inflight[key] = future
         try:
-            text = await self._call_and_store(key, converted, stage, params, streaming)
+            text = await self._call_and_store(key, converted, stage, params, streaming,
+                                              committed)
         except asyncio.CancelledError:
             future.cancel()
             raise
@@ -200,6 +233,7 @@ class LLMCaller:
         stage: str,
         params: dict[str, Any],
         streaming: Streaming,
+        committed: int = 0,
     ) -> str:
         async with self._limiter():
             message, seconds = await self._call_with_retries(messages, stage, params, streaming)
@@ -208,6 +242,11 @@ class LLMCaller:
         prompt_tokens = usage["input_tokens"] if usage else 0
         completion_tokens = usage["output_tokens"] if usage else 0
         self.usage.record_call(stage, prompt_tokens, completion_tokens, seconds)
+        if self.budget is not None:
+            self.budget.after_call(committed, prompt_tokens, completion_tokens)
+        if self.stats is not None and usage:
+            await asyncio.to_thread(self.stats.record, self.identity, stage, prompt_tokens,
+                                    completion_tokens, seconds)
         if self.cache is not None:
             value = {"text": text, "prompt_tokens": prompt_tokens,
                      "completion_tokens": completion_tokens}
@@ -272,8 +311,16 @@ class LLMCaller:
 
     def close(self) -> None:
         """Close the on-disk cache."""
-        if self.cache is not None:
-            self.cache.close()
+        for store in (self.cache, self.stats):
+            if store is not None:
+                store.close()
+
+
+def prompt_messages(prompt: str, system: str | None = None) -> list[BaseMessage]:
+    """The messages `complete` sends for a prompt and an optional system message."""
+    messages: list[BaseMessage] = [SystemMessage(content=system)] if system else []
+    messages.append(HumanMessage(content=prompt))
+    return messages
 
 
 def _as_ai_message(reply: Any) -> AIMessage:

@@ -15,9 +15,12 @@ from langchain_core.embeddings import Embeddings
 
 from graphrag_neo4j.errors import ModelError
 from graphrag_neo4j.llm.disk_cache import DiskCache, stable_key
+from graphrag_neo4j.llm.model_stats import ModelStats
+from graphrag_neo4j.llm.tokens import count_tokens
 from graphrag_neo4j.settings import EmbeddingSettings
 
 EMBEDDING_CACHE_FILE = "embedding_cache.sqlite"
+STATS_STAGE = "embed"
 _PROBE_TEXT = "dimension probe"
 _IDENTITY_ATTRIBUTES = ("model", "model_name", "deployment", "dimensions", "dimension",
                         "openai_api_base", "azure_endpoint", "max_tokens")
@@ -73,6 +76,9 @@ class EmbeddingCaller:
         self.cache: DiskCache | None = None
         if settings.cache and not no_cache and cache_dir is not None:
             self.cache = DiskCache(cache_dir / EMBEDDING_CACHE_FILE, "vectors")
+        # Speed measurements for estimates, beside the vectors.
+        self.model_stats = (ModelStats(cache_dir / EMBEDDING_CACHE_FILE)
+                            if cache_dir is not None else None)
         self.stats = EmbeddingStats()
         self._dimension: int | None = None
         self._limiters: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
@@ -83,9 +89,17 @@ class EmbeddingCaller:
             self._limiters = {loop: asyncio.Semaphore(max(1, self.settings.concurrency))}
         return self._limiters[loop]
 
+    def text_key(self, text: str) -> str:
+        """The cache key of a document text's vector (what `embed` looks up)."""
+        return stable_key(self.identity, text)
+
+    def cached_keys(self, keys: list[str]) -> set[str]:
+        """Those `keys` whose vectors are cached (blocking; none when the cache is off)."""
+        return set(self.cache.get_many(keys)) if self.cache is not None else set()
+
     async def embed(self, texts: list[str]) -> list[list[float]]:
         """One vector per text, in order; each distinct text is embedded at most once."""
-        keys = [stable_key(self.identity, text) for text in texts]
+        keys = [self.text_key(text) for text in texts]
         found: dict[str, list[float]] = {}
         if self.cache is not None and texts:
             stored = await asyncio.to_thread(self.cache.get_many, keys)
@@ -129,7 +143,12 @@ class EmbeddingCaller:
             started = time.perf_counter()
             # aembed_documents runs a sync embedder in a worker thread.
             vectors = await self.embedder.aembed_documents(batch)
-            self.stats.seconds += time.perf_counter() - started
+            seconds = time.perf_counter() - started
+            self.stats.seconds += seconds
+        if self.model_stats is not None:
+            tokens = sum(count_tokens(text) for text in batch)
+            await asyncio.to_thread(self.model_stats.record, self.identity, STATS_STAGE,
+                                    tokens, 0, seconds)
         self.stats.batches += 1
         if len(vectors) != len(batch):
             raise ModelError(
@@ -153,6 +172,7 @@ class EmbeddingCaller:
                 "batches": self.stats.batches, "seconds": round(self.stats.seconds, 2)}
 
     def close(self) -> None:
-        """Close the on-disk cache."""
-        if self.cache is not None:
-            self.cache.close()
+        """Close the on-disk cache and the measurements."""
+        for store in (self.cache, self.model_stats):
+            if store is not None:
+                store.close()

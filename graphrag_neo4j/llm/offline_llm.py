@@ -54,7 +54,8 @@ class _Engine:
         params.verbosity = 1  # errors only: llama.cpp's info lines would flood the terminal
         # The embedded server also listens on a random loopback port; a random key keeps
         # other local users from borrowing it.
-        params.api_keys = [secrets.token_hex(16)]
+        self._api_key = secrets.token_hex(16)
+        params.api_keys = [self._api_key]
         try:
             self._server = xllamacpp.Server(params)
         except Exception as exc:
@@ -63,6 +64,12 @@ class _Engine:
                 "chat model, or unset GRAPHRAG_LLM__GGUF_PATH to use the offline default."
             ) from exc
         self.lock = threading.Lock()
+
+    def count_tokens(self, messages: list[dict[str, str]]) -> int:
+        """Prompt tokens of these messages, exactly as a chat call would count them."""
+        from graphrag_neo4j.llm.offline_tokens import count_chat_tokens
+
+        return count_chat_tokens(self._server.listening_address, self._api_key, messages)
 
     def chat(
         self,
@@ -174,6 +181,13 @@ class LocalLlamaChatModel(BaseChatModel):
             "repeat_penalty": self.repeat_penalty,
             "repeat_last_n": self.repeat_last_n,
         }
+
+    def get_num_tokens_from_messages(
+        self, messages: list[BaseMessage], tools: Any = None  # noqa: ARG002
+    ) -> int:
+        """Prompt tokens with the model's own chat template and tokenizer (loads the model)."""
+        engine = _engine_for(self.model_path, self.n_ctx, self.n_threads)
+        return engine.count_tokens(_to_openai_messages(messages))
 
     def _request(
         self, messages: list[BaseMessage], stop: list[str] | None, kwargs: dict[str, Any]

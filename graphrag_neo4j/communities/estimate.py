@@ -1,0 +1,104 @@
+"""What re-clustering and community reports would cost: Leiden in memory, real report prompts
+rendered from the stored graph and looked up in the cache; nothing is written."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from graphrag_neo4j.communities.context import (
+    TokenCounter,
+    build_context,
+    entity_rows,
+    relation_rows,
+)
+from graphrag_neo4j.communities.ids import assign_ids
+from graphrag_neo4j.communities.leiden import cluster_graph, read_edges
+from graphrag_neo4j.communities.reports import STAGE, ReportWriter
+from graphrag_neo4j.communities.writer import read_stored
+from graphrag_neo4j.llm.calls import LLMCaller, prompt_messages
+from graphrag_neo4j.llm.cost_estimate import CostEstimate, Range
+from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.llm.model_profile import ModelProfile
+from graphrag_neo4j.settings import Settings
+from graphrag_neo4j.store import Store
+
+READ_BATCH = 50
+REPORTS_ROW = "community reports"
+REPORT_VECTORS = "report embeddings"
+
+
+@dataclass
+class ReportRequests:
+    """Reports a run would ask the LLM for, and those the cache or the graph already holds."""
+
+    communities: int = 0
+    calls: int = 0
+    reused: int = 0
+    cached: int = 0
+    prompt_tokens: int = 0
+
+
+def _groups(store: Store, settings: Settings) -> list[dict[str, Any]]:
+    """Leiden on the stored graph, with the ids the real run would give each community."""
+    hierarchy = cluster_graph(read_edges(store), settings.communities)
+    assignment = assign_ids(hierarchy, read_stored(store))
+    return [{"id": assignment.ids[key], "members": sorted(cluster.members)}
+            for key, cluster in hierarchy.clusters.items()]
+
+
+def report_requests(store: Store, settings: Settings, llm: LLMCaller) -> ReportRequests:
+    """Render each community's report prompt as the report stage would (blocking)."""
+    writer = ReportWriter(llm, settings.communities.report_max_tokens, settings.prompts_dir)
+    identity, counter = writer.template_identity(), TokenCounter(settings.chunking.encoding)
+    budget, params = settings.communities.report_max_input_tokens, {
+        "max_tokens": writer.max_tokens}
+    groups = _groups(store, settings)
+    result = ReportRequests(communities=len(groups))
+    for start in range(0, len(groups), READ_BATCH):
+        rows = store.read("communities/member_contexts", groups=groups[start : start + READ_BATCH])
+        pending = []
+        for row in rows:
+            context = build_context(entity_rows(row["entities"]), relation_rows(row["relations"]),
+                                    [], budget, counter)
+            # As the report stage decides: a kept fallback is only retried without the cache.
+            if row["content_hash"] == context.content_hash(identity) and (
+                    row["report_status"] == "ok"
+                    or (row["report_status"] == "fallback" and llm.cache is not None)):
+                result.reused += 1
+                continue
+            pending.append(prompt_messages(writer.prompt(context.text)))
+        keys = [llm.request_key(messages, params) for messages in pending]
+        cached = llm.cached_texts(keys)
+        result.cached += len(cached)
+        for key, messages in zip(keys, pending, strict=True):
+            if key not in cached:
+                result.calls += 1
+                result.prompt_tokens += llm.count_prompt(messages)
+    return result
+
+
+async def estimate_communities(store: Store, settings: Settings, llm: LLMCaller,
+                               embedder: EmbeddingCaller) -> CostEstimate:
+    """The reports a `communities --build` run would write, per the current graph."""
+    requests = await asyncio.to_thread(report_requests, store, settings, llm)
+    profile = ModelProfile.of(llm, embedder, settings.embedding.price_per_1m)
+    calls = Range(requests.calls, 2 * requests.calls)  # a broken reply is asked again once
+    prompt = Range(requests.prompt_tokens, 2 * requests.prompt_tokens)
+    reports = profile.llm_stage(
+        REPORTS_ROW, calls, prompt, max_tokens=settings.communities.report_max_tokens,
+        cached=requests.cached + requests.reused, stats_stage=STAGE,
+        note="a reply that is no valid report is asked again once",
+    )
+    vectors = profile.embedding_stage(REPORT_VECTORS, reports.completion_tokens,
+                                      note="title and summary of each new report: range")
+    facts: dict[str, int | str] = {
+        "communities": requests.communities, "reports reused from the graph": requests.reused,
+        "reports in the LLM cache": requests.cached, "reports to write": requests.calls,
+        "model": profile.model_name or "(unnamed)",
+        "prices": profile.prices.source if profile.prices else "unknown",
+    }
+    notes = ["Parents whose members overflow the context budget use their children's reports;"
+             " the estimate renders them from members, within the same token budget."]
+    return CostEstimate(facts, [reports, vectors], notes)
