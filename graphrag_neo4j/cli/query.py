@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 from rich.markdown import Markdown
 from rich.panel import Panel
+from rich.text import Text
 
 from graphrag_neo4j.query.base import Answer
 
@@ -78,7 +79,9 @@ def query_command(
 ) -> None:
     """Answer a question over the graph."""
     from graphrag_neo4j.engine import GraphRAG
+    from graphrag_neo4j.query.base import check_question
 
+    check_question(question)  # before the models and the connection are opened
     options = _options(community_level, response_type, dynamic, no_rerank, degree, hybrid)
     if retrieve_only:
         with GraphRAG(console=console) as rag:
@@ -116,7 +119,7 @@ def _print_retrieval(answer: Answer, show_context: bool, show_cypher: bool) -> N
                        if name in CONTEXT_TABLES)
     console.print(f"{answer.method} context: {counts or 'nothing found'} (no answer call).")
     if show_context and answer.context:
-        console.print(Panel(answer.context, title="Context", expand=False))
+        console.print(Panel(Text(answer.context), title="Context", expand=False))
     if show_cypher:
         _print_cypher(answer)
 
@@ -125,7 +128,7 @@ def _print_answer(answer: Answer, show_context: bool, already_printed: bool) -> 
     if already_printed:
         out.print()  # end the streamed answer's line before anything else is written
     if show_context and answer.context:
-        console.print(Panel(answer.context, title="Context", expand=False))
+        console.print(Panel(Text(answer.context), title="Context", expand=False))
     for note in answer.notes:
         console.print(note, style="yellow", highlight=False, markup=False)
     selection = answer.selection
