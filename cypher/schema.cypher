@@ -9,6 +9,7 @@ CREATE CONSTRAINT related_id IF NOT EXISTS FOR ()-[r:RELATED]-() REQUIRE r.id IS
 CREATE INDEX entity_name IF NOT EXISTS FOR (e:__Entity__) ON (e.name);
 CREATE INDEX entity_name_key IF NOT EXISTS FOR (e:__Entity__) ON (e.name_key);
 CREATE INDEX merge_from_key IF NOT EXISTS FOR (m:__Merge__) ON (m.from_key);
+CREATE CONSTRAINT lock_name IF NOT EXISTS FOR (l:__Lock__) REQUIRE l.name IS UNIQUE;
 CREATE CONSTRAINT merge_id IF NOT EXISTS FOR (m:__Merge__) REQUIRE m.id IS UNIQUE;
 CREATE INDEX community_level IF NOT EXISTS FOR (c:__Community__) ON (c.level);
 CREATE FULLTEXT INDEX entity_name_fulltext IF NOT EXISTS FOR (e:__Entity__) ON EACH [e.name]

@@ -8,7 +8,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from rich.console import Console
+from rich.text import Text
 
+from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.llm.context_window import fit_to_window, model_window
 from graphrag_neo4j.settings import Settings, load_settings
 
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
     from graphrag_neo4j.indexing.progress import StageProgress
     from graphrag_neo4j.indexing.resolution.unmerging import UnmergeReport
     from graphrag_neo4j.indexing.run_report import IndexStats
+    from graphrag_neo4j.indexing.sharding import Shard
     from graphrag_neo4j.indexing.summarizing import DescriptionMerger
     from graphrag_neo4j.interop.msgraphrag_import import ImportReport
     from graphrag_neo4j.interop.parquet_export import ExportReport
@@ -33,6 +36,7 @@ if TYPE_CHECKING:
     from graphrag_neo4j.store import Store
 
 T = TypeVar("T")
+COMMUNITIES_LOCK = "communities"  # held while communities are rebuilt (Store.exclusive)
 
 
 class GraphRAG:
@@ -91,7 +95,7 @@ class GraphRAG:
                 from graphrag_neo4j.llm.providers import resolve_llm
 
                 resolved = resolve_llm(self.settings)
-                self.console.print(f"LLM: {resolved.description}")
+                self.console.print(Text(f"LLM: {resolved.description}"))
                 model = resolved.model
             self._llm = LLMCaller(model, self.settings.llm, self.settings.cache_dir,
                                   no_cache=self.no_cache, budget=self.budget)
@@ -108,7 +112,7 @@ class GraphRAG:
                 from graphrag_neo4j.llm.providers import resolve_embeddings
 
                 resolved = resolve_embeddings(self.settings)
-                self.console.print(f"Embedder: {resolved.description}")
+                self.console.print(Text(f"Embedder: {resolved.description}"))
                 model = resolved.model
             self._embedder = EmbeddingCaller(
                 model, self.settings.embedding, self.settings.cache_dir, no_cache=self.no_cache
@@ -138,11 +142,16 @@ class GraphRAG:
         paths: Sequence[Path | str],
         method: Literal["llm", "fast"] | None = None,
         progress: StageProgress | None = None,
+        *,
+        follow_links: bool = False,
+        shard: Shard | None = None,
     ) -> tuple[IndexStats, LoadResult]:
         """Load files and folders, extract (LLM, or `method="fast"`: spaCy) and write the graph.
 
         `method` overrides the `extraction.method` setting for this call; `progress` is a
-        display of the caller's to show the stages in (e.g. a server job's).
+        display of the caller's to show the stages in (e.g. a server job's). Folder walks stay
+        inside each folder unless `follow_links`; with `shard` only that shard's documents are
+        indexed (see `indexing.sharding`).
         """
         from graphrag_neo4j.indexing.loaders import load_documents
 
@@ -154,11 +163,17 @@ class GraphRAG:
             [Path(p) for p in paths],
             text_field=extraction.text_field,
             title_field=extraction.title_field,
+            follow_links=follow_links,
         )
+        if not loaded.documents:
+            why = f"all {len(loaded.skipped)} inputs were skipped (see above)" if (
+                loaded.skipped) else "no files were found"
+            raise InputError(f"Nothing to index: {why}; fix or add inputs and run again.")
+        documents = shard.select(loaded.documents) if shard else loaded.documents
         await self.aensure_schema()
         with_llm = extraction.method == "llm" or extraction.fast.llm_summaries
         indexer = self._indexer(with_llm, settings)
-        stats = await indexer.index_documents(loaded.documents, progress)
+        stats = await indexer.index_documents(documents, progress)
         stats.skipped_files = len(loaded.skipped)
         return stats, loaded
 
@@ -181,16 +196,18 @@ class GraphRAG:
         """Sync version of `aestimate`."""
         return _run(self.aestimate(paths, method, reports=reports))
 
-    async def aindex_triplets(self, path: Path | str) -> IndexStats:
-        """Ingest passages that carry their own triplets (no LLM)."""
+    async def aindex_triplets(self, path: Path | str, shard: Shard | None = None) -> IndexStats:
+        """Ingest passages that carry their own triplets (no LLM); `shard` as for `aindex`."""
         from graphrag_neo4j.indexing.triplet_corpus import read_triplet_corpus
 
         corpus = read_triplet_corpus(Path(path))
         for reason in corpus.skipped:
-            self.console.print(f"[yellow]Skipped:[/yellow] {reason}", highlight=False)
+            self.console.print(Text.assemble(("Skipped: ", "yellow"), reason), highlight=False)
         await self.aensure_schema()
-        stats: IndexStats = await self._indexer(with_llm=False).index_triplets(corpus.passages)
+        passages = shard.select(corpus.passages) if shard else corpus.passages
+        stats: IndexStats = await self._indexer(with_llm=False).index_triplets(passages)
         stats.skipped_files = len(corpus.skipped)
+        stats.malformed_triplets = corpus.dropped_triplets
         return stats
 
     async def adelete(self, document_id: str) -> DeletionReport:
@@ -292,9 +309,13 @@ class GraphRAG:
         wanted = reports or self.settings.communities.reports
         mode = await asyncio.to_thread(choose_report_mode, self.store, wanted)
         llm = self.llm if mode == "all" else None
-        return await build_communities(
-            self.store, self.settings, llm, self.embedder, self.console, progress, reports=mode
-        )
+        # Concurrent runs (other processes or machines) rebuild one at a time, each on the
+        # graph the previous one left.
+        with self.store.exclusive(COMMUNITIES_LOCK):
+            return await build_communities(
+                self.store, self.settings, llm, self.embedder, self.console, progress,
+                reports=mode,
+            )
 
     async def aestimate_communities(self) -> CostEstimate:
         """What `abuild_communities()` would cost now; reads only, calls no LLM."""
@@ -326,14 +347,19 @@ class GraphRAG:
 
     # Sync twins: the only place an event loop is started.
     def index(
-        self, paths: Sequence[Path | str], method: Literal["llm", "fast"] | None = None
+        self,
+        paths: Sequence[Path | str],
+        method: Literal["llm", "fast"] | None = None,
+        *,
+        follow_links: bool = False,
+        shard: Shard | None = None,
     ) -> tuple[IndexStats, LoadResult]:
         """Sync version of `aindex`."""
-        return _run(self.aindex(paths, method))
+        return _run(self.aindex(paths, method, follow_links=follow_links, shard=shard))
 
-    def index_triplets(self, path: Path | str) -> IndexStats:
+    def index_triplets(self, path: Path | str, shard: Shard | None = None) -> IndexStats:
         """Sync version of `aindex_triplets`."""
-        return _run(self.aindex_triplets(path))
+        return _run(self.aindex_triplets(path, shard))
 
     def unmerge(self, merge_id: str) -> UnmergeReport:
         """Sync version of `aunmerge`."""
@@ -344,7 +370,12 @@ class GraphRAG:
         return _run(self.adelete(document_id))
 
     def close(self) -> None:
-        """Close the Neo4j connection and the caches."""
+        """Close the Neo4j connection, the query methods' own connections and the caches."""
+        for method in self._methods.values():
+            close = getattr(method, "close", None)  # optional: only methods holding a driver
+            if callable(close):
+                close()
+        self._methods.clear()
         for resource in (self._store, self._llm, self._embedder):
             if resource is not None:
                 resource.close()

@@ -20,11 +20,16 @@ def content_id(*parts: str) -> str:
 
 
 def normalize_name(name: str) -> str:
-    """The comparison key of an entity name: case, quotes, punctuation and spaces folded."""
-    text = unicodedata.normalize("NFKC", name).strip(_QUOTES + " ").casefold()
-    text = text.translate(_DROP_QUOTES)
-    text = _PUNCTUATION.sub(" ", text)
-    text = _SPACES.sub(" ", text).strip()
+    """The comparison key of an entity name: case, quotes, punctuation and spaces folded.
+
+    A name made only of symbols ("🚀", "!!!") keeps its symbols (case and spaces folded), so
+    different such names never collapse into one entity under an empty key.
+    """
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    text = folded.strip(_QUOTES + " ").translate(_DROP_QUOTES)
+    text = _SPACES.sub(" ", _PUNCTUATION.sub(" ", text)).strip()
+    if not text:
+        return _SPACES.sub(" ", folded).strip()
     return text.removeprefix("the ") if text != "the" else text
 
 

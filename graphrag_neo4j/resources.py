@@ -1,7 +1,12 @@
-"""Loads the shipped Cypher statements and prompt templates by name."""
+"""Loads the shipped Cypher statements and prompt templates by name; makes private folders.
+
+Everything the engine writes for itself (caches, models, the local server's home and its
+password) may hold a user's data or secrets, so it is created user-only (0700 / 0600).
+"""
 
 from __future__ import annotations
 
+import os
 import re
 from functools import cache
 from importlib.resources import files
@@ -68,6 +73,28 @@ def all_cypher_names() -> list[str]:
     """Every statement name under cypher/, including sub-folders (for EXPLAIN tests)."""
     root = cypher_dir()
     return sorted(p.relative_to(root).with_suffix("").as_posix() for p in root.rglob("*.cypher"))
+
+
+PRIVATE_DIR_MODE = 0o700
+PRIVATE_FILE_MODE = 0o600
+
+
+def private_dir(path: Path) -> Path:
+    """Create `path` (and missing parents) user-only; an existing folder is narrowed too."""
+    path.mkdir(mode=PRIVATE_DIR_MODE, parents=True, exist_ok=True)
+    if path.stat().st_mode & 0o077:
+        path.chmod(PRIVATE_DIR_MODE)
+    return path
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write a user-only file atomically (a reader never sees it half-written or readable)."""
+    private_dir(path.parent)
+    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE_MODE)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    temp.replace(path)
 
 
 RETRIEVAL_HEADS = {"query/local_retrieval": "query/fragments/entity_vector_search"}

@@ -17,6 +17,7 @@ from pydantic_settings import (
 )
 
 CONFIG_FILE_NAME = "graphrag.toml"
+PASSWORD_FILE_NAME = "password"  # in neo4j.home: the password `neo4j start` generated
 CONFIG_ENV_VAR = "GRAPHRAG_CONFIG"
 PROMPTS_FOLDER_NAME = "prompts"
 
@@ -45,11 +46,17 @@ class Neo4jSettings(_Section):
 
     uri: str = Field("bolt://127.0.0.1:7687", description="Bolt URI of the Neo4j server.")
     user: str = Field("neo4j", description="Neo4j user name.")
-    password: SecretStr = Field(
-        SecretStr("graphrag-neo4j"),
-        description="Neo4j password; the local server sets it on first start.",
+    password: SecretStr | None = Field(
+        None,
+        description="Neo4j password; empty = the random one `neo4j start` generated on first"
+        " start and keeps user-only in <home>/password.",
     )
     database: str = Field("neo4j", description="Database name (Community edition has one).")
+    managed: bool = Field(
+        True,
+        description="`graphrag-neo4j neo4j start|stop` run the bundled local server; false for"
+        " a server run elsewhere (a cluster, or Aura at neo4j+s://...), which they leave alone.",
+    )
     home: Path = Field(
         default_factory=lambda: _user_data_dir() / "neo4j",
         description="Folder of the local server: data, logs, pid file, resolved classpath.",
@@ -61,6 +68,13 @@ class Neo4jSettings(_Section):
     max_transaction_retry_s: float = Field(
         30.0, description="How long transient Neo4j errors are retried."
     )
+
+    def secret(self) -> str:
+        """The configured password, else the one the local server generated (or "")."""
+        if self.password is not None:
+            return self.password.get_secret_value()
+        stored = Path(self.home).expanduser() / PASSWORD_FILE_NAME
+        return stored.read_text(encoding="utf-8").strip() if stored.is_file() else ""
 
     @property
     def bolt_port(self) -> int:
@@ -90,7 +104,16 @@ class LLMSettings(_Section):
         None, description="GGUF file for provider=local; empty = the offline default model."
     )
     n_ctx: int = Field(8192, description="Context window of the local model, in tokens.")
-    n_threads: int = Field(2, description="CPU threads of the local model.")
+    n_threads: int = Field(
+        0, description="CPU threads of the local model; 0 = the cores free when it loads."
+    )
+    cpu_poll: int = Field(
+        0,
+        description="How hard llama.cpp's idle threads poll for work (0-100); 0 lets them sleep,"
+        " which keeps throughput when another program shares the cores.",
+        ge=0,
+        le=100,
+    )
     temperature: float = Field(0.0, description="Sampling temperature.")
     max_tokens: int = Field(1500, description="Most tokens one answer may generate.")
     repeat_penalty: float = Field(

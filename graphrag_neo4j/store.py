@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import os
+import socket
+import threading
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from types import TracebackType
 from typing import Any, LiteralString, Self
 
 import neo4j
 from neo4j import GraphDatabase, ManagedTransaction
-from neo4j.exceptions import AuthError, ClientError, ServiceUnavailable, SessionExpired
+from neo4j.exceptions import (
+    AuthError,
+    ClientError,
+    DriverError,
+    Neo4jError,
+    ServiceUnavailable,
+    SessionExpired,
+)
 
 from graphrag_neo4j.errors import Neo4jUnavailableError, SchemaMismatchError
 from graphrag_neo4j.resources import load_cypher, split_statements
@@ -24,6 +35,12 @@ VECTOR_INDEXES = (
 )
 
 
+# After 3 wrong passwords Neo4j refuses every login, the right one too, for 5 s.
+RATE_LIMITED = "Neo.ClientError.Security.AuthenticationRateLimit"
+AUTH_LOCK_WAIT_S = 5.5
+CONNECT_ATTEMPTS = 3
+
+
 def _query(name: str) -> LiteralString:
     """A statement from our own cypher/ files: never text built from user input."""
     return load_cypher(name)
@@ -36,7 +53,7 @@ class Store:
         self.settings = settings
         self._driver = GraphDatabase.driver(
             settings.uri,
-            auth=(settings.user, settings.password.get_secret_value()),
+            auth=(settings.user, settings.secret()),
             max_transaction_retry_time=settings.max_transaction_retry_s,
             notifications_min_severity="OFF",
         )
@@ -44,14 +61,31 @@ class Store:
     @classmethod
     def connect(cls, settings: Neo4jSettings) -> Self:
         """Open a store and prove the server answers, or raise one clear sentence."""
+        if not settings.secret():
+            raise Neo4jUnavailableError(
+                f"No Neo4j password is set for {settings.uri} and none was generated in"
+                f" {settings.home}: set GRAPHRAG_NEO4J__PASSWORD, or run"
+                " `graphrag-neo4j neo4j start` once to generate one."
+            )
         store = cls(settings)
         try:
             with store._unavailable_as_error():
-                store._driver.verify_connectivity()
+                store._verify_through_auth_lock()
         except Neo4jUnavailableError:
             store.close()
             raise
         return store
+
+    def _verify_through_auth_lock(self) -> None:
+        """Prove the server answers; a login locked by recent failures is tried again later."""
+        for attempt in range(CONNECT_ATTEMPTS):
+            try:
+                self._driver.verify_connectivity()
+                return
+            except ClientError as exc:
+                if exc.code != RATE_LIMITED or attempt + 1 == CONNECT_ATTEMPTS:
+                    raise
+            time.sleep(AUTH_LOCK_WAIT_S)
 
     def close(self) -> None:
         """Release the driver's connections."""
@@ -75,6 +109,13 @@ class Store:
                 f"Neo4j at {uri} refused user {self.settings.user!r}: check"
                 " GRAPHRAG_NEO4J__PASSWORD (the local server keeps the password"
                 " it was first started with)."
+            ) from exc
+        except ClientError as exc:
+            if exc.code != RATE_LIMITED:
+                raise
+            raise Neo4jUnavailableError(
+                f"Neo4j at {uri} refuses logins of user {self.settings.user!r} for a few seconds"
+                " after failed attempts; check GRAPHRAG_NEO4J__PASSWORD and try again."
             ) from exc
         except (ServiceUnavailable, SessionExpired, OSError) as exc:
             raise Neo4jUnavailableError(
@@ -167,6 +208,26 @@ class Store:
                 summary = session.run(text).consume()
                 plans.append(str((summary.plan or {}).get("operatorType", "")))
         return plans
+
+    @contextmanager
+    def exclusive(self, name: str) -> Iterator[None]:
+        """Hold the named lock in Neo4j for the block; other processes and machines wait.
+
+        The lock is a node write-locked by a transaction kept open for the block and rolled
+        back after it, so a holder that dies releases it with its connection: no lease, no
+        stale lock. Writes inside the block use other sessions.
+        """
+        holder = f"{socket.gethostname()}:{os.getpid()}:{threading.get_ident()}"
+        self.write("merge_lock", lock=name)
+        with self._session() as session:
+            with self._unavailable_as_error():
+                tx = session.begin_transaction()
+                tx.run(_query("hold_lock"), lock=name, holder=holder).consume()
+            try:
+                yield
+            finally:
+                with suppress(Neo4jError, DriverError):  # a lost connection released it already
+                    tx.rollback()
 
     def vector_index_dimensions(self) -> dict[str, int]:
         """The dimension of every existing vector index, by index name."""

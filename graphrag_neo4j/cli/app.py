@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from graphrag_neo4j.errors import GraphRAGError
 
@@ -30,7 +31,7 @@ def init(
     from graphrag_neo4j.cli.settings_file import write_project
 
     config_path, prompt_copy = write_project(directory, force=force)
-    console.print(f"Wrote {config_path} and the prompts in {prompt_copy}/.")
+    console.print(Text(f"Wrote {config_path} and the prompts in {prompt_copy}/."))
 
 
 @app.command("init-db")
@@ -47,7 +48,9 @@ def init_db(
             rag.store.reset_vectors()
             console.print("Dropped the vector indexes and every stored embedding.")
         dimensions = rag.ensure_schema()
-    console.print(f"Schema applied to {rag.settings.neo4j.uri} (vector dimension {dimensions}).")
+    console.print(
+        Text(f"Schema applied to {rag.settings.neo4j.uri} (vector dimension {dimensions}).")
+    )
 
 
 def _register_subcommands() -> None:
@@ -99,5 +102,5 @@ def main() -> None:
     try:
         app()
     except GraphRAGError as exc:
-        console.print(f"[red]Error:[/red] {exc}", highlight=False)
+        console.print(Text.assemble(("Error: ", "red"), str(exc)), highlight=False)
         sys.exit(1)

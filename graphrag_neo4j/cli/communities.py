@@ -7,6 +7,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 console = Console(stderr=True)
 out = Console()
@@ -74,12 +75,13 @@ def largest_table(rows: list[dict[str, Any]]) -> Table:
     table = Table("id", "level", "size", "chunks", "rank", "title", "parent",
                   title="Largest communities")
     for row in rows:
-        title = row["title"] or "[dim](no report yet)[/dim]"
+        title = Text(row["title"]) if row["title"] else Text("(no report yet)", style="dim")
         if row["report_status"] == "fallback":
-            title = f"[yellow]{title}[/yellow]"
+            title.stylize("yellow")
         elif row["report_status"] == "extractive":
-            title = f"[dim]{title} (extractive)[/dim]"
+            title.append(" (extractive)")
+            title.stylize("dim")
         rank = "" if row["rank"] is None else f"{row['rank']:g}"
-        table.add_row(row["id"], str(row["level"]), f"{row['size']:,}",
-                      f"{row['weight'] or 0:,}", rank, title, row["parent_id"] or "")
+        table.add_row(Text(row["id"]), str(row["level"]), f"{row['size']:,}",
+                      f"{row['weight'] or 0:,}", rank, title, Text(row["parent_id"] or ""))
     return table

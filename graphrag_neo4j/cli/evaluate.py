@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
+from rich.text import Text
 
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.evaluation import (
@@ -131,7 +132,8 @@ async def _evaluate(
         for label, name, overrides in runs:
             ranker = ranker_for(rag, name, overrides)
             if isinstance(ranker, str):
-                console.print(f"[yellow]{label} is not available:[/yellow] {ranker}.")
+                note = Text.assemble((f"{label} is not available:", "yellow"), f" {ranker}.")
+                console.print(note)
                 results.append(MethodResult(label, ks, unavailable=ranker))
                 continue
             task = progress.add_task(label, total=len(items))

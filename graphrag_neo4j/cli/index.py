@@ -8,6 +8,7 @@ from typing import Annotated, Literal, cast
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from graphrag_neo4j.cli.estimate_output import index_estimate
 from graphrag_neo4j.errors import InputError
@@ -46,9 +47,17 @@ def index_command(
     max_llm_calls: Annotated[
         int | None, typer.Option(help="Stop before the batch or call passing this many calls.")
     ] = None,
+    follow_links: Annotated[
+        bool, typer.Option(help="Follow links in folders to files outside them.")
+    ] = False,
+    shard: Annotated[
+        str | None,
+        typer.Option(help="I/N: index only shard I of N (N workers, same inputs, one Neo4j)."),
+    ] = None,
 ) -> None:
     """Index documents (LLM extraction) or a pre-extracted triplet corpus into Neo4j."""
     from graphrag_neo4j.engine import GraphRAG
+    from graphrag_neo4j.indexing.sharding import parse_shard
     from graphrag_neo4j.llm.budget import Budget
 
     if method not in (None, "llm", "fast"):
@@ -59,15 +68,18 @@ def index_command(
         return
     if not paths and triplets is None:
         raise InputError("Nothing to index: give files or folders, or --triplets FILE.")
+    part = parse_shard(shard) if shard is not None else None
     budget = Budget(max_cost, max_llm_calls)
     with GraphRAG(console=console, no_cache=no_cache, budget=budget) as rag:
         chosen = cast(Literal["llm", "fast"], method or rag.settings.extraction.method)
+        if part is not None:
+            console.print(f"Shard {part}: indexing the documents whose id hashes to it.")
         if triplets is not None:
-            stats = rag.index_triplets(triplets)
+            stats = rag.index_triplets(triplets, part)
         if paths:
-            stats, loaded = rag.index(paths, chosen)
+            stats, loaded = rag.index(paths, chosen, follow_links=follow_links, shard=part)
             for skipped in loaded.skipped:
-                console.print(f"[yellow]Skipped[/yellow] {skipped.path}: {skipped.reason}")
+                console.print(Text.assemble(("Skipped ", "yellow"), skipped.reason))
         console.print(stats.table())
         mode = None if reports is None else "all" if reports else "none"
         built = rag.build_communities(reports=mode) if communities else None
@@ -99,11 +111,11 @@ def delete_command(
         report = rag.delete(document_id)
         if communities:
             console.print(rag.build_communities().table())
-        console.print(
+        console.print(Text(
             f"Deleted document {report.document_id}: {report.chunks} chunks,"
             f" {report.entities_deleted} orphaned entities; re-described"
             f" {report.entities_refreshed} entities and {report.relations_refreshed} relations."
-        )
+        ))
 
 
 def documents_command(
@@ -118,8 +130,8 @@ def documents_command(
         rows = store.read("indexing/list_documents", skip=skip, limit=limit)
     table = Table("id", "title", "chunks", "complete", "extraction", "source")
     for row in rows:
-        table.add_row(row["id"], row["title"], str(row["chunks"]), str(row["complete"]),
-                      row["extraction_method"], row["source"])
+        cells = ("id", "title", "chunks", "complete", "extraction_method", "source")
+        table.add_row(*(Text(str(row[key])) for key in cells))
     out.print(table)
 
 
@@ -136,9 +148,9 @@ def merges_command(
     for row in rows:
         if row["undone"] and not show_undone:
             continue
-        table.add_row(f"{row['from_name']} ({row['from_type']})", row["into_name"],
-                      row["decided_by"], row["reason"] or "", "yes" if row["undone"] else "",
-                      row["id"])
+        cells = (f"{row['from_name']} ({row['from_type']})", row["into_name"],
+                 row["decided_by"], row["reason"] or "", "yes" if row["undone"] else "", row["id"])
+        table.add_row(*(Text(cell) for cell in cells))
     out.print(table)
 
 
@@ -155,9 +167,9 @@ def unmerge_command(
         report = rag.unmerge(merge_id)
         if communities:
             console.print(rag.build_communities().table())
-    console.print(
+    console.print(Text(
         f"Undid merge {report.merge_id}: {report.restored_name!r} is its own entity again"
         f" ({report.restored_id}), apart from {report.into_name!r}, with {report.chunks} chunk"
         f" mentions and {report.relation_mentions} relation mentions; later runs will not merge"
         " them again."
-    )
+    ))

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from graphrag_neo4j.errors import GraphRAGError
 from graphrag_neo4j.settings import Settings
@@ -79,10 +80,11 @@ def _table(rows: list[tuple[str, str, ProbeResult | None]]) -> Table:
         table.add_column(header, overflow="fold")
     for role, description, result in rows:
         if result is None:
-            table.add_row(role, description, "skipped", "")
+            table.add_row(role, Text(description), "skipped", "")
             continue
-        mark = "[green]ok[/green]" if result.ok else "[red]FAILED[/red]"
-        table.add_row(role, description, f"{mark} {result.detail}", f"{result.seconds:.2f} s")
+        mark = ("ok", "green") if result.ok else ("FAILED", "red")
+        probe = Text.assemble(mark, f" {result.detail}")  # the detail quotes model output
+        table.add_row(role, Text(description), probe, f"{result.seconds:.2f} s")
     return table
 
 
@@ -101,17 +103,31 @@ def models_command(
     probe: Annotated[
         bool, typer.Option("--probe/--no-probe", help="Run one extraction and one embedding.")
     ] = True,
+    verify: Annotated[
+        bool, typer.Option(help="Hash the offline default GGUF again, even if unchanged.")
+    ] = False,
 ) -> None:
     """Show the resolved LLM and embedder and check that they work."""
     from graphrag_neo4j.settings import load_settings
 
     console = Console()
     try:
-        rows = asyncio.run(_run(load_settings(), probe))
+        settings = load_settings()
+        if verify:
+            _verify_default_gguf(settings, console)
+        rows = asyncio.run(_run(settings, probe))
     except GraphRAGError as exc:
-        Console(stderr=True).print(f"[red]Error:[/red] {exc}", highlight=False)
+        Console(stderr=True).print(Text.assemble(("Error: ", "red"), str(exc)), highlight=False)
         raise typer.Exit(1) from None
     console.print(_table(rows))
     if any(result is not None and not result.ok for _, _, result in rows):
         Console(stderr=True).print("[red]The model probe failed; see the table above.[/red]")
         raise typer.Exit(1)
+
+
+def _verify_default_gguf(settings: Settings, console: Console) -> None:
+    """Re-hash the offline default model (ModelError, with the fix, when it differs)."""
+    from graphrag_neo4j.llm.model_download import ensure_default_gguf
+
+    path = ensure_default_gguf(settings.cache_dir, console, verify=True)
+    console.print(Text(f"{path}: size and sha256 verified."))

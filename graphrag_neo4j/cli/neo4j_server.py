@@ -39,6 +39,21 @@ def _server_config() -> ServerConfig:
     return server_config_from_settings(load_settings())
 
 
+def _unmanaged() -> bool:
+    """True (after saying so) when settings point at a server this command must not run."""
+    from graphrag_neo4j.settings import load_settings
+
+    neo4j = load_settings().neo4j
+    if neo4j.managed:
+        return False
+    console.print(
+        Text(f"neo4j.managed is false: {neo4j.uri} is run elsewhere (a cluster or Aura), so"
+             " there is no local server to start or stop."),
+        soft_wrap=True,
+    )
+    return True
+
+
 def _run(action: Callable[[], T]) -> T:
     """Run a command body; a user-facing error becomes one red line and exit code 1."""
     try:
@@ -53,13 +68,15 @@ def start_command(
     timeout: float = typer.Option(600.0, help="Seconds to wait for Neo4j to answer."),
 ) -> None:
     """Start Neo4j (the first start downloads it with Maven); a no-op if it already runs."""
-    _run(lambda: start(_with_timeout(_server_config(), timeout), console))
+    if not _run(_unmanaged):
+        _run(lambda: start(_with_timeout(_server_config(), timeout), console))
 
 
 @app.command("stop")
 def stop_command() -> None:
     """Stop Neo4j cleanly (SIGTERM; SIGKILL if it does not stop within two minutes)."""
-    _run(lambda: stop(_server_config(), console))
+    if not _run(_unmanaged):
+        _run(lambda: stop(_server_config(), console))
 
 
 @app.command("status")

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.markdown import Markdown
 from rich.panel import Panel
+from rich.text import Text
 
 from graphrag_neo4j.query.base import Answer
 from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_names
@@ -85,7 +86,9 @@ def query_command(
 ) -> None:
     """Answer a question over the graph."""
     from graphrag_neo4j.engine import GraphRAG
+    from graphrag_neo4j.query.base import check_question
 
+    check_question(question)  # before the models and the connection are opened
     options = _options(community_level, response_type, dynamic, no_rerank, degree, hybrid)
     if history is not None:
         from graphrag_neo4j.query.conversation import read_history
@@ -132,7 +135,7 @@ def _print_retrieval(answer: Answer, show_context: bool, show_cypher: bool) -> N
                        if name in CONTEXT_TABLES)
     console.print(f"{answer.method} context: {counts or 'nothing found'} (no answer call).")
     if show_context and answer.context:
-        console.print(Panel(answer.context, title="Context", expand=False))
+        console.print(Panel(Text(answer.context), title="Context", expand=False))
     if show_cypher:
         _print_cypher(answer)
 
@@ -141,7 +144,7 @@ def _print_answer(answer: Answer, show_context: bool, already_printed: bool) -> 
     if already_printed:
         out.print()  # end the streamed answer's line before anything else is written
     if show_context and answer.context:
-        console.print(Panel(answer.context, title="Context", expand=False))
+        console.print(Panel(Text(answer.context), title="Context", expand=False))
     for note in answer.notes:
         console.print(note, style="yellow", highlight=False, markup=False)
     selection = answer.selection

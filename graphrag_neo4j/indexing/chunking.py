@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterator, Sequence
 
 from graphrag_neo4j.errors import ConfigError
 from graphrag_neo4j.llm.tokens import count_tokens, get_encoding
@@ -28,6 +29,10 @@ _ABBREVIATIONS = frozenset(
 _MAX_GAP_SCAN = 64
 
 _NON_SPACE = re.compile(r"\S")
+# Tokenising a long text in segments of this many characters bounds the memory it takes.
+SEGMENT_CHARS = 1 << 20
+_LINE_START = re.compile(r"(?<=\n)(?=\S)")
+_WORD_START = re.compile(r"(?<=\s)(?=\S)")
 _CLAUSE_ENDS = frozenset(",;:，；：、")
 
 # Boundary ranks: a cut goes to the latest boundary of the best rank within the snap range.
@@ -71,15 +76,37 @@ def _check_settings(settings: ChunkingSettings) -> None:
 
 
 def _unit_offsets(text: str, settings: ChunkingSettings) -> Sequence[int]:
-    """Character offset where each unit starts, plus len(text) at the end."""
+    """Character offset where each unit starts, plus len(text) at the end.
+
+    The text is tokenised a segment at a time (cut at line starts, where tiktoken's
+    pre-tokeniser splits anyway) and the offsets kept as a compact int64 array: tokenising a
+    20 MB file whole held token and offset lists of over a gigabyte.
+    """
     if settings.unit == "chars":
         return range(len(text) + 1)
     encoder = get_encoding(settings.encoding)
-    tokens = encoder.encode_ordinary(text)
-    # decode_with_offsets maps a token that starts inside a multi-byte character (CJK, emoji)
-    # to that character's start, so every offset is a valid str index.
-    _, offsets = encoder.decode_with_offsets(tokens)
-    return [*offsets, len(text)]
+    offsets = array("q")
+    for start, end in _segments(text):
+        tokens = encoder.encode_ordinary(text[start:end])
+        # decode_with_offsets maps a token that starts inside a multi-byte character (CJK,
+        # emoji) to that character's start, so every offset is a valid str index.
+        _, local = encoder.decode_with_offsets(tokens)
+        offsets.extend(start + offset for offset in local)
+    offsets.append(len(text))
+    return offsets
+
+
+def _segments(text: str) -> Iterator[tuple[int, int]]:
+    """Spans of about SEGMENT_CHARS characters, each ending where a line (else a word) starts."""
+    start = 0
+    while len(text) - start > SEGMENT_CHARS:
+        low, high = start + SEGMENT_CHARS, start + 2 * SEGMENT_CHARS
+        cut = _LINE_START.search(text, low, high) or _WORD_START.search(text, low, high)
+        if cut is None:
+            break  # one unbroken run of 2 MB: the rest is tokenised whole
+        yield start, cut.start()
+        start = cut.start()
+    yield start, len(text)
 
 
 def _window_spans(

@@ -15,6 +15,7 @@ from graphrag_neo4j.indexing.deletion import delete_document
 from graphrag_neo4j.indexing.fast_extraction import extract_fast
 from graphrag_neo4j.indexing.graph_refresh import refresh_entities, refresh_relations
 from graphrag_neo4j.indexing.graph_writer import write_documents_and_chunks, write_mentions
+from graphrag_neo4j.indexing.limits import documents_within_limits, extraction_within_limits
 from graphrag_neo4j.indexing.llm_extraction import Extractor
 from graphrag_neo4j.indexing.nlp_model import load_pipeline
 from graphrag_neo4j.indexing.progress import StageProgress
@@ -33,6 +34,7 @@ from graphrag_neo4j.store import Store
 DOCUMENTS_PER_BATCH = 100
 CHUNK_STAGE = "embed + write chunks"
 EXTRACT_STAGES = {"llm": "extract (LLM)", "fast": "extract (fast, spaCy)"}
+GRAPH_LOCK = "graph"  # held while a batch is resolved and written (see Store.exclusive)
 
 
 @dataclass
@@ -76,6 +78,7 @@ class Indexer:
         shown: StageProgress | None = None,
     ) -> IndexStats:
         stats = IndexStats()
+        documents, stats.refused_documents = documents_within_limits(documents)
         todo = await self._documents_to_index(documents, stats)
         chunks = {d.id: chunk_document(d, self.settings.chunking) for d in todo}
         total_chunks = sum(len(c) for c in chunks.values())
@@ -141,6 +144,21 @@ class Indexer:
                 write_documents_and_chunks, self.store, documents, chunks, vectors, advance, method
             )
         extractions = await self._extractions(documents, chunks_by_document, triplets, progress)
+        extractions = [extraction_within_limits(e) for e in extractions]
+        # Resolution reads the entities it merges into: another run writing between its read
+        # and this write would record different merges, so this part runs one writer at a time
+        # (extraction, the slow part, stays concurrent).
+        with self.store.exclusive(GRAPH_LOCK):
+            await self._resolve_and_write(documents, chunks, extractions, progress, stats)
+
+    async def _resolve_and_write(
+        self,
+        documents: list[Document],
+        chunks: list[Chunk],
+        extractions: list[ChunkExtraction],
+        progress: StageProgress,
+        stats: IndexStats,
+    ) -> None:
         stage = ResolvingStage(
             self.store, self.settings.extraction, self.embedder, self.llm, self.settings.prompts_dir
         )

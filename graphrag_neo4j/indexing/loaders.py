@@ -88,14 +88,25 @@ def load_documents(
     title_field: str = "title",
     id_field: str = "id",
     max_bytes: int = MAX_TEXT_BYTES,
+    follow_links: bool = False,
 ) -> LoadResult:
-    """Read files and folders (recursively, sorted, hidden ones skipped) into documents."""
+    """Read files and folders (recursively, sorted, hidden ones skipped) into documents.
+
+    A folder walk does not leave the folder: a link in it pointing outside is skipped with a
+    message unless `follow_links` (links to other files of the folder are read once).
+    """
     fields = _Fields(text=text_field, title=title_field, id=id_field)
     result = LoadResult()
     first_source: dict[str, str] = {}
-    for path in _input_files(paths):
+    for path, outside in _input_files(paths, follow_links):
         report = _FileReport(path)
-        _load_file(path, fields, max_bytes, report)
+        if outside:
+            report.skip(
+                f"{path} links outside {outside} ({path.resolve()}); not read. Pass"
+                " --follow-links (follow_links=True) to index what links point to."
+            )
+        else:
+            _load_file(path, fields, max_bytes, report)
         for document in report.documents:
             first = first_source.get(document.id)
             if first is None:
@@ -111,23 +122,29 @@ def load_documents(
     return result
 
 
-def _input_files(paths: Sequence[Path]) -> Iterator[Path]:
-    """Every file to read, once each: explicit files, then folder contents in sorted order."""
+def _input_files(paths: Sequence[Path], follow_links: bool) -> Iterator[tuple[Path, Path | None]]:
+    """Every file to read, once each, with the folder it would leave (None when it stays in).
+
+    Explicit files come as given; folder contents come in sorted order.
+    """
     missing = [str(path) for path in paths if not path.exists()]
     if missing:
         raise InputError(f"Input path {', '.join(missing)} does not exist; check the spelling.")
     seen: set[Path] = set()
     for path in paths:
-        for file in _walk(path) if path.is_dir() else [path]:
+        inside = path.resolve()
+        for file in _walk(path, follow_links) if path.is_dir() else [path]:
             key = file.resolve()
-            if key not in seen:
-                seen.add(key)
-                yield file
+            if key in seen:
+                continue
+            seen.add(key)
+            leaves = path.is_dir() and not follow_links and not key.is_relative_to(inside)
+            yield file, path if leaves else None
 
 
-def _walk(folder: Path) -> list[Path]:
+def _walk(folder: Path, follow_links: bool = False) -> list[Path]:
     files: list[Path] = []
-    for root, dirs, names in os.walk(folder):
+    for root, dirs, names in os.walk(folder, followlinks=follow_links):
         dirs[:] = [name for name in dirs if not name.startswith(".")]
         files.extend(Path(root) / name for name in names if not name.startswith("."))
     # Sorting the relative parts walks "a/b.txt" before "a-c.txt"'s folder siblings stably.

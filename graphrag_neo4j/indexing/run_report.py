@@ -15,6 +15,7 @@ class IndexStats:
     unchanged_documents: int = 0
     changed_documents: int = 0
     skipped_files: int = 0
+    refused_documents: int = 0
     chunks: int = 0
     entities: int = 0
     relations: int = 0
@@ -23,6 +24,7 @@ class IndexStats:
     orphans_added: int = 0
     orphans_dropped: int = 0
     triplets: int = 0
+    malformed_triplets: int = 0
     llm_decisions: int = 0
     stage_seconds: dict[str, float] = field(default_factory=dict)
 

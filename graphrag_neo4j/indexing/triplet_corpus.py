@@ -135,7 +135,14 @@ def _passage(
         corpus.skip(f"{path} {label} has 'triplets' that is not a list; kept without triplets.")
         raw_triplets = []
     triplets = [triplet for item in raw_triplets if (triplet := _triplet(item)) is not None]
-    corpus.dropped_triplets += len(raw_triplets) - len(triplets)
+    malformed = len(raw_triplets) - len(triplets)
+    if malformed:
+        # Counted, not added to `skipped`: the passage itself is kept.
+        logger.warning(
+            "%s %s: %d of its %d triplets are not three non-empty strings; dropped.",
+            path, label, malformed, len(raw_triplets),
+        )
+    corpus.dropped_triplets += malformed
     return TripletPassage(document=document, triplets=triplets)
 
 

@@ -57,8 +57,11 @@ def chat_model_identity(model: BaseChatModel) -> str:
 
 
 def is_transient(exc: BaseException) -> bool:
-    """Rate limits, timeouts, connection drops and 5xx are worth retrying; the rest is not."""
+    """Rate limits, timeouts, connection drops, 5xx and garbled replies (a proxy's error page
+    instead of JSON) are worth retrying; the rest is not."""
     if isinstance(exc, TimeoutError | openai.APIConnectionError | openai.RateLimitError):
+        return True
+    if isinstance(exc, json.JSONDecodeError | openai.APIResponseValidationError):
         return True
     if isinstance(exc, openai.InternalServerError):
         return True
@@ -344,6 +347,12 @@ def _gave_up_sentence(exc: BaseException, stage: str, attempts: int, settings: L
         return (
             f"The LLM call for {stage} timed out after {settings.timeout_s:g} s on all "
             f"{attempts} attempts; raise GRAPHRAG_LLM__TIMEOUT_S or use a faster model."
+        )
+    if isinstance(exc, json.JSONDecodeError | openai.APIResponseValidationError):
+        return (
+            f"The LLM endpoint sent a malformed reply (not the OpenAI JSON) for {stage} on all"
+            f" {attempts} attempts; check that GRAPHRAG_LLM__BASE_URL ({settings.base_url})"
+            " points at an OpenAI-compatible API."
         )
     return (
         f"The LLM call for {stage} still failed after {attempts} attempts "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Iterable, Mapping
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from graphrag_neo4j.errors import ConfigError
+from graphrag_neo4j.resources import PRIVATE_FILE_MODE, private_dir
 
 
 def stable_key(*parts: Any) -> str:
@@ -29,7 +31,9 @@ class DiskCache:
         self._table = table
         self._lock = threading.Lock()
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            private_dir(path.parent)
+            # Cached prompts and replies hold the user's documents: user-only, like its folder.
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT, PRIVATE_FILE_MODE))
             # check_same_thread=False because lookups run in worker threads; the lock serialises.
             self._conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30.0)
             self._conn.execute("PRAGMA journal_mode=WAL")

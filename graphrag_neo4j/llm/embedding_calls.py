@@ -6,6 +6,8 @@ import asyncio
 import base64
 import json
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,7 @@ from graphrag_neo4j.settings import EmbeddingSettings
 EMBEDDING_CACHE_FILE = "embedding_cache.sqlite"
 STATS_STAGE = "embed"
 _PROBE_TEXT = "dimension probe"
+_ENDPOINT_ATTRIBUTES = ("openai_api_base", "azure_endpoint", "base_url")
 _IDENTITY_ATTRIBUTES = ("model", "model_name", "deployment", "dimensions", "dimension",
                         "openai_api_base", "azure_endpoint", "max_tokens")
 
@@ -33,6 +36,18 @@ def embedder_identity(embedder: Embeddings) -> str:
                   if isinstance(getattr(embedder, name, None), str | int)}
     return json.dumps({"class": f"{cls.__module__}.{cls.__qualname__}", **attributes},
                       sort_keys=True)
+
+
+def embedding_failure(exc: BaseException, embedder: Embeddings) -> str:
+    """One sentence naming the embedder's endpoint, what went wrong and the fix."""
+    endpoint = next((str(getattr(embedder, name)) for name in _ENDPOINT_ATTRIBUTES
+                     if getattr(embedder, name, None)), type(embedder).__name__)
+    what = f"{type(exc).__name__}: {str(exc)[:200]}"
+    if "connect" in type(exc).__name__.lower() or isinstance(exc, OSError):
+        return (f"The embedding endpoint {endpoint} is not reachable ({what}); start it, or fix"
+                " embedding.base_url (env GRAPHRAG_EMBEDDING__BASE_URL).")
+    return (f"The embedder {endpoint} failed ({what}); check the embedding settings (model,"
+            " base_url, api_key) and that the endpoint answers.")
 
 
 def _pack(vector: list[float]) -> str:
@@ -126,7 +141,7 @@ class EmbeddingCaller:
             if blob is not None:
                 self.stats.cache_hits += 1
                 return _unpack(blob)
-        async with self._limiter():
+        async with self._limiter(), self._failures_as_error():
             vector = await self.embedder.aembed_query(text)
         if self.cache is not None:
             await asyncio.to_thread(self.cache.put, key, _pack(vector))
@@ -139,7 +154,7 @@ class EmbeddingCaller:
         return [vector for batch in results for vector in batch]
 
     async def _embed_batch(self, batch: list[str]) -> list[list[float]]:
-        async with self._limiter():
+        async with self._limiter(), self._failures_as_error():
             started = time.perf_counter()
             # aembed_documents runs a sync embedder in a worker thread.
             vectors = await self.embedder.aembed_documents(batch)
@@ -156,6 +171,16 @@ class EmbeddingCaller:
                 "its model and endpoint settings."
             )
         return [list(vector) for vector in vectors]
+
+    @asynccontextmanager
+    async def _failures_as_error(self) -> AsyncIterator[None]:
+        """An embedder that fails (after its client's own retries) is one sentence, not a trace."""
+        try:
+            yield
+        except (ModelError, asyncio.CancelledError):
+            raise
+        except Exception as exc:
+            raise ModelError(embedding_failure(exc, self.embedder)) from exc
 
     async def dimension(self) -> int:
         """The embedder's vector size, found by embedding one probe text (once)."""

@@ -6,6 +6,7 @@ import contextlib
 import hashlib
 import importlib.util
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -28,6 +29,7 @@ from rich.progress import (
 )
 
 from graphrag_neo4j.errors import ModelError
+from graphrag_neo4j.resources import PRIVATE_FILE_MODE, private_dir, write_private
 
 DEFAULT_GGUF_NAME = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 PART_COUNT = 22
@@ -126,7 +128,11 @@ def _marker_path(target: Path) -> Path:
 
 
 def _marker_matches(target: Path, spec: ModelSpec) -> bool:
-    """True when a previous run verified this exact file (same size and mtime)."""
+    """True when a previous run verified this exact file (same size, mtime, ctime and inode).
+
+    The mtime alone can be put back after an edit (`touch -d`); the ctime cannot, since
+    restoring the mtime changes it, and a replaced file has another inode.
+    """
     marker = _marker_path(target)
     if not (target.is_file() and marker.is_file()):
         return False
@@ -134,18 +140,19 @@ def _marker_matches(target: Path, spec: ModelSpec) -> bool:
         recorded = json.loads(marker.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
+    return bool(recorded == _marker_record(target, spec))
+
+
+def _marker_record(target: Path, spec: ModelSpec) -> dict[str, object]:
     stat = target.stat()
-    return bool(
-        recorded.get("sha256") == spec.sha256
-        and recorded.get("size") == stat.st_size
-        and recorded.get("mtime_ns") == stat.st_mtime_ns
-    )
+    return {
+        "sha256": spec.sha256, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns,
+        "ctime_ns": stat.st_ctime_ns, "inode": stat.st_ino,
+    }  # fmt: skip
 
 
 def _write_marker(target: Path, spec: ModelSpec) -> None:
-    stat = target.stat()
-    record = {"sha256": spec.sha256, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
-    _marker_path(target).write_text(json.dumps(record), encoding="utf-8")
+    write_private(_marker_path(target), json.dumps(_marker_record(target, spec)))
 
 
 def _progress(console: Console | None) -> Progress:
@@ -179,7 +186,8 @@ def join_parts(
     partial = target.with_name(target.name + ".partial")
     digest = hashlib.sha256()
     written = 0
-    with _progress(console) as progress, partial.open("wb") as out:
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE_MODE)
+    with _progress(console) as progress, os.fdopen(fd, "wb") as out:
         task = progress.add_task(f"Joining {spec.file_name}", total=spec.size)
         for number, opener in enumerate(openers, start=1):
             progress.update(task, description=f"Part {number}/{len(openers)}")
@@ -211,15 +219,21 @@ def ensure_model_file(
     spec: ModelSpec = DEFAULT_SPEC,
     openers: Sequence[PartOpener] | None = None,
     console: Console | None = None,
+    *,
+    verify: bool = False,
 ) -> Path:
-    """The verified model file in `models_dir`, joining its parts first if needed."""
-    models_dir.mkdir(parents=True, exist_ok=True)
+    """The verified model file in `models_dir`, joining its parts first if needed.
+
+    The file is hashed again whenever it changed since the last check, and always with
+    `verify` (`graphrag-neo4j models --verify`).
+    """
+    private_dir(models_dir)
     target = models_dir / spec.file_name
-    if _marker_matches(target, spec):
+    if not verify and _marker_matches(target, spec):
         return target
     # Two processes starting at once must not both write the same 1 GB file.
     with FileLock(str(models_dir / (spec.file_name + ".lock"))):
-        if _marker_matches(target, spec):
+        if not verify and _marker_matches(target, spec):
             return target
         if target.is_file():
             _check(*_hash_file(target, console), target, spec)
@@ -232,9 +246,11 @@ def ensure_model_file(
     return target
 
 
-def ensure_default_gguf(cache_dir: Path, console: Console | None = None) -> Path:
+def ensure_default_gguf(
+    cache_dir: Path, console: Console | None = None, *, verify: bool = False
+) -> Path:
     """The offline default Qwen2.5-Coder-1.5B GGUF under `cache_dir/models`."""
-    return ensure_model_file(cache_dir / "models", DEFAULT_SPEC, None, console)
+    return ensure_model_file(cache_dir / "models", DEFAULT_SPEC, None, console, verify=verify)
 
 
 def _require_space(folder: Path, needed: int) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
 import threading
 from collections.abc import AsyncIterator, Callable
@@ -42,15 +43,18 @@ class _Reply:
 class _Engine:
     """One loaded model; llama.cpp work is serialised by a lock."""
 
-    def __init__(self, model_path: Path, n_ctx: int, n_threads: int) -> None:
+    def __init__(self, model_path: Path, n_ctx: int, n_threads: int, poll: int = 0) -> None:
         import xllamacpp
 
         params = xllamacpp.CommonParams()
         params.model.path = str(model_path)
         params.n_ctx = n_ctx
         params.n_parallel = 1
-        params.cpuparams.n_threads = n_threads
-        params.cpuparams_batch.n_threads = n_threads
+        for cpu in (params.cpuparams, params.cpuparams_batch):
+            cpu.n_threads = n_threads
+            # llama.cpp's threads spin (poll 50 of 100) between steps; beside another busy
+            # program that burns the cores the other threads need, collapsing throughput.
+            cpu.poll = poll
         params.verbosity = 1  # errors only: llama.cpp's info lines would flood the terminal
         # The embedded server also listens on a random loopback port; a random key keeps
         # other local users from borrowing it.
@@ -115,13 +119,24 @@ def _absorb(reply: _Reply, chunk: dict[str, Any]) -> str:
     return piece
 
 
-_engines: dict[tuple[str, int, int], _Engine] = {}
+_engines: dict[tuple[str, int, int, int], _Engine] = {}
 _engines_lock = threading.Lock()
 
 
-def _engine_for(model_path: Path, n_ctx: int, n_threads: int) -> _Engine:
+def free_cores() -> int:
+    """Cores not busy with other work right now (1-minute load average), at least one.
+
+    A llama.cpp step waits for its slowest thread, so a thread sharing a core with another
+    busy program stalls every step: fewer threads than cores beat one per core then.
+    """
+    cores = os.cpu_count() or 1
+    return max(1, min(cores, cores - round(os.getloadavg()[0])))
+
+
+def _engine_for(model_path: Path, n_ctx: int, n_threads: int, poll: int = 0) -> _Engine:
     """The process-wide engine of this model file and shape, loaded on first use."""
-    key = (str(model_path.resolve()), n_ctx, n_threads)
+    n_threads = n_threads if n_threads > 0 else free_cores()
+    key = (str(model_path.resolve()), n_ctx, n_threads, poll)
     with _engines_lock:
         engine = _engines.get(key)
         if engine is None:
@@ -130,7 +145,7 @@ def _engine_for(model_path: Path, n_ctx: int, n_threads: int) -> _Engine:
                     f"GGUF file {model_path} does not exist; fix GRAPHRAG_LLM__GGUF_PATH or "
                     "unset it to use the offline default model."
                 )
-            engine = _Engine(model_path, n_ctx, n_threads)
+            engine = _Engine(model_path, n_ctx, n_threads, poll)
             _engines[key] = engine
         return engine
 
@@ -155,7 +170,8 @@ class LocalLlamaChatModel(BaseChatModel):
 
     model_path: Path
     n_ctx: int = 8192
-    n_threads: int = 2
+    n_threads: int = 0  # 0 = the cores free when the model loads (see free_cores)
+    cpu_poll: int = 0
     temperature: float = 0.0
     max_tokens: int = 1500
     repeat_penalty: float = 1.1
@@ -212,7 +228,7 @@ class LocalLlamaChatModel(BaseChatModel):
         cancel: threading.Event | None,
         on_text: Callable[[str], None] | None = None,
     ) -> ChatResult:
-        engine = _engine_for(self.model_path, self.n_ctx, self.n_threads)
+        engine = _engine_for(self.model_path, self.n_ctx, self.n_threads, self.cpu_poll)
         reply = engine.chat(self._request(messages, stop, kwargs), cancel, on_text)
         if reply.error is not None:
             raise ModelError(_error_sentence(reply.error, self.model_path.name))

@@ -144,6 +144,7 @@ def _local_chat(settings: Settings, reason: str) -> ResolvedModel[BaseChatModel]
         model_path=path,
         n_ctx=llm.n_ctx,
         n_threads=llm.n_threads,
+        cpu_poll=llm.cpu_poll,
         temperature=llm.temperature,
         max_tokens=llm.max_tokens,
         repeat_penalty=llm.repeat_penalty,

@@ -78,10 +78,15 @@ def validated_search(base: SearchSettings, overrides: dict[str, Any]) -> SearchS
         raise InputError(f"Invalid query option ({problems}).") from None
 
 
-def make_query(settings: Settings, question: str, **options: Any) -> Query:
-    """The one way options become a Query: known names only, every value validated."""
+def check_question(question: str) -> None:
+    """Refuse an empty or blank question before anything is loaded for it."""
     if not question.strip():
         raise InputError("The question is empty: pass the question as the first argument.")
+
+
+def make_query(settings: Settings, question: str, **options: Any) -> Query:
+    """The one way options become a Query: known names only, every value validated."""
+    check_question(question)
     if options.get("level") is not None:
         options["community_level"] = options.pop("level")
     options.pop("level", None)

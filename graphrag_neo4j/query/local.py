@@ -107,11 +107,17 @@ class LocalSearch:
             embedding=self.services.embedder.embedder,
             url=neo4j.uri,
             username=neo4j.user,
-            password=neo4j.password.get_secret_value(),
+            password=neo4j.secret(),
             database=neo4j.database,
             index_name=ENTITY_INDEX,
             retrieval_query=load_cypher("query/local_retrieval"),
         )
+
+    def close(self) -> None:
+        """Close the driver LangChain's vector store opened (the engine calls this on close)."""
+        if self._vector_store is not None:
+            self._vector_store._driver.close()  # LangChain offers no close()
+            self._vector_store = None
 
     async def _seeds(self, question: str, search: SearchSettings) -> list[str]:
         """Entities the question names (fulltext on its capitalised phrases; the whole

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import socket
 import struct
+import time
+from typing import Literal
 
 BOLT_MAGIC = b"\x60\x60\xb0\x17"
 # Proposals, best first: 5.0 and 4.4 both authenticate inside HELLO (5.1+ needs LOGON).
@@ -17,6 +19,11 @@ HELLO = 0x01
 GOODBYE = 0x02
 SUCCESS = 0x70
 USER_AGENT = "graphrag-neo4j-probe/1.0"
+# After dbms.security.auth_max_failed_attempts (3) wrong passwords Neo4j refuses every login,
+# the right one too, for dbms.security.auth_lock_time (5 s) with this code.
+RATE_LIMITED = b"AuthenticationRateLimit"
+AUTH_LOCK_WAIT_S = 5.5
+Outcome = Literal["accepted", "refused", "rate_limited"]
 
 
 def handshake(host: str, port: int, timeout_s: float = 2.0) -> tuple[int, int] | None:
@@ -28,8 +35,28 @@ def handshake(host: str, port: int, timeout_s: float = 2.0) -> tuple[int, int] |
         return None
 
 
-def login_ok(host: str, port: int, user: str, password: str, timeout_s: float = 10.0) -> bool:
-    """True when the server accepts this user and password (raises OSError if unreachable)."""
+def login_ok(
+    host: str, port: int, user: str, password: str, timeout_s: float = 10.0, attempts: int = 3
+) -> bool:
+    """True when the server accepts this user and password (raises OSError if unreachable).
+
+    A login refused only because of recent failed attempts is tried again once the lock ends,
+    so the right password is never reported as a wrong one.
+    """
+    for attempt in range(attempts):
+        outcome = login(host, port, user, password, timeout_s)
+        if outcome != "rate_limited":
+            return outcome == "accepted"
+        if attempt + 1 < attempts:
+            time.sleep(AUTH_LOCK_WAIT_S)
+    raise OSError(
+        f"Neo4j keeps refusing logins for user {user!r} after failed attempts; wait a few"
+        " seconds and try again"
+    )
+
+
+def login(host: str, port: int, user: str, password: str, timeout_s: float = 10.0) -> Outcome:
+    """One HELLO with these credentials: accepted, refused, or refused for a while (locked)."""
     with socket.create_connection((host, port), timeout=timeout_s) as sock:
         if _negotiate(sock) is None:
             raise OSError(f"the server on port {port} speaks no Bolt version this probe knows")
@@ -41,10 +68,10 @@ def login_ok(host: str, port: int, user: str, password: str, timeout_s: float = 
         }
         sock.sendall(chunk(pack_struct(HELLO, pack_map(auth))))
         reply = read_message(sock)
-        accepted = len(reply) >= 2 and reply[1] == SUCCESS
-        if accepted:
+        if len(reply) >= 2 and reply[1] == SUCCESS:
             sock.sendall(chunk(pack_struct(GOODBYE)))
-        return accepted
+            return "accepted"
+        return "rate_limited" if RATE_LIMITED in reply else "refused"
 
 
 def _negotiate(sock: socket.socket) -> tuple[int, int] | None:

@@ -61,6 +61,11 @@ class ServerConfig:
         return f"http://{HOST}:{self.http_port}"
 
     @property
+    def allowed_origin(self) -> str:
+        """The one web origin the HTTP API answers CORS requests for: the Browser's own."""
+        return self.http_url
+
+    @property
     def browser_url(self) -> str:
         return f"{self.http_url}/browser/"
 
@@ -85,7 +90,7 @@ def server_config_from_settings(settings: Any) -> ServerConfig:
         home=Path(neo4j.home).expanduser(),
         bolt_port=int(neo4j.bolt_port),
         http_port=int(neo4j.http_port),
-        password=neo4j.password.get_secret_value(),
+        password=neo4j.password.get_secret_value() if neo4j.password is not None else "",
         heap=str(neo4j.heap),
         pagecache=str(neo4j.pagecache),
     )

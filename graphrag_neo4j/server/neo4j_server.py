@@ -19,12 +19,14 @@ import socket
 import subprocess
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
 from rich.console import Console
+from rich.text import Text
 
+from graphrag_neo4j.resources import private_dir
 from graphrag_neo4j.server import bolt_probe
 from graphrag_neo4j.server.build import Neo4jServerError, ensure_launcher, neo4j_version
 from graphrag_neo4j.server.config import (
@@ -37,6 +39,7 @@ from graphrag_neo4j.server.config import (
     server_config_from_settings,
     validate,
 )
+from graphrag_neo4j.server.credentials import ensure_password, password_file, stored_password
 from graphrag_neo4j.server.process import (
     command_line,
     is_launcher_command,
@@ -115,6 +118,7 @@ def status(cfg: ServerConfig) -> ServerStatus:
 def start(cfg: ServerConfig, console: Console) -> StartResult:
     """Start the server unless it runs; returns once Neo4j has fully started and Bolt answers."""
     began = time.monotonic()
+    cfg = with_password(cfg, console)
     pid = running_pid(cfg)
     if pid is not None:
         console.print(
@@ -148,6 +152,29 @@ def start(cfg: ServerConfig, console: Console) -> StartResult:
         soft_wrap=True,
     )
     return result
+
+
+def with_password(cfg: ServerConfig, console: Console) -> ServerConfig:
+    """`cfg` with its password: configured, stored, or generated now for a new server."""
+    if not cfg.password and not stored_password(cfg.home) and _has_database(cfg):
+        raise Neo4jServerError(
+            f"The Neo4j server in {cfg.home} was created with a password this version does not"
+            f" know (earlier versions used the published default 'graphrag-neo4j'); set"
+            f" neo4j.password (env {PASSWORD_ENV}) to it."
+        )
+    private_dir(cfg.home)
+    password, generated = ensure_password(cfg.home, cfg.password)
+    if generated:
+        console.print(
+            f"Generated a random password for user neo4j, kept user-only in "
+            f"{password_file(cfg.home)} (the CLI and Python API read it from there).",
+            soft_wrap=True,
+        )
+    return replace(cfg, password=password)
+
+
+def _has_database(cfg: ServerConfig) -> bool:
+    return (cfg.home / "data" / "databases" / "system").is_dir()
 
 
 def stop(cfg: ServerConfig, console: Console) -> bool:
@@ -245,7 +272,7 @@ def _remove_stale_pid_file(cfg: ServerConfig, console: Console) -> None:
         pid = read_pid(cfg.pid_file)
         cfg.pid_file.unlink(missing_ok=True)
         gone = f"process {pid} is gone" if pid else "it held no pid"
-        console.print(f"Removed a stale pid file ({gone}): {cfg.pid_file}", soft_wrap=True)
+        console.print(Text(f"Removed a stale pid file ({gone}): {cfg.pid_file}"), soft_wrap=True)
 
 
 def _spawn(cfg: ServerConfig, command: list[str]) -> subprocess.Popen[bytes]:
@@ -260,6 +287,7 @@ def _spawn(cfg: ServerConfig, command: list[str]) -> subprocess.Popen[bytes]:
         proc = subprocess.Popen(
             command, cwd=cfg.home, env=launcher_env(cfg), stdin=subprocess.DEVNULL,
             stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+            umask=0o077,  # the graph, its logs and transaction files are the user's only
         )  # fmt: skip
     cfg.pid_file.write_text(f"{proc.pid}\n")
     return proc

@@ -9,7 +9,7 @@ from graphrag_neo4j.resources import all_cypher_names, load_cypher, split_statem
 
 def test_schema_splits_into_its_statements() -> None:
     statements = split_statements(load_cypher("schema"))
-    assert len(statements) == 18
+    assert len(statements) == 19
     assert all(s.startswith("CREATE") for s in statements)
     assert sum("VECTOR INDEX" in s for s in statements) == 4
 

@@ -43,7 +43,7 @@ def test_env_prefix_and_nested_delimiter(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_secret_is_never_printed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GRAPHRAG_NEO4J__PASSWORD", "hunter2-secret")
     settings = load_settings()
-    assert settings.neo4j.password.get_secret_value() == "hunter2-secret"
+    assert settings.neo4j.secret() == "hunter2-secret"
     assert "hunter2-secret" not in repr(settings)
     assert "hunter2-secret" not in settings.model_dump_json()
 

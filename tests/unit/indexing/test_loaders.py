@@ -352,3 +352,43 @@ def test_christmas_carol_is_one_document(shared_data: Path) -> None:
     result = load_documents([shared_data / "christmas_carol"])
     [document] = result.documents
     assert document.title == "book" and "Scrooge" in document.text
+
+
+def test_a_folder_walk_does_not_follow_links_out_of_the_folder(tmp_path: Path) -> None:
+    outside = tmp_path / "secret.txt"
+    outside.write_text("Outside the folder.", encoding="utf-8")
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.txt").write_text("Inside the folder.", encoding="utf-8")
+    (folder / "link.txt").symlink_to(outside)
+    (folder / "inner.txt").symlink_to(folder / "a.txt")  # stays inside: read once
+    result = load_documents([folder])
+    assert [d.text for d in result.documents] == ["Inside the folder."]
+    (skipped,) = result.skipped
+    assert "links outside" in skipped.reason and "--follow-links" in skipped.reason
+    followed = load_documents([folder], follow_links=True)
+    assert sorted(d.text for d in followed.documents) == [
+        "Inside the folder.", "Outside the folder."
+    ]
+
+
+def test_a_linked_folder_is_not_walked_unless_asked(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "b.txt").write_text("Elsewhere.", encoding="utf-8")
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.txt").write_text("Here.", encoding="utf-8")
+    (folder / "sub").symlink_to(elsewhere, target_is_directory=True)
+    assert [d.text for d in load_documents([folder]).documents] == ["Here."]
+    followed = load_documents([folder], follow_links=True).documents
+    assert sorted(d.text for d in followed) == ["Elsewhere.", "Here."]
+
+
+def test_an_explicit_file_argument_is_read_even_through_a_link(tmp_path: Path) -> None:
+    target = tmp_path / "real.txt"
+    target.write_text("Named on purpose.", encoding="utf-8")
+    (tmp_path / "link.txt").symlink_to(target)
+    assert [d.text for d in load_documents([tmp_path / "link.txt"]).documents] == [
+        "Named on purpose."
+    ]

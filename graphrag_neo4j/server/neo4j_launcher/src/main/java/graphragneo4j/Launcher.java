@@ -119,6 +119,9 @@ public final class Launcher {
         s.put("server.http.listen_address", http);
         s.put("server.http.advertised_address", http);
         s.put("server.https.enabled", "false");
+        // The default "*" lets any web page the user has open drive the HTTP API (Cypher,
+        // deletes included) with a guessed password; only the Browser's own origin may.
+        s.put("dbms.security.http_access_control_allow_origin", "http://" + http);
         s.put("dbms.security.auth_enabled", "true");
         s.put("dbms.security.auth_minimum_password_length", Integer.toString(MIN_PASSWORD_LENGTH));
         s.put("dbms.usage_report.enabled", "false");
