@@ -166,8 +166,9 @@ class GraphRAG:
             follow_links=follow_links,
         )
         if not loaded.documents:
-            why = f"all {len(loaded.skipped)} inputs were skipped (see above)" if (
-                loaded.skipped) else "no files were found"
+            skipped = loaded.skipped
+            why = (f"all {len(skipped)} inputs were skipped (first: {skipped[0].reason})"
+                   if skipped else "no files were found")
             raise InputError(f"Nothing to index: {why}; fix or add inputs and run again.")
         documents = shard.select(loaded.documents) if shard else loaded.documents
         await self.aensure_schema()

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from graphrag_neo4j.records import normalize_name
+from graphrag_neo4j.indexing.records import normalize_name
 from graphrag_neo4j.testing import FakeChatModel
 
 PEOPLE = {"jakob bernoulli", "johann bernoulli", "daniel bernoulli", "leonhard euler", "euler"}

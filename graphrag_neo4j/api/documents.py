@@ -22,7 +22,6 @@ from graphrag_neo4j.api.graph_lookup import list_documents
 from graphrag_neo4j.api.jobs import Job
 from graphrag_neo4j.api.state import ApiState, api_state
 from graphrag_neo4j.api.uploads import job_folder, safe_name, save_text, save_upload
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.progress import StageProgress
 
 router = APIRouter(prefix="/v1", tags=["documents"])
@@ -85,10 +84,8 @@ async def _receive(request: Request, folder: Path) -> bool:
 async def _index(state: ApiState, job: Job, folder: Path, communities: bool) -> dict[str, Any]:
     with StageProgress(Console(quiet=True)) as progress:
         job.progress = progress
+        # An upload whose every file is skipped fails in aindex, with the first reason.
         stats, loaded = await state.rag.aindex([folder], progress=progress)
-        if not loaded.documents:
-            reasons = "; ".join(skipped.reason for skipped in loaded.skipped)
-            raise InputError(f"Nothing was indexed: {reasons or 'the upload holds no text'}.")
         result: dict[str, Any] = {
             "documents": [{"id": d.id, "title": d.title} for d in loaded.documents],
             "skipped": [skipped.reason for skipped in loaded.skipped],

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from graphrag_neo4j.indexing.records import content_id
 from graphrag_neo4j.llm.tokens import count_tokens
-from graphrag_neo4j.records import content_id
 
 ENTITY_HEADER = "-----Entities-----\nid|name|type|description|degree"
 RELATION_HEADER = "-----Relationships-----\nid|source|target|predicate|description|weight"

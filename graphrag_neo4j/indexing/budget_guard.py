@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from graphrag_neo4j.indexing.estimate import project_batch
 from graphrag_neo4j.indexing.llm_extraction import Extractor
+from graphrag_neo4j.indexing.records import Chunk, Document
 from graphrag_neo4j.llm.budget import BudgetExceededError
 from graphrag_neo4j.llm.model_profile import ModelProfile
-from graphrag_neo4j.records import Chunk, Document
 
 
 def guard_batch(extractor: Extractor, chunks: list[Chunk], number: int) -> None:

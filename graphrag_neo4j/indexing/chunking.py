@@ -7,8 +7,8 @@ from array import array
 from collections.abc import Iterator, Sequence
 
 from graphrag_neo4j.errors import ConfigError
+from graphrag_neo4j.indexing.records import Chunk, Document, content_id
 from graphrag_neo4j.llm.tokens import count_tokens, get_encoding
-from graphrag_neo4j.records import Chunk, Document, content_id
 from graphrag_neo4j.settings import ChunkingSettings
 
 # Not langchain_text_splitters: its TokenTextSplitter cuts blindly at token counts (and can split

@@ -13,12 +13,12 @@ from graphrag_neo4j.indexing.dependent_stages import dependent_stages
 from graphrag_neo4j.indexing.extraction_requests import ExtractionRequests, extraction_requests
 from graphrag_neo4j.indexing.llm_extraction import Extractor
 from graphrag_neo4j.indexing.loaders import load_documents
+from graphrag_neo4j.indexing.records import Chunk, Document
 from graphrag_neo4j.llm.calls import LLMCaller
 from graphrag_neo4j.llm.cost_estimate import CostEstimate, Range, StageEstimate
 from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
 from graphrag_neo4j.llm.model_profile import ModelProfile
 from graphrag_neo4j.llm.tokens import count_tokens
-from graphrag_neo4j.records import Chunk, Document
 from graphrag_neo4j.settings import ExtractionSettings, Settings
 from graphrag_neo4j.store import Store
 

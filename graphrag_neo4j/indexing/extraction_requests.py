@@ -11,11 +11,11 @@ from graphrag_neo4j.indexing.llm_extraction import (
     Extractor,
     gleaning_done,
 )
+from graphrag_neo4j.indexing.records import Chunk
 from graphrag_neo4j.indexing.tag_parser import parse_extraction
 from graphrag_neo4j.llm.calls import prompt_messages
 from graphrag_neo4j.llm.cost_estimate import Range
 from graphrag_neo4j.llm.model_profile import ModelProfile
-from graphrag_neo4j.records import Chunk
 
 
 @dataclass

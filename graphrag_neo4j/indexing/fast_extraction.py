@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING
 
 from graphrag_neo4j.indexing.fast_pruning import Edge, Pruned, prune
 from graphrag_neo4j.indexing.fast_terms import UNTYPED, ChunkTerms, Term, chunk_terms
+from graphrag_neo4j.indexing.records import ChunkExtraction, EntityMention, RelationMention
 from graphrag_neo4j.indexing.summarizing import SENTENCE_SEPARATOR, shortest
-from graphrag_neo4j.records import ChunkExtraction, EntityMention, RelationMention
 from graphrag_neo4j.settings import FastExtractionSettings
 
 if TYPE_CHECKING:
     from spacy.language import Language
 
-    from graphrag_neo4j.records import Chunk
+    from graphrag_neo4j.indexing.records import Chunk
 
 # Concepts need a corpus to tell common from telling; below this many chunks the share is noise.
 MIN_CHUNKS_FOR_SHARE = 20

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from graphrag_neo4j.records import normalize_name
+from graphrag_neo4j.indexing.records import normalize_name
 from graphrag_neo4j.settings import FastExtractionSettings
 
 if TYPE_CHECKING:

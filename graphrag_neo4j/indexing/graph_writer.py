@@ -9,15 +9,15 @@ from dataclasses import asdict
 from functools import lru_cache
 from typing import Any
 
-from graphrag_neo4j.indexing.resolution.decisions import Resolution
-from graphrag_neo4j.indexing.resolution.grouping import MergeRecord, mention_key
-from graphrag_neo4j.records import (
+from graphrag_neo4j.indexing.records import (
     Chunk,
     ChunkExtraction,
     Document,
     normalize_name,
     relation_id,
 )
+from graphrag_neo4j.indexing.resolution.decisions import Resolution
+from graphrag_neo4j.indexing.resolution.grouping import MergeRecord, mention_key
 from graphrag_neo4j.store import Store
 
 Rows = list[dict[str, Any]]

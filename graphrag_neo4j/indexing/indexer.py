@@ -19,6 +19,7 @@ from graphrag_neo4j.indexing.limits import documents_within_limits, extraction_w
 from graphrag_neo4j.indexing.llm_extraction import Extractor
 from graphrag_neo4j.indexing.nlp_model import load_pipeline
 from graphrag_neo4j.indexing.progress import StageProgress
+from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction, Document
 from graphrag_neo4j.indexing.resolution.stage import ResolvingStage
 from graphrag_neo4j.indexing.run_report import IndexStats
 from graphrag_neo4j.indexing.summarizing import DescriptionMerger
@@ -27,7 +28,6 @@ from graphrag_neo4j.indexing.triplet_extraction import extractions_from_triplets
 from graphrag_neo4j.llm.budget import BudgetExceededError
 from graphrag_neo4j.llm.calls import LLMCaller
 from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
-from graphrag_neo4j.records import Chunk, ChunkExtraction, Document
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 

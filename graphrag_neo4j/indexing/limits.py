@@ -14,7 +14,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import replace
 
-from graphrag_neo4j.records import ChunkExtraction, Document
+from graphrag_neo4j.indexing.records import ChunkExtraction, Document
 
 MAX_KEY_BYTES = 4096  # half of Neo4j's index key limit: names also live in composite keys
 _PREVIEW = 60

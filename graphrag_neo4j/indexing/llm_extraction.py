@@ -7,10 +7,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from graphrag_neo4j.indexing.tag_parser import ExtractedTriplet, ParsedExtraction, parse_extraction
-from graphrag_neo4j.llm.calls import LLMCaller
-from graphrag_neo4j.llm.reply_guards import repeating_lines
-from graphrag_neo4j.records import (
+from graphrag_neo4j.indexing.records import (
     Chunk,
     ChunkExtraction,
     EntityMention,
@@ -18,6 +15,9 @@ from graphrag_neo4j.records import (
     normalize_name,
     normalize_type,
 )
+from graphrag_neo4j.indexing.tag_parser import ExtractedTriplet, ParsedExtraction, parse_extraction
+from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.reply_guards import repeating_lines
 from graphrag_neo4j.resources import load_prompt
 from graphrag_neo4j.settings import ExtractionSettings
 

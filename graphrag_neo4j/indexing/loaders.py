@@ -13,7 +13,7 @@ from typing import Any
 
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.record_files import RECORD_SUFFIXES, Record, file_records, record_id
-from graphrag_neo4j.records import Document, content_id
+from graphrag_neo4j.indexing.records import Document, content_id
 
 # LangChain's loaders are not used: TextLoader, CSVLoader and JSONLoader (which needs jq) raise
 # on a bad file instead of naming it and moving on, and would not give record ids or sources.

@@ -12,7 +12,7 @@ from typing import Any
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.loaders import read_text, title_from_text
 from graphrag_neo4j.indexing.record_files import Record, jsonl_records, record_id, record_list
-from graphrag_neo4j.records import Document
+from graphrag_neo4j.indexing.records import Document
 
 Triplet = tuple[str, str, str]
 EXPECTED_SHAPES = (

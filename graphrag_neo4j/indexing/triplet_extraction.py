@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from graphrag_neo4j.records import Chunk, ChunkExtraction, EntityMention, RelationMention
+from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction, EntityMention, RelationMention
 
 UNKNOWN_TYPE = "unknown"
 

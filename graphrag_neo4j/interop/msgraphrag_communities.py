@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from graphrag_neo4j.communities.report_stage import embedding_text
+from graphrag_neo4j.indexing.records import content_id
 from graphrag_neo4j.interop.msgraphrag_tables import (
     MsOutput,
     Row,
@@ -12,7 +13,6 @@ from graphrag_neo4j.interop.msgraphrag_tables import (
     number_of,
     text_of,
 )
-from graphrag_neo4j.records import content_id
 
 IMPORTED = "imported"
 

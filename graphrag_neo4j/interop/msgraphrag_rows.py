@@ -6,11 +6,11 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from graphrag_neo4j.indexing.graph_refresh import entity_embedding_text, relation_embedding_text
+from graphrag_neo4j.indexing.records import content_id, normalize_name, normalize_type
 from graphrag_neo4j.interop.msgraphrag_communities import community_rows, report_rows
 from graphrag_neo4j.interop.msgraphrag_tables import MsOutput, Row, id_list
 from graphrag_neo4j.interop.msgraphrag_tables import number_of as _number
 from graphrag_neo4j.interop.msgraphrag_tables import text_of as _text
-from graphrag_neo4j.records import content_id, normalize_name, normalize_type
 
 DEFAULT_PREDICATE = "related to"
 

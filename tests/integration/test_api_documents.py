@@ -98,4 +98,4 @@ def test_a_failed_job_reports_its_reason(api_url: str) -> None:
     files = {"file": ("rows.jsonl", b'{"body": "no text field"}\n', "application/jsonl")}
     job = _finished(api_url, httpx.post(f"{api_url}/v1/documents", files=files,
                                         data={"communities": "false"}, timeout=10).json())
-    assert job["status"] == "failed" and job["error"].startswith("Nothing was indexed")
+    assert job["status"] == "failed" and job["error"].startswith("Nothing to index")

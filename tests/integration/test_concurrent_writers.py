@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from graphrag_neo4j.records import normalize_name
+from graphrag_neo4j.indexing.records import normalize_name
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 

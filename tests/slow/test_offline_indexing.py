@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.records import normalize_name
+from graphrag_neo4j.indexing.records import normalize_name
 from graphrag_neo4j.settings import load_settings
 from graphrag_neo4j.store import Store
 from tests.nano_fakes import load_nano

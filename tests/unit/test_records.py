@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphrag_neo4j.records import entity_id, normalize_name
+from graphrag_neo4j.indexing.records import entity_id, normalize_name
 
 
 @pytest.mark.parametrize("name", ["🚀", "🎉", "!!!", "???", "—", "★ ★"])

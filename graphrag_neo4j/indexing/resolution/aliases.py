@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 
+from graphrag_neo4j.indexing.records import ChunkExtraction
 from graphrag_neo4j.indexing.resolution.decisions import Resolution, apply_merge, repoint_merges
 from graphrag_neo4j.indexing.resolution.grouping import compatible, mention_key
-from graphrag_neo4j.records import ChunkExtraction
 
 DECIDER = "alias"
 

@@ -8,9 +8,9 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from graphrag_neo4j.indexing.records import content_id
 from graphrag_neo4j.indexing.resolution.grouping import UNKNOWN, Grouping, MergeRecord, ProtoEntity
 from graphrag_neo4j.llm.calls import LLMCaller
-from graphrag_neo4j.records import content_id
 
 STAGE = "resolve"
 _JSON_OBJECT = re.compile(r"\{.*\}", flags=re.DOTALL)

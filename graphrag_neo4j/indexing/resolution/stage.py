@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from graphrag_neo4j.indexing.records import ChunkExtraction, normalize_name
 from graphrag_neo4j.indexing.resolution.aliases import fold_aliases
 from graphrag_neo4j.indexing.resolution.decisions import MergeDecider, Resolution, surface_merges
 from graphrag_neo4j.indexing.resolution.grouping import (
@@ -17,7 +18,6 @@ from graphrag_neo4j.indexing.resolution.grouping import (
 )
 from graphrag_neo4j.llm.calls import LLMCaller
 from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
-from graphrag_neo4j.records import ChunkExtraction, normalize_name
 from graphrag_neo4j.settings import ExtractionSettings
 from graphrag_neo4j.store import Store
 

@@ -10,9 +10,9 @@ from typing import Any
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.graph_refresh import refresh_entities, refresh_relations
 from graphrag_neo4j.indexing.graph_writer import group_relation_mentions
+from graphrag_neo4j.indexing.records import normalize_name, relation_id
 from graphrag_neo4j.indexing.summarizing import DescriptionMerger
 from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
-from graphrag_neo4j.records import normalize_name, relation_id
 from graphrag_neo4j.store import Store
 
 Row = dict[str, Any]

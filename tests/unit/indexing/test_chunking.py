@@ -19,8 +19,8 @@ from graphrag_neo4j.indexing.chunking import (
     boundary_rank,
     chunk_document,
 )
+from graphrag_neo4j.indexing.records import Chunk, Document, content_id
 from graphrag_neo4j.llm.tokens import count_tokens, get_encoding
-from graphrag_neo4j.records import Chunk, Document, content_id
 from graphrag_neo4j.settings import ChunkingSettings
 
 TOKENS = ChunkingSettings()

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from graphrag_neo4j.errors import Neo4jUnavailableError
 from graphrag_neo4j.indexing.estimate import estimate_documents
+from graphrag_neo4j.indexing.records import Document
 from graphrag_neo4j.llm.calls import LLMCaller
 from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
-from graphrag_neo4j.records import Document
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeEmbeddings, pipeline_fake_llm

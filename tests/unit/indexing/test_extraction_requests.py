@@ -6,9 +6,9 @@ from pathlib import Path
 
 from graphrag_neo4j.indexing.extraction_requests import extraction_requests
 from graphrag_neo4j.indexing.llm_extraction import Extractor
+from graphrag_neo4j.indexing.records import Chunk
 from graphrag_neo4j.llm.calls import LLMCaller, prompt_messages
 from graphrag_neo4j.llm.model_profile import ModelProfile
-from graphrag_neo4j.records import Chunk
 from graphrag_neo4j.settings import ExtractionSettings, LLMSettings
 from graphrag_neo4j.testing import pipeline_fake_llm
 

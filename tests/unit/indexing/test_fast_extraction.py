@@ -6,7 +6,7 @@ import pytest
 
 from graphrag_neo4j.indexing.fast_extraction import extract_fast
 from graphrag_neo4j.indexing.nlp_model import load_pipeline
-from graphrag_neo4j.records import Chunk, ChunkExtraction
+from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction
 from graphrag_neo4j.settings import FastExtractionSettings
 
 PARAGRAPH = (

@@ -12,7 +12,12 @@ from graphrag_neo4j.indexing.limits import (
     extraction_within_limits,
     too_long,
 )
-from graphrag_neo4j.records import ChunkExtraction, Document, EntityMention, RelationMention
+from graphrag_neo4j.indexing.records import (
+    ChunkExtraction,
+    Document,
+    EntityMention,
+    RelationMention,
+)
 
 LONG = "x" * (MAX_KEY_BYTES + 1)
 

@@ -17,7 +17,7 @@ from graphrag_neo4j.indexing.loaders import (
     read_text,
     title_from_text,
 )
-from graphrag_neo4j.records import content_id
+from graphrag_neo4j.indexing.records import content_id
 
 
 def _pdf(pages: list[str], title: str | None = None) -> bytes:

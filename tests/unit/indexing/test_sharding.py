@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.indexing.records import Document
 from graphrag_neo4j.indexing.sharding import Shard, parse_shard
-from graphrag_neo4j.records import Document
 
 
 def _documents(n: int) -> list[Document]:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from graphrag_neo4j.indexing.records import ChunkExtraction, EntityMention, entity_id
 from graphrag_neo4j.indexing.resolution.aliases import fold_aliases
 from graphrag_neo4j.indexing.resolution.decisions import Resolution, surface_merges
 from graphrag_neo4j.indexing.resolution.grouping import group_mentions
-from graphrag_neo4j.records import ChunkExtraction, EntityMention, entity_id
 
 TYPES = ("person", "location", "organization")
 

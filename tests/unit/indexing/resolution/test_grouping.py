@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from graphrag_neo4j.indexing.records import EntityMention, entity_id, normalize_name
 from graphrag_neo4j.indexing.resolution.decisions import MergeDecider
 from graphrag_neo4j.indexing.resolution.grouping import (
     ExistingEntity,
@@ -12,7 +13,6 @@ from graphrag_neo4j.indexing.resolution.grouping import (
     near_duplicate_groups,
 )
 from graphrag_neo4j.llm.calls import LLMCaller
-from graphrag_neo4j.records import EntityMention, entity_id, normalize_name
 from graphrag_neo4j.settings import LLMSettings
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 

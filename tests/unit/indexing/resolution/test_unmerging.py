@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from graphrag_neo4j.indexing.records import relation_id
 from graphrag_neo4j.indexing.resolution.decisions import Resolution, apply_merge
 from graphrag_neo4j.indexing.resolution.grouping import ProtoEntity
 from graphrag_neo4j.indexing.resolution.unmerging import plan_unmerge
-from graphrag_neo4j.records import relation_id
 
 
 def _footprint(relations: list[dict[str, Any]]) -> dict[str, Any]:
