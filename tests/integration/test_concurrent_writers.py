@@ -21,7 +21,6 @@ from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 
 pytestmark = pytest.mark.integration
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "data" / "musique" / "corpus.jsonl"
 PASSAGES = 80
 WRITER = """
 import sys
@@ -39,10 +38,9 @@ with GraphRAG(settings, embeddings=FakeEmbeddings()) as rag:
 """
 
 
-def _corpus(tmp_path: Path) -> Path:
-    if not CORPUS.is_file():
-        pytest.fail(f"{CORPUS} is missing: the shared test data must be present")
-    lines = CORPUS.read_text(encoding="utf-8").splitlines()[:PASSAGES]
+def _corpus(shared_data: Path, tmp_path: Path) -> Path:
+    source = shared_data / "musique" / "corpus.jsonl"
+    lines = source.read_text(encoding="utf-8").splitlines()[:PASSAGES]
     # A spelling variant in the other half makes both writers want the same merge.
     extra = {"id": "variant", "text": "The journal of mathematical physics is monthly.",
              "triplets": [["journal of mathematical physics", "is", "monthly"]]}
@@ -82,9 +80,9 @@ def _fingerprint(store: Store) -> dict[str, Any]:
 
 
 def test_two_shards_at_once_build_the_graph_of_one_run(
-    store: Store, settings: Settings, tmp_path: Path
+    store: Store, settings: Settings, shared_data: Path, tmp_path: Path
 ) -> None:
-    corpus = _corpus(tmp_path)
+    corpus = _corpus(shared_data, tmp_path)
     _writers(corpus, ["all"], tmp_path / "single")
     single = _fingerprint(store)
     store.run_autocommit("delete_all")
