@@ -21,5 +21,5 @@ async def test_concurrent_scopes_count_their_own_calls() -> None:
     assert first == (3, 30) and second == (5, 500)
     assert ledger.total().calls == 8
     with usage_scope() as outside:
-        pass
-    assert outside.calls == 0
+        ledger.record_cache_hit("answer")  # a cache hit is no call
+    assert outside.calls == 0 and ledger.total().calls == 8
