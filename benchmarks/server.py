@@ -42,11 +42,7 @@ def serve(port: int) -> None:
     from graphrag_neo4j.api.runner import server_for
 
     with engine() as rag:
-        settings = rag.settings.server
-        server = server_for(create_app(rag), settings, "127.0.0.1", port)
-        server.config.log_level = "warning"
-        server.config.access_log = False
-        server.run()
+        server_for(create_app(rag), rag.settings.server, "127.0.0.1", port).run()
 
 
 async def timed(call: Call, question: str) -> float:
@@ -124,9 +120,10 @@ async def measure(url: str, questions: list[str], method: str, args: argparse.Na
     return figures
 
 
-def started_server(port: int) -> subprocess.Popen[bytes]:
+def started_server(port: int, access_log: bool) -> subprocess.Popen[bytes]:
     """This script in --serve mode, once /health answers."""
-    process = subprocess.Popen([sys.executable, __file__, "--serve", str(port)], env=os.environ)
+    env = {**os.environ, "GRAPHRAG_SERVER__ACCESS_LOG": str(access_log).lower()}
+    process = subprocess.Popen([sys.executable, __file__, "--serve", str(port)], env=env)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
@@ -154,12 +151,14 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--port", type=int, default=18731)
+    parser.add_argument("--access-log", action="store_true",
+                        help="Keep the server's access log on (a line per request to stderr).")
     args = parser.parse_args()
     if args.serve:
         serve(args.serve)
         return
     questions = [q["question"] for q in json.loads(QUESTIONS.read_text())][: args.questions]
-    server = started_server(args.port)
+    server = started_server(args.port, args.access_log)
     try:
         figures = asyncio.run(
             measure(f"http://127.0.0.1:{args.port}", questions, args.method, args))
@@ -167,7 +166,7 @@ def main() -> None:
         server.terminate()
         server.wait(30)
     print(f"{len(questions)} questions x {args.rounds} rounds, method {args.method},"
-          " retrieve_only")
+          f" retrieve_only, access log {'on' if args.access_log else 'off'}")
     report("in process", figures.local, figures.local_rps, args.clients)
     report("app (ASGI)", figures.asgi, None, args.clients)
     report("over HTTP", figures.http, figures.http_rps, args.clients)

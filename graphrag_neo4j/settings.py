@@ -414,6 +414,9 @@ class ServerSettings(_Section):
         300.0, description="Longest a request may run before it gets 504."
     )
     jobs_kept: int = Field(200, description="Finished indexing jobs remembered for GET /v1/jobs.")
+    access_log: bool = Field(
+        True, description="Log each request's method, path and status (never its headers)."
+    )
 
 
 class Settings(BaseSettings):

@@ -22,7 +22,7 @@ def server_for(app: FastAPI, server: ServerSettings, host: str, port: int) -> uv
     check_bind(host, server.api_key)
     # uvicorn's access log writes the request line only (method, path, status), never headers.
     config = uvicorn.Config(app, host=host, port=port, log_level="info", server_header=False,
-                            timeout_graceful_shutdown=10)
+                            timeout_graceful_shutdown=10, access_log=server.access_log)
     return uvicorn.Server(config)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from langchain_core.documents import Document
 
 from graphrag_neo4j.query.base import QueryMethod, make_query
-from graphrag_neo4j.query.global_search import NOTHING_RELEVANT, GlobalSearch
+from graphrag_neo4j.query.global_search import CITED_FOR_THE_MODEL, NOTHING_RELEVANT, GlobalSearch
 from graphrag_neo4j.query.hops.search import HopsSearch
 from graphrag_neo4j.query.local import LocalSearch
 from graphrag_neo4j.query.naive import NaiveSearch
@@ -126,8 +126,9 @@ async def test_global_maps_reports_then_reduces(tmp_path: Path) -> None:
     )
     query = make_query(services.settings, "Who taught Euler?", level=2)
     answer = await run_query(services, GlobalSearch(services), query)
-    assert answer.text == "Johann taught Euler."
-    assert answer.notes == ["Level 2 has no reports; using 1."]
+    # The reduce reply cited nothing: the report its only point rests on is cited for it.
+    assert answer.text == "Johann taught Euler. [Data: Reports (1)]"
+    assert answer.notes == ["Level 2 has no reports; using 1.", CITED_FOR_THE_MODEL]
     assert answer.selection is not None and answer.selection.level == 1
     assert answer.selection.map_calls == 1 and answer.llm_calls == 2
     assert [row["ref"] for row in answer.sources["Reports"]] == [1, 2]
