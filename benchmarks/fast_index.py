@@ -36,7 +36,7 @@ from rich.table import Table
 
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.chunking import chunk_document
-from graphrag_neo4j.indexing.fast_extraction import extract_fast
+from graphrag_neo4j.indexing.fast_extraction import extract_fast, pipe_processes
 from graphrag_neo4j.indexing.loaders import load_documents
 from graphrag_neo4j.indexing.nlp_model import load_pipeline
 from graphrag_neo4j.settings import Settings, load_settings
@@ -74,13 +74,15 @@ def measure_extraction(settings: Settings) -> tuple[float, float]:
     fast = settings.extraction.fast
     list(nlp.pipe([c.text for c in chunks[:2]]))  # warm up caches, as a long run would be
     started = time.perf_counter()
-    for _ in nlp.pipe((c.text for c in chunks), batch_size=fast.batch_size):
+    processes = pipe_processes(fast, len(chunks))
+    for _ in nlp.pipe((c.text for c in chunks), batch_size=fast.batch_size, n_process=processes):
         pass
     floor = words / (time.perf_counter() - started)
     started = time.perf_counter()
     extract_fast(nlp, chunks, fast)
     ours = words / (time.perf_counter() - started)
-    table = Table(title=f"Extraction over the book's {len(chunks)} chunks ({words:,} words)")
+    table = Table(title=f"Extraction over the book's {len(chunks)} chunks ({words:,} words,"
+                  f" {processes} spaCy process{'es' if processes > 1 else ''})")
     for column in ("", "words/s", "x floor"):
         table.add_column(column, justify="right")
     table.add_row("bare nlp.pipe (floor)", f"{floor:,.0f}", "1.00")

@@ -238,7 +238,15 @@ class FastExtractionSettings(_Section):
         False, description="Summarise long descriptions with the LLM instead of keeping "
         "`sentences_per_description` sentences."
     )
-    batch_size: int = Field(16, description="Chunks per spaCy `nlp.pipe` batch.")
+    batch_size: int = Field(
+        2, description="Chunks per spaCy `nlp.pipe` batch (small batches keep the worker "
+        "processes evenly busy)."
+    )
+    processes: int = Field(
+        2, description="spaCy worker processes (`nlp.pipe` n_process); 1 parses in the indexing "
+        "process, as every input of fewer than 16 chunks does (starting workers would cost more "
+        "than they save)."
+    )
 
 
 class ExtractionSettings(_Section):

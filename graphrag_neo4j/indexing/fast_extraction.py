@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import threading
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +23,8 @@ if TYPE_CHECKING:
 
 # Concepts need a corpus to tell common from telling; below this many chunks the share is noise.
 MIN_CHUNKS_FOR_SHARE = 20
+# Below this many chunks, forking parser workers costs more than it saves.
+MIN_CHUNKS_FOR_WORKERS = 16
 Progress = Callable[[int], None] | None
 
 
@@ -33,11 +37,44 @@ def extract_fast(
     """Parse the chunks in `nlp.pipe` batches and build their pruned extractions."""
     parsed = []
     texts = (chunk.text for chunk in chunks)
-    for chunk, doc in zip(chunks, nlp.pipe(texts, batch_size=settings.batch_size), strict=True):
+    docs = nlp.pipe(texts, batch_size=settings.batch_size,
+                    n_process=pipe_processes(settings, len(chunks)))
+    for chunk, doc in zip(chunks, docs, strict=True):
         parsed.append(chunk_terms(chunk.id, doc, settings))
         if on_chunk is not None:
             on_chunk(1)
     return extractions_from_terms(parsed, settings)
+
+
+def pipe_processes(settings: FastExtractionSettings, chunks: int) -> int:
+    """Worker processes for parsing `chunks` chunks: the setting, or 1 for a small input."""
+    return max(1, settings.processes) if chunks >= MIN_CHUNKS_FOR_WORKERS else 1
+
+
+async def extract_fast_in_thread(
+    nlp: Language,
+    chunks: Sequence[Chunk],
+    settings: FastExtractionSettings,
+    on_chunk: Progress = None,
+) -> list[ChunkExtraction]:
+    """`extract_fast` in a thread of its own, so the event loop stays free.
+
+    Not asyncio's executor: a parser worker forked from an executor thread exits with code 1
+    (the executor's exit hook joins that very thread in the child) and spaCy then warns W127.
+    """
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[list[ChunkExtraction]] = loop.create_future()
+
+    def work() -> None:
+        try:
+            result = extract_fast(nlp, chunks, settings, on_chunk)
+        except BaseException as error:  # handed to the awaiting coroutine, not lost in a thread
+            loop.call_soon_threadsafe(done.set_exception, error)
+        else:
+            loop.call_soon_threadsafe(done.set_result, result)
+
+    threading.Thread(target=work, name="fast-extraction", daemon=True).start()
+    return await done
 
 
 @dataclass

@@ -12,7 +12,7 @@ from rich.console import Console
 from graphrag_neo4j.indexing.budget_guard import guard_batch, stopped
 from graphrag_neo4j.indexing.chunking import chunk_document
 from graphrag_neo4j.indexing.deletion import delete_document
-from graphrag_neo4j.indexing.fast_extraction import extract_fast
+from graphrag_neo4j.indexing.fast_extraction import extract_fast_in_thread
 from graphrag_neo4j.indexing.graph_refresh import refresh_entities, refresh_relations
 from graphrag_neo4j.indexing.graph_writer import write_documents_and_chunks, write_mentions
 from graphrag_neo4j.indexing.limits import documents_within_limits, extraction_within_limits
@@ -215,8 +215,8 @@ class Indexer:
         """spaCy over the batch's chunks in a worker thread, so the event loop stays free."""
         with progress.stage(self._extract_stage) as advance:
             nlp = await asyncio.to_thread(load_pipeline)
-            return await asyncio.to_thread(
-                extract_fast, nlp, chunks, self.settings.extraction.fast, advance
+            return await extract_fast_in_thread(
+                nlp, chunks, self.settings.extraction.fast, advance
             )
 
     def _extractor(self) -> Extractor:

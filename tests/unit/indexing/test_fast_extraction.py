@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
-from graphrag_neo4j.indexing.fast_extraction import extract_fast
+from graphrag_neo4j.indexing.fast_extraction import (
+    extract_fast,
+    extract_fast_in_thread,
+    pipe_processes,
+)
 from graphrag_neo4j.indexing.nlp_model import load_pipeline
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction
 from graphrag_neo4j.settings import FastExtractionSettings
@@ -100,3 +106,28 @@ def test_labels_outside_the_mapping_are_dropped() -> None:
     assert {(e.name, e.type) for e in extraction.entities} == {
         ("Ada Lovelace", "person"), ("London", "location")
     }
+
+
+def test_worker_processes_extract_exactly_what_one_process_does() -> None:
+    texts = [PARAGRAPH, "Scrooge dropped the lantern near the window.", PARAGRAPH[:120],
+             "Bob Cratchit and Tiny Tim walked home to Camden Town."] * 4
+    one = ONE_CHUNK.model_copy(update={"processes": 1})
+    two = ONE_CHUNK.model_copy(update={"processes": 2, "batch_size": 1})
+    assert pipe_processes(two, len(texts)) == 2
+    assert _extract(texts, two) == _extract(texts, one)
+
+
+def test_a_small_input_parses_in_this_process() -> None:
+    settings = FastExtractionSettings(processes=2)
+    assert pipe_processes(settings, 15) == 1
+    assert pipe_processes(settings, 16) == 2
+    assert pipe_processes(settings.model_copy(update={"processes": 0}), 100) == 1
+
+
+async def test_workers_forked_from_the_extraction_thread_exit_cleanly() -> None:
+    texts = ["Bob Cratchit and Tiny Tim walked home to Camden Town."] * 16
+    chunks = [Chunk(f"c{i}", "d1", text, i, 50) for i, text in enumerate(texts)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # spaCy's W127 says a worker exited with an error
+        extractions = await extract_fast_in_thread(load_pipeline(), chunks, ONE_CHUNK)
+    assert len(extractions) == 16
