@@ -16,7 +16,7 @@ from langchain_core.outputs import ChatGenerationChunk
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
-from tests.nano_fakes import load_nano, nano_fake_llm
+from tests.nano_fakes import load_nano, nano_fake_llm, write_nano_passages
 
 ANSWER = "Daniel Bernoulli made major contributions to fluid dynamics [Data: Sources (1)]."
 GLOBAL_ANSWER = "The Bernoullis shaped calculus and mechanics [Data: Reports (1)]."
@@ -91,8 +91,6 @@ def nano_engine(settings: Settings, nano_root: Path, cache_dir: Path,
 
 def index_nano(rag: GraphRAG, nano_root: Path, folder: Path) -> None:
     """Write the nano passages as files, index them and build communities with reports."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for index, passage in enumerate(load_nano(nano_root)["passages"]):
-        (folder / f"passage_{index}.txt").write_text(passage["passage"], encoding="utf-8")
+    write_nano_passages(load_nano(nano_root), folder)
     rag.index([folder])
     rag.build_communities()

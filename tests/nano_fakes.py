@@ -19,6 +19,17 @@ def load_nano(shared_data: Path) -> dict[str, Any]:
     return dict(json.loads((shared_data / "milvus_nano" / "nano_dataset.json").read_text()))
 
 
+def write_nano_passages(dataset: dict[str, Any], folder: Path) -> list[Path]:
+    """The dataset's passages as `passage_N.txt` files in `folder` (made if missing)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for index, passage in enumerate(dataset["passages"]):
+        path = folder / f"passage_{index}.txt"
+        path.write_text(passage["passage"], encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
 def kind_of(name: str) -> str:
     """The type the fake extractor gives a name."""
     key = normalize_name(name)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
 import threading
 from collections.abc import AsyncIterator, Callable
@@ -21,6 +20,7 @@ from langchain_core.messages.ai import UsageMetadata
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 
 from graphrag_neo4j.errors import ModelError
+from graphrag_neo4j.llm.cores import free_cores
 
 _ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}
 
@@ -121,16 +121,6 @@ def _absorb(reply: _Reply, chunk: dict[str, Any]) -> str:
 
 _engines: dict[tuple[str, int, int, int], _Engine] = {}
 _engines_lock = threading.Lock()
-
-
-def free_cores() -> int:
-    """Cores not busy with other work right now (1-minute load average), at least one.
-
-    A llama.cpp step waits for its slowest thread, so a thread sharing a core with another
-    busy program stalls every step: fewer threads than cores beat one per core then.
-    """
-    cores = os.cpu_count() or 1
-    return max(1, min(cores, cores - round(os.getloadavg()[0])))
 
 
 def _engine_for(model_path: Path, n_ctx: int, n_threads: int, poll: int = 0) -> _Engine:

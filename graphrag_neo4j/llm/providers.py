@@ -36,6 +36,23 @@ def _env_key(name: str) -> SecretStr | None:
     return SecretStr(value) if value else None
 
 
+def _openai_key(section: str, api_key: SecretStr | None, base_url: str | None) -> SecretStr:
+    """The OpenAI key for settings `section`; a keyless local server gets a stand-in."""
+    key = api_key or _env_key("OPENAI_API_KEY")
+    if key is None and not base_url:
+        prefix = f"GRAPHRAG_{section.upper()}"
+        raise ConfigError(
+            f"The openai {'LLM' if section == 'llm' else section} provider needs an API key; set "
+            f"OPENAI_API_KEY or {prefix}__API_KEY, or {prefix}__BASE_URL for a local "
+            "OpenAI-compatible server."
+        )
+    return key or SecretStr(_PLACEHOLDER_KEY)
+
+
+def _served_by(base_url: str | None) -> str:
+    return f"OpenAI-compatible {base_url}" if base_url else "openai"
+
+
 def _choose(provider: str, api_key: SecretStr | None, base_url: str | None) -> tuple[str, str]:
     """The concrete provider for `auto`, with the reason shown to the user."""
     if provider != "auto":
@@ -70,25 +87,18 @@ def resolve_llm(settings: Settings) -> ResolvedModel[BaseChatModel]:
 def _openai_chat(llm: LLMSettings, reason: str) -> ResolvedModel[BaseChatModel]:
     from langchain_openai import ChatOpenAI
 
-    key = llm.api_key or _env_key("OPENAI_API_KEY")
-    if key is None and not llm.base_url:
-        raise ConfigError(
-            "The openai LLM provider needs an API key; set OPENAI_API_KEY or "
-            "GRAPHRAG_LLM__API_KEY, or GRAPHRAG_LLM__BASE_URL for a local OpenAI-compatible server."
-        )
     name = llm.model or DEFAULT_OPENAI_CHAT_MODEL
     # max_retries=0: LLMCaller owns retries, so they do not multiply with the client's.
     model = ChatOpenAI(
         model=name,
-        api_key=key or SecretStr(_PLACEHOLDER_KEY),
+        api_key=_openai_key("llm", llm.api_key, llm.base_url),
         base_url=llm.base_url,
         temperature=llm.temperature,
         max_completion_tokens=llm.max_tokens,
         timeout=llm.timeout_s,
         max_retries=0,
     )
-    where = f"OpenAI-compatible {llm.base_url}" if llm.base_url else "openai"
-    return ResolvedModel(model, f"{where}: {name} ({reason})")
+    return ResolvedModel(model, f"{_served_by(llm.base_url)}: {name} ({reason})")
 
 
 def _azure_chat(llm: LLMSettings, reason: str) -> ResolvedModel[BaseChatModel]:
@@ -170,22 +180,15 @@ def resolve_embeddings(settings: Settings) -> ResolvedModel[Embeddings]:
 def _openai_embeddings(embedding: EmbeddingSettings, reason: str) -> ResolvedModel[Embeddings]:
     from langchain_openai import OpenAIEmbeddings
 
-    key = embedding.api_key or _env_key("OPENAI_API_KEY")
-    if key is None and not embedding.base_url:
-        raise ConfigError(
-            "The openai embedding provider needs an API key; set OPENAI_API_KEY or "
-            "GRAPHRAG_EMBEDDING__API_KEY, or GRAPHRAG_EMBEDDING__BASE_URL for a local server."
-        )
     name = embedding.model or DEFAULT_OPENAI_EMBEDDING_MODEL
     model = OpenAIEmbeddings(
         model=name,
-        openai_api_key=key or SecretStr(_PLACEHOLDER_KEY),
+        openai_api_key=_openai_key("embedding", embedding.api_key, embedding.base_url),
         openai_api_base=embedding.base_url,
         # tiktoken pre-splitting only fits OpenAI's own models, not other servers' tokenizers.
         check_embedding_ctx_length=embedding.base_url is None,
     )
-    where = f"OpenAI-compatible {embedding.base_url}" if embedding.base_url else "openai"
-    return ResolvedModel(model, f"{where}: {name} ({reason})")
+    return ResolvedModel(model, f"{_served_by(embedding.base_url)}: {name} ({reason})")
 
 
 def _azure_embeddings(settings: Settings, reason: str) -> ResolvedModel[Embeddings]:

@@ -15,7 +15,7 @@ from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 from tests.integration.test_global_search import fake_report
-from tests.nano_fakes import load_nano, nano_fake_llm
+from tests.nano_fakes import load_nano, nano_fake_llm, write_nano_passages
 
 pytestmark = pytest.mark.integration
 QUESTION = "What did Daniel Bernoulli study?"
@@ -48,9 +48,7 @@ def test_drift_falls_back_without_reports_then_runs_within_its_budgets(
 ) -> None:
     dataset = load_nano(nano_root)
     docs = tmp_path / "docs"
-    docs.mkdir()
-    for index, passage in enumerate(dataset["passages"]):
-        (docs / f"passage_{index}.txt").write_text(passage["passage"], encoding="utf-8")
+    write_nano_passages(dataset, docs)
     llm = nano_fake_llm(dataset, extra=[
         ("briefing reports on communities", fake_report),
         ("You start a search through a collection", primer),

@@ -15,7 +15,7 @@ from graphrag_neo4j.query.global_search import NOTHING_RELEVANT
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
-from tests.nano_fakes import load_nano, nano_fake_llm
+from tests.nano_fakes import load_nano, nano_fake_llm, write_nano_passages
 
 pytestmark = pytest.mark.integration
 QUESTION = "What did the Bernoulli family contribute to science?"
@@ -52,9 +52,7 @@ def fake_map(prompt: str) -> str:
 def rag(store: Store, settings: Settings, nano_root: Path, tmp_path: Path) -> Iterator[GraphRAG]:
     dataset = load_nano(nano_root)
     docs = tmp_path / "docs"
-    docs.mkdir()
-    for index, passage in enumerate(dataset["passages"]):
-        (docs / f"passage_{index}.txt").write_text(passage["passage"], encoding="utf-8")
+    write_nano_passages(dataset, docs)
     llm = nano_fake_llm(dataset, extra=[
         ("briefing reports on communities", fake_report),
         ("Find what in these reports helps", fake_map),

@@ -12,19 +12,9 @@ from graphrag_neo4j.indexing.records import normalize_name
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
-from tests.nano_fakes import load_nano, nano_fake_llm
+from tests.nano_fakes import load_nano, nano_fake_llm, write_nano_passages
 
 pytestmark = pytest.mark.integration
-
-
-def _write_passages(folder: Path, dataset: dict[str, Any]) -> list[Path]:
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for index, passage in enumerate(dataset["passages"]):
-        path = folder / f"passage_{index}.txt"
-        path.write_text(passage["passage"], encoding="utf-8")
-        paths.append(path)
-    return paths
 
 
 def _rag(settings: Settings, tmp_path: Path, llm: FakeChatModel, **extraction: Any) -> GraphRAG:
@@ -52,7 +42,7 @@ def test_nano_graph_is_exact_and_reindexing_is_free(
     store: Store, settings: Settings, nano_root: Path, tmp_path: Path
 ) -> None:
     dataset = load_nano(nano_root)
-    paths = _write_passages(tmp_path / "docs", dataset)
+    paths = write_nano_passages(dataset, tmp_path / "docs")
     llm = nano_fake_llm(dataset)
     with _rag(settings, tmp_path, llm) as rag:
         stats, loaded = rag.index(paths)
@@ -77,7 +67,7 @@ def test_an_interrupted_run_resumes_from_the_cache(
     store: Store, settings: Settings, nano_root: Path, tmp_path: Path
 ) -> None:
     dataset = load_nano(nano_root)
-    paths = _write_passages(tmp_path / "docs", dataset)
+    paths = write_nano_passages(dataset, tmp_path / "docs")
     llm = nano_fake_llm(dataset)
     with _rag(settings, tmp_path, llm) as rag:
         rag.index(paths)
@@ -96,7 +86,7 @@ def test_euler_spellings_become_one_entity_with_recorded_merges(
 ) -> None:
     dataset = load_nano(nano_root)
     with _rag(settings, tmp_path, nano_fake_llm(dataset)) as rag:
-        rag.index(_write_passages(tmp_path / "docs", dataset))
+        rag.index(write_nano_passages(dataset, tmp_path / "docs"))
     eulers = [n for n in _entities(store) if "euler" in normalize_name(n)]
     assert eulers == ["Leonhard Euler"]
     merges = {(row["from_name"], row["decided_by"]) for row in store.read("indexing/list_merges")}
@@ -132,7 +122,7 @@ def test_delete_leaves_no_orphans_and_resummarises_shared_entities(
 ) -> None:
     dataset = load_nano(nano_root)
     llm = nano_fake_llm(dataset)
-    paths = _write_passages(tmp_path / "docs", dataset)
+    paths = write_nano_passages(dataset, tmp_path / "docs")
     with _rag(settings, tmp_path, llm, summary_token_budget=10) as rag:
         rag.index(paths)
         before = _entities(store)

@@ -13,7 +13,7 @@ from graphrag_neo4j.query.local import LocalSearch, retrieval_params
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeEmbeddings
-from tests.nano_fakes import load_nano, nano_fake_llm
+from tests.nano_fakes import load_nano, nano_fake_llm, write_nano_passages
 
 pytestmark = pytest.mark.integration
 QUESTION = "What contribution did the son of Euler's teacher make?"
@@ -25,9 +25,7 @@ def nano_rag(
 ) -> Any:
     dataset = load_nano(nano_root)
     docs = tmp_path / "docs"
-    docs.mkdir()
-    for index, passage in enumerate(dataset["passages"]):
-        (docs / f"passage_{index}.txt").write_text(passage["passage"], encoding="utf-8")
+    write_nano_passages(dataset, docs)
     llm = nano_fake_llm(
         dataset, extra=[("-----Question-----", "Daniel Bernoulli [Data: Entities (1)].")]
     )

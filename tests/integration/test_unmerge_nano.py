@@ -12,8 +12,8 @@ from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
-from tests.integration.test_index_nano import _entities, _rag, _write_passages
-from tests.nano_fakes import load_nano, nano_fake_llm
+from tests.integration.test_index_nano import _entities, _rag
+from tests.nano_fakes import load_nano, nano_fake_llm, write_nano_passages
 
 pytestmark = pytest.mark.integration
 
@@ -47,7 +47,7 @@ def nano_rag(
 ) -> Iterator[tuple[GraphRAG, list[Path]]]:
     """The nano passages indexed with the fake LLM (which merges "Euler" into "Leonhard Euler")."""
     dataset = load_nano(nano_root)
-    paths = _write_passages(tmp_path / "docs", dataset)
+    paths = write_nano_passages(dataset, tmp_path / "docs")
     letter = tmp_path / "docs" / "letter.txt"
     letter.write_text(LETTER, encoding="utf-8")
     with _rag(settings, tmp_path, nano_fake_llm(dataset, [(LETTER, LETTER_REPLY)])) as rag:

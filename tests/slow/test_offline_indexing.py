@@ -11,7 +11,7 @@ from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.records import normalize_name
 from graphrag_neo4j.settings import load_settings
 from graphrag_neo4j.store import Store
-from tests.nano_fakes import load_nano
+from tests.nano_fakes import load_nano, write_nano_passages
 
 pytestmark = [pytest.mark.slow, pytest.mark.integration]
 
@@ -31,9 +31,7 @@ def test_offline_llm_finds_most_notebook_entities(
         pytest.fail("run through scripts/test.sh, which starts the test Neo4j")
     dataset = load_nano(nano_root)
     docs = tmp_path / "docs"
-    docs.mkdir()
-    for index, passage in enumerate(dataset["passages"]):
-        (docs / f"passage_{index}.txt").write_text(passage["passage"], encoding="utf-8")
+    write_nano_passages(dataset, docs)
     settings = load_settings(llm={"provider": "local"}, embedding={"provider": "offline"})
     with GraphRAG(settings) as rag:
         stats, _ = rag.index([docs])
