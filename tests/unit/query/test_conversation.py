@@ -69,8 +69,9 @@ def test_history_reaches_the_next_prompt_and_method_switches(tmp_path: Path) -> 
         assert "user: Who taught Euler?" in later.prompt
         assert "assistant: Johann taught Euler [Data: Sources (1)]." in later.prompt
     assert conversation.last is not None and conversation.last.method == "global"
+    # The reduce reply cited nothing: the streamed answer ends with its points' reports.
     assert "".join(out.answers) == ("Johann taught Euler [Data: Sources (1)].\n"
-                                    "He moved to Berlin.\n")
+                                    "He moved to Berlin. [Data: Reports (1, 2)]\n")
     assert any(n.startswith("Method: global") for n in out.notices)
     assert any("Importance: 70" in n for n in out.notices)  # /context of the global answer
     assert any(":param community_ids" in n for n in out.notices)  # /evidence

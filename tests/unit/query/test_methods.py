@@ -9,7 +9,8 @@ from typing import Any
 from langchain_core.documents import Document
 
 from graphrag_neo4j.query.base import QueryMethod, make_query
-from graphrag_neo4j.query.global_search import CITED_FOR_THE_MODEL, NOTHING_RELEVANT, GlobalSearch
+from graphrag_neo4j.query.global_points import CITED_FOR_THE_MODEL
+from graphrag_neo4j.query.global_search import NOTHING_RELEVANT, GlobalSearch
 from graphrag_neo4j.query.hops.search import HopsSearch
 from graphrag_neo4j.query.local import LocalSearch
 from graphrag_neo4j.query.naive import NaiveSearch
