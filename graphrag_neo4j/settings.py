@@ -414,6 +414,12 @@ class ServerSettings(_Section):
     max_question_chars: int = Field(
         4000, description="Longest question (or last chat message); longer gets 413."
     )
+    client_task_prefixes: list[str] = Field(
+        ["### Task:"],
+        description="A chat's last message starting with one of these is the chat client's own"
+        " chore (Open WebUI's title, tags, follow-ups): the chat model answers it alone, with no"
+        " graph search and no max_question_chars (it quotes the chat). [] turns this off.",
+    )
     max_concurrent: int = Field(
         4, description="Requests served at once; more get 429 with Retry-After."
     )

@@ -21,6 +21,13 @@ from tests.nano_fakes import load_nano, nano_fake_llm, write_nano_passages
 ANSWER = "Daniel Bernoulli made major contributions to fluid dynamics [Data: Sources (1)]."
 GLOBAL_ANSWER = "The Bernoullis shaped calculus and mechanics [Data: Reports (1)]."
 _ROW = re.compile(r"^(\d+)\|([^|]*)\|")
+# Chat clients' housekeeping prompts (Open WebUI's start with "### Task:"), by their task
+# line, and the JSON each gets.
+CLIENT_TASK_REPLIES: dict[str, dict[str, Any]] = {
+    "Suggest a concise title": {"title": "Bernoulli fluid dynamics"},
+    "Suggest broad tags": {"tags": ["Science", "Mathematics"]},
+    "Suggest follow-up questions": {"follow_ups": ["What is Bernoulli's principle?"]},
+}
 
 
 class StreamingFakeChatModel(FakeChatModel):
@@ -70,6 +77,7 @@ def serving_llm(dataset: dict[str, Any], latency_s: float = 0.0) -> StreamingFak
         ("You pick facts for answering a question",
          json.dumps({"thought_process": "Euler's teacher.", "useful_relationships": [1]})),
         ("-----Question-----", ANSWER),
+        *[(f"### Task:\n{task}", json.dumps(reply)) for task, reply in CLIENT_TASK_REPLIES.items()],
     ])
     return StreamingFakeChatModel(rules=extraction.rules, latency_s=latency_s)
 

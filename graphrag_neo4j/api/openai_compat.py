@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, Depends
@@ -13,16 +13,19 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 
 from graphrag_neo4j.api.answers import checked_call, checked_question, usage_json
+from graphrag_neo4j.api.client_tasks import answer_client_task, is_client_task
 from graphrag_neo4j.api.errors import stream_error
 from graphrag_neo4j.api.sse import SSE_HEADERS, SSE_MEDIA_TYPE, sse_frame
 from graphrag_neo4j.api.state import ApiState, api_state
 from graphrag_neo4j.api.token_stream import StreamedQuery
+from graphrag_neo4j.llm.streaming import TokenSink
 from graphrag_neo4j.query.base import Answer
 from graphrag_neo4j.query.registry import method_names
 
 router = APIRouter(prefix="/v1", tags=["openai"])
 MODEL_PREFIX = "graphrag-"
 OWNER = "graphrag-neo4j"
+Answerer = Callable[[TokenSink | None], Awaitable[Answer]]
 
 
 class ChatMessage(BaseModel):
@@ -96,19 +99,27 @@ async def get_model(model_id: str) -> dict[str, Any]:
 async def chat_completions(
     body: ChatRequest, state: ApiState = Depends(api_state)  # noqa: B008
 ) -> Any:
-    """The answer of the model's method to the last user message, earlier ones as history."""
-    method = method_of(body.model)
+    """The answer of the model's method to the last user message, earlier ones as history; a
+    chat client's own chore (server.client_task_prefixes) goes to the chat model alone."""
+    run = _answerer(body, method_of(body.model), state)
+    reply = _Reply(body.model)
+    if not body.stream:
+        return reply.completion(await run(None))
+    include_usage = bool((body.stream_options or {}).get("include_usage"))
+    return StreamingResponse(reply.chunks(StreamedQuery(run), include_usage),
+                             media_type=SSE_MEDIA_TYPE, headers=SSE_HEADERS)
+
+
+def _answerer(body: ChatRequest, method: str, state: ApiState) -> Answerer:
+    """What answers the request, checked before anything runs (so a stream never starts on a
+    mistake); it takes a sink for streamed text or None."""
+    turns = [(message.role, _text(message)) for message in body.messages]
+    if is_client_task(turns, state.server.client_task_prefixes):
+        return lambda sink: answer_client_task(state.rag.llm, turns, sink)
     question, history = conversation(body.messages)
     checked_question(question, state.server)
     options = checked_call(state.rag, question, method, {**body.options, "history": history})
-    reply = _Reply(body.model)
-    if not body.stream:
-        return reply.completion(await state.rag.aquery(question, method, **options))
-    stream = StreamedQuery(lambda sink: state.rag.aquery(question, method, on_token=sink,
-                                                         **options))
-    include_usage = bool((body.stream_options or {}).get("include_usage"))
-    return StreamingResponse(reply.chunks(stream, include_usage), media_type=SSE_MEDIA_TYPE,
-                             headers=SSE_HEADERS)
+    return lambda sink: state.rag.aquery(question, method, on_token=sink, **options)
 
 
 class _Reply:
