@@ -52,7 +52,7 @@ class SampleStore:
     def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
         """Reports for the primer; no fulltext seeds or candidate passages for local search
         (the canned retrieval row carries the passages)."""
-        return self.reports[: params["k"]] if name == "query/search_reports_by_vector" else []
+        return self.reports[: params["k"]] if name == "query/search_communities_by_vector" else []
 
     def write_rows(
         self, name: str, rows: Sequence[Mapping[str, Any]], **params: Any  # noqa: ARG002

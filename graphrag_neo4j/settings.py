@@ -330,9 +330,10 @@ class SearchSettings(_Section):
     )
     lazy_report_budget: int = Field(
         5,
-        description="Global: most community reports one question may have the LLM write when "
-        "the level holds extractive summaries only (lazy reports); it maps over that many "
-        "communities nearest the question. 0 maps over the extractive summaries instead.",
+        description="Global and DRIFT: most community reports one question may have the LLM "
+        "write when communities hold extractive summaries only (lazy reports). Global maps over "
+        "that many communities nearest the question; DRIFT's primer writes the missing reports "
+        "of its nearest ones. 0 reads the extractive summaries instead.",
     )
     hops_entity_top_k: int = Field(3, description="Hops: entities per question mention.")
     hops_relation_top_k: int = Field(3, description="Hops: relations from the question.")

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field, replace
 
 from graphrag_neo4j.communities.citations import clean_citations
 from graphrag_neo4j.query.base import Answer, Query, Services
-from graphrag_neo4j.query.candidates import ann_candidates
-from graphrag_neo4j.query.context import Row, SearchContext, TableBuilder, history_block
+from graphrag_neo4j.query.context import Row, SearchContext, history_block
+from graphrag_neo4j.query.drift_primer import prime, primer_reports
 from graphrag_neo4j.query.drift_steps import FollowUpQueue, Step, parse_step, reduce_context
 from graphrag_neo4j.query.local import LocalSearch
 from graphrag_neo4j.query.passages import NO_DATA, answer_from_context
@@ -29,6 +29,7 @@ class DriftRun:
     steps: list[Step] = field(default_factory=list)
     contexts: list[SearchContext] = field(default_factory=list)
     fallback: str | None = None
+    notes: list[str] = field(default_factory=list)
 
     def ranked_contexts(self, helpful_only: bool) -> list[SearchContext]:
         """The follow-ups' local contexts, the most helpful answer's first.
@@ -61,37 +62,6 @@ class DriftSearch:
     def _prompt(self, name: str) -> str:
         return load_prompt(name, self.services.settings.prompts_dir)
 
-    async def _primer_reports(self, query: Query) -> list[Row]:
-        """The community reports nearest the question (or a HyDE passage written for it)."""
-        search = query.search
-        text = query.question
-        if search.drift_hyde:
-            prompt = self._prompt("drift_hyde").format(
-                question=query.question, history=history_block(query.history)
-            )
-            text += "\n" + await self.services.llm.complete(prompt, stage="drift_hyde")
-        vector = await self.services.embedder.embed_query(text)
-        return await asyncio.to_thread(
-            self.services.store.read,
-            "query/search_reports_by_vector",
-            embedding=vector,
-            k=search.drift_primer_k,
-            candidates=ann_candidates(search.drift_primer_k),
-        )
-
-    async def _prime(self, query: Query, reports: list[Row]) -> tuple[Step, list[Row]]:
-        """One primer call over the reports that fit its budget; the rows it was shown."""
-        table = TableBuilder("Reports", ["title", "content"], query.search.drift_primer_tokens)
-        table.fill(reports, lambda r: (r["title"], r["full_content"]))
-        prompt = self._prompt("drift_primer").format(
-            followups=query.search.drift_k_followups,
-            history=history_block(query.history),
-            context=table.render() or NO_DATA,
-            question=query.question,
-        )
-        reply = await self.services.llm.complete(prompt, stage="drift_primer")
-        return parse_step(reply, query.question, 0), table.rows
-
     async def _follow(self, query: Query, question: str, depth: int) -> tuple[Step, SearchContext]:
         """A local search for the follow-up, then one call answering it from that context."""
         search = query.search
@@ -109,15 +79,20 @@ class DriftSearch:
         reply = await self.services.llm.complete(prompt, stage="drift_followup")
         return parse_step(reply, question, depth), context
 
-    async def explore(self, query: Query) -> DriftRun:
-        """Primer, then up to `drift_depth` rounds of the `drift_k_followups` best follow-ups."""
-        reports = await self._primer_reports(query)
-        if not reports:
+    async def explore(self, query: Query, write_reports: bool = True) -> DriftRun:
+        """Primer, then up to `drift_depth` rounds of the `drift_k_followups` best follow-ups.
+
+        `write_reports` lets the primer have lazy community reports written (not when only
+        retrieving: the primer then reads extractive summaries).
+        """
+        nearest = await primer_reports(self.services, query, write_reports)
+        if not nearest.rows:
             return DriftRun(fallback=NO_REPORTS)
-        primer, shown = await self._prime(query, reports)
+        primer, shown = await prime(self.services, query, nearest.rows)
+        notes = nearest.notes(shown)
         if primer.score <= 0:
-            return DriftRun(reports=shown, steps=[primer], fallback=NOTHING_PRIMED)
-        run = DriftRun(reports=shown, steps=[primer])
+            return DriftRun(reports=shown, steps=[primer], fallback=NOTHING_PRIMED, notes=notes)
+        run = DriftRun(reports=shown, steps=[primer], notes=notes)
         queue = FollowUpQueue.after_primer(query.question, primer)
         for _ in range(query.search.drift_depth):
             batch = queue.take(query.search.drift_k_followups)
@@ -133,16 +108,19 @@ class DriftSearch:
     async def _context(self, query: Query, run: DriftRun) -> SearchContext:
         if run.fallback is not None:
             context = await self.local.build_context(query)
-            context.notes = [run.fallback, *context.notes]
+            context.notes = [run.fallback, *run.notes, *context.notes]
             return context
-        return reduce_context(
+        context = reduce_context(
             run.steps, run.reports, run.ranked_contexts(helpful_only=True),
             query.search.drift_reduce_tokens,
         )
+        context.notes = [*run.notes, *context.notes]
+        return context
 
     async def build_context(self, query: Query) -> SearchContext:
-        """The reduce step's context (this runs the primer and follow-up LLM calls)."""
-        return await self._context(query, await self.explore(query))
+        """The reduce step's context (this runs the primer and follow-up LLM calls, but writes
+        no lazy community report: the primer reads extractive summaries in their place)."""
+        return await self._context(query, await self.explore(query, write_reports=False))
 
     async def answer(self, query: Query) -> Answer:
         """Explore, then one reduce call (streamed) citing only rows of its own context."""

@@ -21,7 +21,7 @@ from graphrag_neo4j.query.global_points import (
 )
 from graphrag_neo4j.query.lazy_reports import (
     is_lazy,
-    nearest,
+    nearest_at_level,
     selection_note,
     waiting,
     write_missing,
@@ -94,7 +94,8 @@ class GlobalSearch:
         reports, rating_calls = everything, 0
         lazy = is_lazy(everything, query)
         if lazy:
-            reports = numbered(await nearest(self.services, query, chosen, sum(levels.values())))
+            reports = numbered(
+                await nearest_at_level(self.services, query, chosen, sum(levels.values())))
             notes.append(selection_note(chosen, reports, len(waiting(everything))))
         elif search.dynamic_selection:
             selected, rating_calls = await select_dynamically(

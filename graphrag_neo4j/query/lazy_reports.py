@@ -1,10 +1,11 @@
-"""Lazy community reports for global search: pick communities by vector, write missing reports."""
+"""Lazy community reports for global and DRIFT search: pick communities by vector, write the
+missing reports of the chosen ones through the report stage."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from rich.console import Console
 
@@ -25,18 +26,38 @@ def waiting(rows: Sequence[Row]) -> list[Row]:
             and r.get("report_mode") != "none"]
 
 
+def extractive(rows: Sequence[Row]) -> list[Row]:
+    """Rows that hold an extractive summary (title and summary, no LLM report)."""
+    return [r for r in rows if r.get("report_status") == EXTRACTIVE]
+
+
 def is_lazy(rows: Sequence[Row], query: Query) -> bool:
     """Whether this level's reports are written on demand for this query."""
     return query.search.lazy_report_budget > 0 and bool(waiting(rows))
 
 
-async def nearest(services: Services, query: Query, level: int, communities: int) -> list[Row]:
-    """The level's `lazy_report_budget` communities nearest the question (no LLM call)."""
-    vector = await services.embedder.embed_query(query.question)
+async def nearest(
+    services: Services, vector: list[float], k: int, candidates: int, level: int | None = None
+) -> list[Row]:
+    """The k communities nearest the vector, of one level or of all (no LLM call).
+
+    Rows carry `report_status` and `report_mode`, so `waiting` tells which reports are lazy.
+    """
     return await asyncio.to_thread(
         services.store.read, "query/search_communities_by_vector", vector=vector,
-        level=level, k=query.search.lazy_report_budget, candidates=max(communities, 1),
+        level=level, k=k, candidates=max(candidates, k, 1),
     )
+
+
+async def nearest_at_level(
+    services: Services, query: Query, level: int, communities: int
+) -> list[Row]:
+    """The level's `lazy_report_budget` communities nearest the question (global search).
+
+    Every community is a candidate: one level may hold few of the index's nearest.
+    """
+    vector = await services.embedder.embed_query(query.question)
+    return await nearest(services, vector, query.search.lazy_report_budget, communities, level)
 
 
 def selection_note(level: int, rows: Sequence[Row], waiting_total: int) -> str:
@@ -45,16 +66,25 @@ def selection_note(level: int, rows: Sequence[Row], waiting_total: int) -> str:
             f" {len(rows)} nearest the question ({len(waiting(rows))} of them without one yet).")
 
 
-async def write_missing(
-    services: Services, query: Query, context: SearchContext,
-    batches: Callable[[list[Row]], list[str]],
-) -> SearchContext:
-    """Have the LLM write the selected communities' missing reports (within the budget), store
-    them like built ones, and return the context re-batched over the fresh reports."""
-    if context.selection is None or not context.selection.lazy:
-        return context
-    rows = context.sources.get("Reports", [])
-    todo = [str(r["id"]) for r in waiting(rows)[: query.search.lazy_report_budget]]
+@dataclass(frozen=True)
+class Written:
+    """The selected rows with their fresh reports, and how many were written and reused."""
+
+    rows: list[Row]
+    written: int
+    reused: int
+
+    @property
+    def note(self) -> str:
+        """What writing cost this question, for `notes`."""
+        return (f"Wrote {self.written} community report{'s' * (self.written != 1)} for this"
+                f" question; {self.reused} reused.")
+
+
+async def write_reports(services: Services, rows: Sequence[Row], budget: int) -> Written:
+    """Have the LLM write the missing reports of the first `budget` waiting rows (the rows come
+    nearest first), store them as a build does, and return the rows with those reports."""
+    todo = [str(r["id"]) for r in waiting(rows)[: max(budget, 0)]]
     written: dict[str, Row] = {}
     if todo:
         stage = ReportStage(services.store, services.settings, services.llm, services.embedder)
@@ -62,15 +92,25 @@ async def write_missing(
         with StageProgress(Console(stderr=True)) as progress, \
                 progress.stage(PROGRESS_STAGE, add_total=len(todo)) as advance:
             written = await stage.write_now(todo, advance)
-    reports = [{**row, **{k: written[row["id"]][k] for k in REPORT_FIELDS}}
-               if row["id"] in written else row for row in rows]
-    fresh = batches(reports)
-    reused = len(rows) - len(waiting(rows))
-    note = (f"Wrote {len(written)} community report{'s' * (len(written) != 1)} for this"
-            f" question; {reused} reused.")
+    fresh = [{**row, **{k: written[row["id"]][k] for k in REPORT_FIELDS}}
+             if row["id"] in written else row for row in rows]
+    return Written(fresh, len(written), len(rows) - len(extractive(rows)))
+
+
+async def write_missing(
+    services: Services, query: Query, context: SearchContext,
+    batches: Callable[[list[Row]], list[str]],
+) -> SearchContext:
+    """Global search: write the selected communities' missing reports (within the budget) and
+    return the context re-batched over the fresh reports."""
+    if context.selection is None or not context.selection.lazy:
+        return context
+    rows = context.sources.get("Reports", [])
+    done = await write_reports(services, rows, query.search.lazy_report_budget)
+    fresh = batches(done.rows)
     return replace(
-        context, text="\n\n".join(fresh), sources={**context.sources, "Reports": reports},
-        notes=[*context.notes, note], batches=fresh,
+        context, text="\n\n".join(fresh), sources={**context.sources, "Reports": done.rows},
+        notes=[*context.notes, done.note], batches=fresh,
         selection=replace(context.selection, map_calls=len(fresh),
-                          reports_written=len(written), reports_reused=reused),
+                          reports_written=done.written, reports_reused=done.reused),
     )

@@ -69,7 +69,7 @@ LOCAL_READS: dict[str, list[dict[str, Any]]] = {
 
 
 def drift_services(tmp: Path, reports: list[dict[str, Any]], rules: list[Rule]) -> FakeServices:
-    rows = {"query/search_reports_by_vector": reports, **LOCAL_READS}
+    rows = {"query/search_communities_by_vector": reports, **LOCAL_READS}
     return fake_services(rows, rules, tmp)
 
 
@@ -156,8 +156,8 @@ async def test_hyde_embeds_a_written_passage_and_costs_one_call(tmp_path: Path) 
     plain = make_query(services.settings, "Who is the clerk?")
     await run_query(services, drift_over(services), plain)
     await run_query(services, drift_over(services), plain.with_search(drift_hyde=True))
-    reads = services.store.params_of("query/search_reports_by_vector")
-    vectors = [params["embedding"] for params in reads]
+    reads = services.store.params_of("query/search_communities_by_vector")
+    vectors = [params["vector"] for params in reads]
     assert vectors[0] != vectors[1]
     assert services.llm.usage.stages()["drift_hyde"].calls == 1
 
