@@ -17,6 +17,8 @@ from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 from tests.integration.test_communities import reports
 from tests.integration.test_drift_search import QUESTION, follow_up
 from tests.integration.test_global_search import fake_report
+from tests.integration.test_lazy_reports import MAP_PROMPT, fake_map
+from tests.integration.test_lazy_reports import REDUCE_PROMPT as GLOBAL_REDUCE_PROMPT
 from tests.nano_fakes import load_nano, nano_fake_llm, write_nano_passages
 
 pytestmark = pytest.mark.integration
@@ -44,6 +46,7 @@ def lazy_rag(
         (REPORT_PROMPT, fake_report), (PRIMER_PROMPT, primer),
         ("answering one follow-up", follow_up),
         (REDUCE_PROMPT, "Daniel studied fluid flow [Data: Reports (1, 2); Sources (1)]."),
+        (MAP_PROMPT, fake_map), (GLOBAL_REDUCE_PROMPT, "The Bernoullis [Data: Reports (1)]."),
     ])
     tuned = settings.model_copy(update={
         "cache_dir": tmp_path / "cache",
@@ -104,3 +107,12 @@ def test_drift_writes_lazy_reports_within_the_budget_cites_and_reuses_them(
     assert len(prompts(rag, REPORT_PROMPT)) == 2 and written(store) == new
     assert not any("extractive" in note or "Wrote" in note for note in second.notes)
     assert {row["id"] for row in second.sources["Reports"][:2]} == set(new)
+
+    # Global search over a level holding DRIFT's reports writes only the others.
+    level = min(row["level"] for row in new.values())
+    at_level = [row for row in reports(store).values() if row["level"] == level]
+    reused = [cid for cid, row in new.items() if row["level"] == level]
+    overall = rag.query(QUESTION, method="global", level=level, lazy_report_budget=len(at_level))
+    assert len(prompts(rag, REPORT_PROMPT)) == 2 + len(at_level) - len(reused)
+    assert overall.selection is not None and overall.selection.reports_reused == len(reused)
+    assert all(written(store)[cid] == new[cid] for cid in reused)

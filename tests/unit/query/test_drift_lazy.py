@@ -60,6 +60,8 @@ async def test_the_primer_writes_the_nearest_missing_reports_within_the_budget(
     query = make_query(services.settings, QUESTION, lazy_report_budget=2, drift_depth=1)
     answer = await run_query(services, drift_over(services), query)
     # The two nearest extracts got reports (k1, k3); k2 had one; k4 was past the budget.
+    assert [p["ids"] for p in services.store.params_of("communities/community_contexts")] == [
+        ["k1", "k3"]]
     assert [(r["id"], r["report_status"]) for r in report_writes(services)] == [
         ("k1", "ok"), ("k3", "ok")]
     assert services.llm.usage.stages()["community reports"].calls == 2
