@@ -9,6 +9,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from graphrag_neo4j.cli.budget_options import MaxCost, MaxLLMCalls
+from graphrag_neo4j.errors import InputError
+
 console = Console(stderr=True)
 out = Console()
 
@@ -35,16 +38,21 @@ def communities_command(
         bool, typer.Option(help="Print what --build would cost (reports); write nothing.")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="With --estimate: JSON.")] = False,
+    max_cost: MaxCost = None,
+    max_llm_calls: MaxLLMCalls = None,
 ) -> None:
     """Show communities per level and the largest ones; --build runs Leiden and the reports."""
     from graphrag_neo4j.cli.estimate_output import communities_estimate
     from graphrag_neo4j.engine import GraphRAG
+    from graphrag_neo4j.llm.budget import Budget
 
     if estimate:
         communities_estimate(no_cache=no_cache, as_json=as_json)
         return
-
-    with GraphRAG(console=console, no_cache=no_cache) as rag:
+    budget = Budget(max_cost, max_llm_calls)
+    if budget.active and not build:
+        raise InputError("--max-cost and --max-llm-calls limit a build: add --build.")
+    with GraphRAG(console=console, no_cache=no_cache, budget=budget) as rag:
         if build:
             stats = rag.build_communities(reports="none" if no_reports else reports)
             console.print(stats.table())

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from graphrag_neo4j.cli.budget_options import MaxCost, MaxLLMCalls
 from graphrag_neo4j.cli.estimate_output import index_estimate
 from graphrag_neo4j.errors import InputError
 
@@ -41,12 +42,8 @@ def index_command(
         bool, typer.Option(help="Print what the run would cost per stage; write nothing.")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="With --estimate: JSON.")] = False,
-    max_cost: Annotated[
-        float | None, typer.Option(help="Stop before the batch or call passing this many USD.")
-    ] = None,
-    max_llm_calls: Annotated[
-        int | None, typer.Option(help="Stop before the batch or call passing this many calls.")
-    ] = None,
+    max_cost: MaxCost = None,
+    max_llm_calls: MaxLLMCalls = None,
     follow_links: Annotated[
         bool, typer.Option(help="Follow links in folders to files outside them.")
     ] = False,

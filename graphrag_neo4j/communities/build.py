@@ -13,6 +13,7 @@ from rich.table import Table
 from graphrag_neo4j.communities.extractive_stage import ExtractiveCounts, write_extracts
 from graphrag_neo4j.communities.ids import IdAssignment, assign_ids
 from graphrag_neo4j.communities.leiden import Hierarchy, cluster_graph, read_edges
+from graphrag_neo4j.communities.report_budget import ReportsStoppedError
 from graphrag_neo4j.communities.report_mode import ReportMode
 from graphrag_neo4j.communities.report_stage import ReportStage
 from graphrag_neo4j.communities.writer import read_stored, write_structure
@@ -154,15 +155,26 @@ async def build_communities(
         )
         await asyncio.to_thread(store.write, "communities/set_report_mode", mode=reports)
         stage = ReportStage(store, settings, llm, embedder)
-        for level in reversed(hierarchy.levels if reports == "all" else []):
-            # Deepest level first: a crowded parent's context may use its children's reports.
-            await stage.run_level(level, levels[level], progress)
+        await _write_reports(stage, levels if reports == "all" else {}, progress)
         stats.stage_seconds = {name: seconds - before.get(name, 0.0) for name, seconds
                                in progress.stage_seconds.items()
                                if seconds != before.get(name)}
     _record_reports(stats, stage, extracts)
     stats.message = _closing_sentence(stats)
     return stats
+
+
+async def _write_reports(stage: ReportStage, levels: dict[int, list[str]],
+                         progress: StageProgress) -> None:
+    """Every level's reports, deepest first: a crowded parent's context may use its
+    children's reports. A run budget may stop it (ReportsStoppedError names what is left)."""
+    order = sorted(levels, reverse=True)
+    for index, level in enumerate(order):
+        try:
+            await stage.run_level(level, levels[level], progress)
+        except ReportsStoppedError as stop:
+            later = [i for lvl in order[index + 1 :] for i in levels[lvl]]
+            raise await stage.stopped(stop, later) from stop
 
 
 def _record_reports(stats: CommunityStats, stage: ReportStage, extracts: ExtractiveCounts

@@ -4,7 +4,7 @@ rendered from the stored graph and looked up in the cache; nothing is written.""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from graphrag_neo4j.communities.context import (
@@ -15,17 +15,21 @@ from graphrag_neo4j.communities.context import (
 )
 from graphrag_neo4j.communities.ids import assign_ids
 from graphrag_neo4j.communities.leiden import cluster_graph, read_edges
-from graphrag_neo4j.communities.reports import STAGE, ReportWriter
+from graphrag_neo4j.communities.report_budget import (
+    PromptTokens,
+    first_call_tokens,
+    reports_estimate,
+)
+from graphrag_neo4j.communities.reports import ReportWriter
 from graphrag_neo4j.communities.writer import read_stored
-from graphrag_neo4j.llm.calls import LLMCaller, prompt_messages
-from graphrag_neo4j.llm.cost_estimate import CostEstimate, Range
+from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.cost_estimate import CostEstimate
 from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
 from graphrag_neo4j.llm.model_profile import ModelProfile
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 
 READ_BATCH = 50
-REPORTS_ROW = "community reports"
 REPORT_VECTORS = "report embeddings"
 
 
@@ -34,10 +38,13 @@ class ReportRequests:
     """Reports a run would ask the LLM for, and those the cache or the graph already holds."""
 
     communities: int = 0
-    calls: int = 0
     reused: int = 0
-    cached: int = 0
-    prompt_tokens: int = 0
+    tokens: list[PromptTokens] = field(default_factory=list)
+
+    @property
+    def calls(self) -> int:
+        """Reports the LLM would be asked for (their first call)."""
+        return sum(t is not None for t in self.tokens)
 
 
 def _groups(store: Store, settings: Settings) -> list[dict[str, Any]]:
@@ -52,8 +59,7 @@ def report_requests(store: Store, settings: Settings, llm: LLMCaller) -> ReportR
     """Render each community's report prompt as the report stage would (blocking)."""
     writer = ReportWriter(llm, settings.communities.report_max_tokens, settings.prompts_dir)
     identity, counter = writer.template_identity(), TokenCounter(settings.chunking.encoding)
-    budget, params = settings.communities.report_max_input_tokens, {
-        "max_tokens": writer.max_tokens}
+    budget = settings.communities.report_max_input_tokens
     groups = _groups(store, settings)
     result = ReportRequests(communities=len(groups))
     for start in range(0, len(groups), READ_BATCH):
@@ -68,14 +74,8 @@ def report_requests(store: Store, settings: Settings, llm: LLMCaller) -> ReportR
                     or (row["report_status"] == "fallback" and llm.cache is not None)):
                 result.reused += 1
                 continue
-            pending.append(prompt_messages(writer.prompt(context.text)))
-        keys = [llm.request_key(messages, params) for messages in pending]
-        cached = llm.cached_texts(keys)
-        result.cached += len(cached)
-        for key, messages in zip(keys, pending, strict=True):
-            if key not in cached:
-                result.calls += 1
-                result.prompt_tokens += llm.count_prompt(messages)
+            pending.append(context.text)
+        result.tokens += first_call_tokens(llm, writer, pending)
     return result
 
 
@@ -84,18 +84,14 @@ async def estimate_communities(store: Store, settings: Settings, llm: LLMCaller,
     """The reports a `communities --build` run would write, per the current graph."""
     requests = await asyncio.to_thread(report_requests, store, settings, llm)
     profile = ModelProfile.of(llm, embedder, settings.embedding.price_per_1m)
-    calls = Range(requests.calls, 2 * requests.calls)  # a broken reply is asked again once
-    prompt = Range(requests.prompt_tokens, 2 * requests.prompt_tokens)
-    reports = profile.llm_stage(
-        REPORTS_ROW, calls, prompt, max_tokens=settings.communities.report_max_tokens,
-        cached=requests.cached + requests.reused, stats_stage=STAGE,
-        note="a reply that is no valid report is asked again once",
-    )
+    reports = reports_estimate(profile, requests.tokens, settings.communities.report_max_tokens,
+                               requests.reused)
     vectors = profile.embedding_stage(REPORT_VECTORS, reports.completion_tokens,
                                       note="title and summary of each new report: range")
     facts: dict[str, int | str] = {
         "communities": requests.communities, "reports reused from the graph": requests.reused,
-        "reports in the LLM cache": requests.cached, "reports to write": requests.calls,
+        "reports in the LLM cache": len(requests.tokens) - requests.calls,
+        "reports to write": requests.calls,
         "model": profile.model_name or "(unnamed)",
         "prices": profile.prices.source if profile.prices else "unknown",
     }

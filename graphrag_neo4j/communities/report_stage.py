@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from graphrag_neo4j.communities.context import (
     ChildReport,
@@ -15,14 +15,27 @@ from graphrag_neo4j.communities.context import (
     entity_rows,
     relation_rows,
 )
+from graphrag_neo4j.communities.report_budget import (
+    PromptTokens,
+    ReportsStoppedError,
+    first_call_tokens,
+    refused_retry,
+    reports_estimate,
+    reports_that_fit,
+    stop_before,
+    stop_sentence,
+)
 from graphrag_neo4j.communities.reports import Report, ReportWriter
 from graphrag_neo4j.indexing.progress import StageProgress
+from graphrag_neo4j.llm.budget import BudgetExceededError
 from graphrag_neo4j.llm.calls import LLMCaller
 from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.llm.model_profile import ModelProfile
 from graphrag_neo4j.settings import Settings
 
 Row = dict[str, Any]
 CONTEXT_STAGE = "report contexts"
+STORE_STAGE = "store reports"
 # Communities per context read: a top-level community can bring thousands of rows alone.
 CONTEXT_BATCH = 50
 
@@ -123,17 +136,86 @@ class ReportStage:
         return plans
 
     async def run_level(self, level: int, ids: Sequence[str], progress: StageProgress) -> None:
-        """Plan one level's contexts, generate the changed reports, store and embed them."""
+        """Plan one level's contexts, generate the changed reports, store and embed them.
+
+        Under a run budget, reports are written in rounds that fit it whatever the replies
+        (see `reports_that_fit`); before one that could pass it, ReportsStoppedError is raised with
+        the reports written so far stored.
+        """
         with progress.stage(CONTEXT_STAGE, add_total=len(ids)) as advance:
             plans = await asyncio.to_thread(self.plan, ids, advance)
         todo = [p for p in plans if not p.reusable]
         self.counts.reused += len(plans) - len(todo)
-        with progress.stage(f"reports (level {level})", add_total=len(todo)) as advance:
-            reports = await asyncio.gather(*(self._write(p, advance) for p in todo))
-        with progress.stage("store reports", add_total=len(plans)) as advance:
-            await self._store(todo, list(reports))
+        with progress.stage(STORE_STAGE, add_total=len(plans) - len(todo)) as advance:
             await self._embed_reused([p for p in plans if p.reusable and not p.embedded])
-            advance(len(plans))
+            advance(len(plans) - len(todo))
+        tokens = await self._first_call_tokens(todo)
+        # Reports the cache already holds are free: they go first, so a stop never skips them.
+        order = sorted(range(len(todo)), key=lambda i: tokens[i] is not None)
+        todo, tokens = [todo[i] for i in order], [tokens[i] for i in order]
+        name, total = f"reports (level {level})", len(todo)
+        with progress.stage(name, add_total=total):
+            pass  # the bar with its whole size, also when nothing is left to write
+
+        def where(offset: int) -> str:
+            return f"report {total - len(todo) + offset + 1:,} of {total:,} on level {level}"
+
+        while todo:
+            count = self._reports_that_fit(tokens)
+            if count == 0:
+                assert self.llm is not None and self.llm.budget is not None  # else all fit
+                raise stop_before(self.llm.budget, where(0), tokens, self._max_tokens)
+            with progress.stage(name) as advance:
+                results = await asyncio.gather(*(self._write(p, advance) for p in todo[:count]),
+                                               return_exceptions=True)
+            await self._settle(todo[:count], results, progress, tokens, where)
+            todo, tokens = todo[count:], tokens[count:]
+
+    @property
+    def _max_tokens(self) -> int:
+        return self.writer.max_tokens if self.writer is not None else 0
+
+    async def _first_call_tokens(self, plans: Sequence[PlannedReport]) -> list[PromptTokens]:
+        """Each plan's first-call prompt tokens (None: cached); only a budget needs them."""
+        if self.llm is None or self.writer is None or self.llm.budget is None or not plans:
+            return [None] * len(plans)
+        return await asyncio.to_thread(first_call_tokens, self.llm, self.writer,
+                                       [p.context.text for p in plans])
+
+    def _reports_that_fit(self, tokens: Sequence[PromptTokens]) -> int:
+        budget = self.llm.budget if self.llm is not None else None
+        return len(tokens) if budget is None else reports_that_fit(budget, tokens,
+                                                                   self._max_tokens)
+
+    async def _settle(self, batch: list[PlannedReport], results: list[Report | BaseException],
+                      progress: StageProgress, tokens: list[PromptTokens],
+                      where: Callable[[int], str]) -> None:
+        """Store a round's reports, then raise its first error; a retry the budget refused
+        stops the run before that report (`where` names the round's reports by offset)."""
+        done = [(p, r) for p, r in zip(batch, results, strict=True) if isinstance(r, Report)]
+        with progress.stage(STORE_STAGE, add_total=len(done)) as advance:
+            await self._store([p for p, _ in done], [r for _, r in done])
+            advance(len(done))
+        errors = {i: r for i, r in enumerate(results) if isinstance(r, BaseException)}
+        for error in errors.values():
+            if not isinstance(error, BudgetExceededError):
+                raise error
+        if errors:
+            first = min(errors)
+            left = [tokens[i] for i in errors] + tokens[len(batch):]
+            raise refused_retry(cast(BudgetExceededError, errors[first]), where(first), left)
+
+    async def stopped(self, stop: ReportsStoppedError, later_ids: Sequence[str]
+                      ) -> ReportsStoppedError:
+        """The stop with its one sentence: what was written, what is left (this level's rest
+        and the later levels' reports, planned now) and their estimated cost."""
+        assert self.llm is not None and self.llm.budget is not None  # only a budget stops
+        plans = await asyncio.to_thread(self.plan, later_ids)
+        left = stop.left + await self._first_call_tokens([p for p in plans if not p.reusable])
+        rest = reports_estimate(ModelProfile.of(self.llm, None), left, self._max_tokens)
+        sentence = stop_sentence(stop, self.counts.generated, self.counts.reused, len(left), rest,
+                                 self.llm.budget.spent())
+        return ReportsStoppedError(sentence, stop.limit, left)
 
     async def write_now(self, ids: Sequence[str],
                         advance: Callable[[int], None] | None = None) -> dict[str, Row]:

@@ -11,7 +11,11 @@ from graphrag_neo4j.llm.pricing import Prices
 
 
 class BudgetExceededError(GraphRAGError):
-    """The next batch or LLM call would pass the run's cost or call limit."""
+    """The next batch or LLM call would pass the run's cost or call limit (named by `limit`)."""
+
+    def __init__(self, message: str, limit: str = "") -> None:
+        super().__init__(message)
+        self.limit = limit
 
 
 @dataclass
@@ -53,6 +57,10 @@ class Budget:
         money = f", ${self.cost:.4f}" if self.prices is not None else ""
         return f"{self.calls:,} LLM calls{money}"
 
+    def passes(self, calls: int, prompt_tokens: float, completion_tokens: float) -> str | None:
+        """The limit that this many more calls and tokens would pass (as an option), or None."""
+        return self._limit_passed(calls, self._price(prompt_tokens, completion_tokens))
+
     def _limit_passed(self, calls: int, cost: float) -> str | None:
         if self.max_calls is not None and self.calls + calls > self.max_calls:
             return f"--max-llm-calls {self.max_calls:,}"
@@ -67,7 +75,7 @@ class Budget:
         if limit is not None:
             raise BudgetExceededError(
                 f"Stopped before an LLM call for {stage}: it would pass {limit} "
-                f"({self.spent()} used)."
+                f"({self.spent()} used).", limit
             )
         self.calls += 1
         self.cost += cost
@@ -95,5 +103,5 @@ class Budget:
             projected = f"{calls:,.0f} calls" + (f", ${cost:.4f}" if self.prices else "")
             raise BudgetExceededError(
                 f"Stopped before {what}: at least {projected} would pass {limit} "
-                f"({self.spent()} used)."
+                f"({self.spent()} used).", limit
             )

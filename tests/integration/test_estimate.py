@@ -111,7 +111,7 @@ def test_a_call_passing_the_limit_stops_the_run_and_a_rerun_resumes(
         rag.index(_documents(tmp_path / "docs", 3))
     indexed = store.read("count_graph")[0]
     with _rag(tuned, llm, Budget(max_calls=1)) as rag, pytest.raises(
-        BudgetExceededError, match="before an LLM call for community reports"
+        BudgetExceededError, match="Stopped community reports before report 2 of "
     ):
         rag.build_communities()
     assert store.read("count_graph")[0]["entities"] == indexed["entities"]  # kept
@@ -119,9 +119,10 @@ def test_a_call_passing_the_limit_stops_the_run_and_a_rerun_resumes(
     with _rag(tuned, llm) as rag:
         stats = rag.build_communities()
     assert stats.reports_generated > 1 and stats.reports_fallback == 0
+    assert stats.reports_reused == 1  # the report written before the stop was stored
     prompts = [call.prompt for call in llm.calls]
     assert len(prompts) == len(set(prompts)), "the resumed run paid for a reply twice"
-    assert len(llm.calls) - calls_when_stopped == stats.reports_generated - 1
+    assert len(llm.calls) - calls_when_stopped == stats.reports_generated
 
 
 def test_max_cost_stops_before_a_batch_that_would_pass_it(
