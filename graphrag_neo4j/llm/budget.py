@@ -55,7 +55,7 @@ class Budget:
     def spent(self) -> str:
         """What the run has used so far, as a phrase."""
         money = f", ${self.cost:.4f}" if self.prices is not None else ""
-        return f"{self.calls:,} LLM calls{money}"
+        return f"{self.calls:,} LLM call{'' if self.calls == 1 else 's'}{money}"
 
     def passes(self, calls: int, prompt_tokens: float, completion_tokens: float) -> str | None:
         """The limit that this many more calls and tokens would pass (as an option), or None."""
