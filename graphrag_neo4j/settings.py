@@ -352,7 +352,21 @@ class SearchSettings(_Section):
     )
     hops_relation_weight: float = Field(
         0.75,
-        description="Hops: weight of the best relation's similarity added to a passage's own.",
+        description="Hops: weight of the best relation's similarity added to a passage's own "
+        "(passages of LLM-extracted or triplet documents).",
+    )
+    hops_fast_relation_weight: float = Field(
+        0.0,
+        description="Hops: the same for passages indexed with --method fast, whose relations "
+        "are co-occurrences, not stated facts (on MuSiQue any weight lowered Recall@5).",
+    )
+    hops_bridge_weight: float = Field(
+        0.2,
+        description="Hops: added to passages naming a bridge, a named entity of the passage "
+        "nearest the question that the question does not name (x 1/ln(2 + its passages)).",
+    )
+    hops_bridge_max_passages: int = Field(
+        50, description="Hops: an entity named in more passages is too common to be a bridge."
     )
     passage_context_tokens: int = Field(
         4000, description="Naive/Hops: token budget of the passages in the answer prompt."

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
 
 from graphrag_neo4j.query.hops.rerank import Candidate
 
@@ -48,18 +50,47 @@ def relation_evidence(candidates: Sequence[Candidate]) -> dict[str, float]:
     return evidence
 
 
+@dataclass(frozen=True)
+class Bridge:
+    """A named entity of the passage nearest the question, with the passages naming it."""
+
+    name: str
+    passages: int
+    chunk_ids: tuple[str, ...]
+
+
+def bridge_evidence(bridges: Sequence[Bridge], question: str) -> dict[str, float]:
+    """Per chunk, the best 1/ln(2 + passages) of the bridges it names.
+
+    A two-hop question names its first entity; the passage about it names the bridge (the
+    association that published the journal), and the answer sits in the passages about the
+    bridge, which share few words with the question. Entities the question names are its
+    first hop, not a bridge; rarer names say more than common ones.
+    """
+    asked = question.casefold()
+    evidence: dict[str, float] = {}
+    for bridge in bridges:
+        if bridge.name.casefold() in asked:
+            continue
+        strength = 1.0 / math.log(2 + bridge.passages)
+        for chunk_id in bridge.chunk_ids:
+            evidence[chunk_id] = max(evidence.get(chunk_id, 0.0), strength)
+    return evidence
+
+
 def blend_passages(
-    chunk_scores: Mapping[str, float], evidence: Mapping[str, float], weight: float
+    chunk_scores: Mapping[str, float], evidence: Sequence[tuple[Mapping[str, float], float]]
 ) -> list[str]:
-    """Chunk ids by own similarity + weight x best relation similarity, best first.
+    """Chunk ids by own similarity + each (evidence, weight) pair's weighted value, best first.
 
     A passage's text alone misses the bridge of a multi-hop question; a relation alone is too
     short to rank on (ordering passages by relations only did worse than plain vector search
-    on MuSiQue). Adding the best relation's similarity lifts passages that state a fact
-    near the question without dropping those whose text is near it.
+    on MuSiQue). Adding the best relation's similarity, and a bridge's strength, lifts
+    passages that state a fact near the question without dropping those whose text is near it.
     """
     def score(chunk_id: str) -> tuple[float, str]:
-        blended = chunk_scores[chunk_id] + weight * evidence.get(chunk_id, 0.0)
+        extra = sum(weight * found.get(chunk_id, 0.0) for found, weight in evidence)
+        blended = chunk_scores[chunk_id] + extra
         return -blended, chunk_id
 
     return sorted(chunk_scores, key=score)

@@ -14,7 +14,9 @@ from graphrag_neo4j.query.candidates import ann_candidates, entities_for_mention
 from graphrag_neo4j.query.context import Row, SearchContext
 from graphrag_neo4j.query.hops.mentions import capitalised_mentions, llm_mentions
 from graphrag_neo4j.query.hops.ranking import (
+    Bridge,
     blend_passages,
+    bridge_evidence,
     expand_entities,
     passages_after_rerank,
     relation_evidence,
@@ -125,17 +127,36 @@ class HopsSearch:
         )
         return [_candidate(row) for row in rows]
 
+    async def _bridges(self, nearest: list[Row], search: SearchSettings) -> list[Bridge]:
+        """The bridges named by the passage nearest the question (none without one)."""
+        if not nearest or search.hops_bridge_weight == 0:
+            return []
+        rows = await self._read(
+            "query/bridge_entities", chunk_id=nearest[0]["chunk_id"],
+            concept_type=self.services.settings.extraction.fast.concept_type,
+            max_passages=search.hops_bridge_max_passages,
+        )
+        return [Bridge(row["name"], int(row["passages"]), tuple(row["chunk_ids"])) for row in rows]
+
     async def _fallback_order(
-        self, candidates: list[Candidate], nearest: list[Row], vector: list[float],
-        search: SearchSettings,
+        self, question: str, candidates: list[Candidate], nearest: list[Row],
+        vector: list[float], search: SearchSettings,
     ) -> tuple[list[str], dict[str, str]]:
-        """Candidate passages (plus the nearest ones) ranked without an LLM, and their documents."""
-        evidence = relation_evidence(candidates)
-        ids = sorted(set(evidence) | {row["chunk_id"] for row in nearest})
+        """Candidate passages (plus the nearest ones and those naming a bridge) ranked without
+        an LLM, and their documents. Relations weigh per how their passage was extracted."""
+        relations = relation_evidence(candidates)
+        bridges = bridge_evidence(await self._bridges(nearest, search), question)
+        ids = sorted(set(relations) | set(bridges) | {row["chunk_id"] for row in nearest})
         rows = await self._read("query/score_chunks", ids=ids, embedding=vector)
         scores = {row["chunk_id"]: float(row["score"]) for row in rows}
         documents = {row["chunk_id"]: str(row["document_id"]) for row in rows}
-        return blend_passages(scores, evidence, search.hops_relation_weight), documents
+        fast = {row["chunk_id"] for row in rows if row["extraction_method"] == "fast"}
+        evidence = [
+            ({c: v for c, v in relations.items() if c not in fast}, search.hops_relation_weight),
+            ({c: v for c, v in relations.items() if c in fast}, search.hops_fast_relation_weight),
+            (bridges, search.hops_bridge_weight),
+        ]
+        return blend_passages(scores, evidence), documents
 
     async def retrieve(
         self, question: str, search: SearchSettings, mentions: Sequence[str] | None = None
@@ -151,7 +172,9 @@ class HopsSearch:
             passages(self.services, question, vector, max(search.hops_final_k, 1), search),
         )
         candidates = await self._candidates(entities, relations, vector, search)
-        order, documents = await self._fallback_order(candidates, nearest, vector, search)
+        order, documents = await self._fallback_order(
+            question, candidates, nearest, vector, search
+        )
         found = HopsRetrieval(
             names, entities, relations, candidates, order, documents, order, notes=notes
         )

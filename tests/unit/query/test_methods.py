@@ -175,9 +175,10 @@ HOPS_ROWS: dict[str, list[dict[str, Any]]] = {
          "object": "Johann Bernoulli", "chunk_ids": ["c2"], "score": 0.7}],
     "query/search_chunks_by_vector": PASSAGES[2:],
     "query/score_chunks": [
-        {"chunk_id": "c1", "document_id": "d1", "score": 0.6},
-        {"chunk_id": "c2", "document_id": "d2", "score": 0.5},
-        {"chunk_id": "c3", "document_id": "d1", "score": 0.4}],
+        {"chunk_id": "c1", "document_id": "d1", "extraction_method": "llm", "score": 0.6},
+        {"chunk_id": "c2", "document_id": "d2", "extraction_method": "llm", "score": 0.5},
+        {"chunk_id": "c3", "document_id": "d1", "extraction_method": "llm", "score": 0.4}],
+    "query/bridge_entities": [],
     "query/chunks_by_ids": PASSAGES,
     "query/search_chunks_by_fulltext": [],
     "query/search_entities_by_fulltext": [],
@@ -207,3 +208,30 @@ def test_a_method_capability_tells_the_cli_whether_it_streams(tmp_path: Path) ->
     assert all(method.streams for method in methods)
     assert [m.ranks_documents for m in methods] == [True, False, True, True]
     assert [m.needs_llm for m in methods] == [False, False, True, False]
+
+
+async def test_hops_lifts_passages_naming_a_bridge_and_weighs_fast_relations_apart(
+    tmp_path: Path,
+) -> None:
+    # c3's document was indexed fast: its relation counts with hops_fast_relation_weight (0);
+    # c2 names "Daniel Bernoulli", a bridge named by the nearest passage (c3) but not asked.
+    rows = {
+        **HOPS_ROWS,
+        "query/search_chunks_by_vector": [PASSAGES[2]],
+        "query/relations_around_entities": [
+            {"id": "r3", "subject": "Euler", "predicate": "co-occurs with", "object": "Berlin",
+             "chunk_ids": ["c1"], "score": 0.9}],
+        "query/score_chunks": [
+            {"chunk_id": "c1", "document_id": "d1", "extraction_method": "fast", "score": 0.3},
+            {"chunk_id": "c2", "document_id": "d2", "extraction_method": "fast", "score": 0.2},
+            {"chunk_id": "c3", "document_id": "d3", "extraction_method": "fast", "score": 0.5}],
+        "query/bridge_entities": [
+            {"name": "Daniel Bernoulli", "passages": 2, "chunk_ids": ["c2", "c3"]},
+            {"name": "Euler", "passages": 1, "chunk_ids": ["c1"]}],  # asked: no bridge
+    }
+    services = fake_services(rows, [], tmp_path)
+    query = make_query(services.settings, "Where did Euler work?", mentions=["Euler"],
+                       hops_rerank=False)
+    assert await HopsSearch(services).rank_documents(query, 3) == ["d3", "d2", "d1"]
+    plain = query.with_search(hops_bridge_weight=0.0, hops_fast_relation_weight=0.75)
+    assert await HopsSearch(services).rank_documents(plain, 3) == ["d1", "d3", "d2"]

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from graphrag_neo4j.query.hops.ranking import (
+    Bridge,
     blend_passages,
+    bridge_evidence,
     expand_entities,
     passages_after_rerank,
     relation_evidence,
@@ -63,8 +67,29 @@ def test_evidence_is_the_best_relation_per_chunk() -> None:
 def test_blend_adds_weighted_relation_evidence_to_passage_similarity() -> None:
     scores = {"near": 0.6, "bridge": 0.5, "far": 0.1}
     evidence = {"bridge": 0.8, "far": 0.2}
-    assert blend_passages(scores, evidence, 0.0) == ["near", "bridge", "far"]
-    assert blend_passages(scores, evidence, 0.75) == ["bridge", "near", "far"]
+    assert blend_passages(scores, [(evidence, 0.0)]) == ["near", "bridge", "far"]
+    assert blend_passages(scores, [(evidence, 0.75)]) == ["bridge", "near", "far"]
+
+
+def test_blend_sums_every_kind_of_evidence_with_its_own_weight() -> None:
+    scores = {"near": 0.6, "fact": 0.5, "bridged": 0.45}
+    relations = {"fact": 0.2}
+    bridges = {"bridged": 0.5}
+    assert blend_passages(scores, [(relations, 1.0), (bridges, 0.0)]) == ["fact", "near", "bridged"]
+    assert blend_passages(scores, [(relations, 0.0), (bridges, 0.4)]) == ["bridged", "near", "fact"]
+
+
+def test_a_bridge_is_an_entity_the_question_does_not_name_and_rarer_weighs_more() -> None:
+    bridges = [
+        Bridge("Journal of Psychotherapy Integration", 1, ("c-journal",)),  # the first hop
+        Bridge("American Psychological Association", 2, ("c-journal", "c-apa")),
+        Bridge("United States", 40, ("c-apa", "c-usa")),
+    ]
+    evidence = bridge_evidence(
+        bridges, "Who led the association that publishes the journal of psychotherapy integration?"
+    )
+    apa, usa = 1 / math.log(4), 1 / math.log(42)
+    assert evidence == {"c-journal": apa, "c-apa": apa, "c-usa": usa}
 
 
 def test_rerank_order_comes_first_then_the_fallback() -> None:
