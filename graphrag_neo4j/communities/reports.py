@@ -85,6 +85,56 @@ def _json_object(text: str) -> dict[str, Any] | None:
     return None
 
 
+# How many cut points a truncated reply is tried at, last complete object first.
+_MAX_CUTS = 40
+
+
+def _closing(prefix: str) -> str | None:
+    """The brackets that close `prefix` (None when it ends inside a string)."""
+    stack: list[str] = []
+    in_string = escaped = False
+    for char in prefix:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            stack.append("}" if char == "{" else "]")
+        elif char in "}]" and stack:
+            stack.pop()
+    return None if in_string else "".join(reversed(stack))
+
+
+def _cut_short(text: str) -> dict[str, Any] | None:
+    """A reply cut off by the token limit, closed after its last complete object.
+
+    Small models spend their `report_max_tokens` on long findings; the title, summary, rating
+    and the findings before the cut are still a report (a retry would be cut off again).
+    """
+    start = text.find("{")
+    if start == -1:
+        return None
+    body = text[start:]
+    ends = [i for i, char in enumerate(body) if char == "}"][-_MAX_CUTS:]
+    for end in reversed(ends):
+        prefix = body[: end + 1]
+        closing = _closing(prefix)
+        if closing is None:
+            continue
+        try:
+            value = json.loads(prefix + closing)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(value, dict):
+            return value
+    return None
+
+
 def _text(value: object) -> str:
     return value.strip() if isinstance(value, str) else ""
 
@@ -113,6 +163,8 @@ def _findings(value: object) -> list[Finding]:
 def parse_report(reply: str) -> Report | None:
     """The report in a model reply, or None when it lacks a usable JSON report."""
     data = _json_object(reply)
+    if data is None or "title" not in data:  # a cut-off reply decodes only as a finding
+        data = _cut_short(reply) or data
     if data is None:
         return None
     title, summary = _text(data.get("title")), _text(data.get("summary"))

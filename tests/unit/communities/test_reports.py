@@ -49,6 +49,19 @@ def test_broken_or_incomplete_replies_are_rejected() -> None:
     assert parse_report(json.dumps({**GOOD, "title": ""})) is None
 
 
+def test_a_reply_cut_off_by_the_token_limit_keeps_its_complete_findings() -> None:
+    findings = [{"summary": f"Point {n}", "explanation": "Said so {braces} [Data: Entities (e1)]"}
+                for n in (1, 2, 3)]
+    whole = "```json\n" + json.dumps({**GOOD, "findings": findings}, indent=2) + "\n```"
+    cut = whole[: whole.index("Point 3") + 12]  # mid-way through the third finding
+    report = parse_report(cut)
+    assert report is not None and report.title == "Euler and Basel" and report.rating == 7.5
+    assert [f.summary for f in report.findings] == ["Point 1", "Point 2"]
+    assert report.findings[1].explanation == "Said so {braces} [Data: Entities (e1)]"
+    # Cut before any finding is complete: no report (the retry and the fallback take over).
+    assert parse_report(whole[: whole.index("Point 1")]) is None
+
+
 def test_full_content_is_markdown_and_findings_are_json() -> None:
     report = parse_report(json.dumps(GOOD))
     assert report is not None
