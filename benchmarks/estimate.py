@@ -89,9 +89,12 @@ def _warm_up(corpus: Corpus, settings: Settings, offline: bool, llm: BaseChatMod
              embeddings: Embeddings) -> None:
     """Measurements an earlier run would have left: the probe (offline) or another slice."""
     if offline:
-        from graphrag_neo4j.cli.models import probe_llm
+        from graphrag_neo4j.cli.models import probe_embedder, probe_llm
 
+        # Both, as `graphrag-neo4j models` does: a stage without a timing leaves the total
+        # time unknown.
         asyncio.run(probe_llm(settings))
+        asyncio.run(probe_embedder(settings))
         return
     with GraphRAG(settings, llm=llm, embeddings=embeddings, console=Console(quiet=True)) as rag:
         rag.index(corpus.warmup)
