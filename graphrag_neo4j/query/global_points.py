@@ -14,7 +14,6 @@ from graphrag_neo4j.llm.tokens import count_tokens
 _JSON_OBJECT = re.compile(r"\{.*\}", flags=re.DOTALL)
 _REPORT_IDS = re.compile(r"Reports?\s*\(([^)]*)\)", flags=re.IGNORECASE)
 _CITATION = re.compile(r"\s?\[Data:[^\]]*\]")
-_CITATION_TEXT = re.compile(r"\[Data:[^\]]*\]")
 CITED_FOR_THE_MODEL = (
     "The answer cited no report, so it cites the reports of the analyst points it was written from."
 )
@@ -106,7 +105,7 @@ def cited_answer(text: str, points: Sequence[Point], shown: Set[str]) -> tuple[s
     reports of the points it read are cited at its end. Also says whether that was needed."""
     cleaned = clean_citations(text, {"Reports": shown})
     # clean_citations spells every kept kind canonically: "Reports (...)".
-    if any("Reports (" in citation for citation in _CITATION_TEXT.findall(cleaned)):
+    if any("Reports (" in citation for citation in _CITATION.findall(cleaned)):
         return cleaned, False
     refs = list(dict.fromkeys(ref for point in points for ref in point.reports))
     if not refs:
