@@ -6,12 +6,13 @@ import asyncio
 import itertools
 import threading
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from graphrag_neo4j.indexing.fast_parsing import Progress, parse_chunks
 from graphrag_neo4j.indexing.fast_pruning import Edge, Pruned, prune
-from graphrag_neo4j.indexing.fast_terms import UNTYPED, ChunkTerms, Term, chunk_terms
+from graphrag_neo4j.indexing.fast_terms import UNTYPED, ChunkTerms, Term
 from graphrag_neo4j.indexing.records import ChunkExtraction, EntityMention, RelationMention
 from graphrag_neo4j.indexing.summarizing import SENTENCE_SEPARATOR, shortest
 from graphrag_neo4j.settings import FastExtractionSettings
@@ -23,9 +24,6 @@ if TYPE_CHECKING:
 
 # Concepts need a corpus to tell common from telling; below this many chunks the share is noise.
 MIN_CHUNKS_FOR_SHARE = 20
-# Below this many chunks, forking parser workers costs more than it saves.
-MIN_CHUNKS_FOR_WORKERS = 16
-Progress = Callable[[int], None] | None
 
 
 def extract_fast(
@@ -34,21 +32,8 @@ def extract_fast(
     settings: FastExtractionSettings,
     on_chunk: Progress = None,
 ) -> list[ChunkExtraction]:
-    """Parse the chunks in `nlp.pipe` batches and build their pruned extractions."""
-    parsed = []
-    texts = (chunk.text for chunk in chunks)
-    docs = nlp.pipe(texts, batch_size=settings.batch_size,
-                    n_process=pipe_processes(settings, len(chunks)))
-    for chunk, doc in zip(chunks, docs, strict=True):
-        parsed.append(chunk_terms(chunk.id, doc, settings))
-        if on_chunk is not None:
-            on_chunk(1)
-    return extractions_from_terms(parsed, settings)
-
-
-def pipe_processes(settings: FastExtractionSettings, chunks: int) -> int:
-    """Worker processes for parsing `chunks` chunks: the setting, or 1 for a small input."""
-    return max(1, settings.processes) if chunks >= MIN_CHUNKS_FOR_WORKERS else 1
+    """Parse the chunks (in worker processes for a long input) and build pruned extractions."""
+    return extractions_from_terms(parse_chunks(nlp, chunks, settings, on_chunk), settings)
 
 
 async def extract_fast_in_thread(
@@ -60,7 +45,7 @@ async def extract_fast_in_thread(
     """`extract_fast` in a thread of its own, so the event loop stays free.
 
     Not asyncio's executor: a parser worker forked from an executor thread exits with code 1
-    (the executor's exit hook joins that very thread in the child) and spaCy then warns W127.
+    (the executor's exit hook joins that very thread in the child).
     """
     loop = asyncio.get_running_loop()
     done: asyncio.Future[list[ChunkExtraction]] = loop.create_future()

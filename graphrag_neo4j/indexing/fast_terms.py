@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -47,14 +48,16 @@ class ChunkTerms:
     verbs: dict[int, str] = field(default_factory=dict)  # token index -> lemma
 
 
-def chunk_terms(chunk_id: str, doc: Doc, settings: FastExtractionSettings) -> ChunkTerms:
+def chunk_terms(
+    chunk_id: str, doc: Doc, settings: FastExtractionSettings, lemma: Callable[[Token], str]
+) -> ChunkTerms:
     """Every term of `doc`, longest claim first: titled names, then NER, then noun phrases."""
     result = ChunkTerms(chunk_id)
     claimed: set[int] = set()
-    sentence_of: dict[int, int] = {}
-    for number, sentence in enumerate(doc.sents):
+    starts: list[int] = []  # the first token of each sentence, to find a token's sentence
+    for sentence in doc.sents:
         result.sentences.append(_SPACES.sub(" ", sentence.text).strip())
-        sentence_of.update((t.i, number) for t in sentence)
+        starts.append(sentence.start)
     entity_labels = {t.i: e.label_ for e in doc.ents for t in e}
     spans: list[tuple[Span, str, bool]] = []
     for span in _titled_names(doc):
@@ -65,14 +68,14 @@ def chunk_terms(chunk_id: str, doc: Doc, settings: FastExtractionSettings) -> Ch
     if settings.concepts:
         spans.extend((c, settings.concept_type, True) for c in doc.noun_chunks)
     for span, entity_type, concept in spans:
-        if any(t.i in claimed for t in span):
+        if any(i in claimed for i in range(span.start, span.end)):
             continue
-        term = _term(span, entity_type, concept, sentence_of, settings)
+        term = _term(span, entity_type, concept, starts, settings, lemma)
         if term is not None:
-            claimed.update(t.i for t in span)
+            claimed.update(range(span.start, span.end))
             result.terms.append(term)
             if term.verb >= 0:
-                result.verbs[term.verb] = doc[term.verb].lemma_.lower()
+                result.verbs[term.verb] = lemma(doc[term.verb]).lower()
     return result
 
 
@@ -111,8 +114,9 @@ def _term(
     span: Span,
     entity_type: str,
     concept: bool,
-    sentence_of: dict[int, int],
+    starts: list[int],
     settings: FastExtractionSettings,
+    lemma: Callable[[Token], str],
 ) -> Term | None:
     tokens = _core(span)
     if not tokens:
@@ -124,14 +128,15 @@ def _term(
         if all(t.is_stop for t in tokens) or len(tokens) > settings.max_concept_words:
             return None
         # Lemmas keep the text's own spacing, so "counting-house" stays one word.
-        name = "".join(t.lemma_.lower() + t.whitespace_ for t in tokens).strip()
+        name = "".join(lemma(t).lower() + t.whitespace_ for t in tokens).strip()
     else:
         name = _SPACES.sub(" ", span.doc[tokens[0].i : tokens[-1].i + 1].text).strip()
     key = normalize_name(name)
     if len(key) < settings.min_concept_chars or not any(ch.isalpha() for ch in key):
         return None
     verb, subject = _governing_verb(span.root)
-    return Term(key, name, entity_type, sentence_of[span.root.i], concept, verb, subject)
+    sentence = bisect.bisect_right(starts, span.root.i) - 1
+    return Term(key, name, entity_type, sentence, concept, verb, subject)
 
 
 def _core(span: Span) -> list[Token]:

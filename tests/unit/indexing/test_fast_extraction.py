@@ -6,11 +6,8 @@ import warnings
 
 import pytest
 
-from graphrag_neo4j.indexing.fast_extraction import (
-    extract_fast,
-    extract_fast_in_thread,
-    pipe_processes,
-)
+from graphrag_neo4j.indexing.fast_extraction import extract_fast, extract_fast_in_thread
+from graphrag_neo4j.indexing.fast_parsing import pipe_processes
 from graphrag_neo4j.indexing.nlp_model import load_pipeline
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction
 from graphrag_neo4j.settings import FastExtractionSettings

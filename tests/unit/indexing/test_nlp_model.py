@@ -8,14 +8,29 @@ import pytest
 
 from graphrag_neo4j.errors import ModelError
 from graphrag_neo4j.indexing import nlp_model
-from graphrag_neo4j.indexing.nlp_model import load_pipeline, mismatched_files
+from graphrag_neo4j.indexing.nlp_model import lemmatizer, load_pipeline, mismatched_files
 
 
 def test_loaded_once_per_process_without_the_sentence_recogniser() -> None:
     nlp = load_pipeline()
     assert nlp is load_pipeline()
-    assert {"ner", "parser", "tagger", "lemmatizer"} <= set(nlp.pipe_names)
-    assert "senter" not in nlp.pipe_names
+    assert {"ner", "parser", "tagger"} <= set(nlp.pipe_names)
+    assert "senter" not in nlp.component_names
+    assert nlp.disabled == ["lemmatizer"]
+
+
+def test_lemmas_on_demand_are_the_lemmatizers_own() -> None:
+    nlp = load_pipeline()
+    text = "Scrooge's clerks were copying letters; the Spirits showed him the houses he'd owned."
+    lazy = nlp(text)
+    nlp.enable_pipe("lemmatizer")
+    try:
+        full = nlp(text)
+    finally:
+        nlp.disable_pipe("lemmatizer")
+    lemma = lemmatizer(nlp)
+    assert [lemma(token) for token in lazy] == [token.lemma_ for token in full]
+    assert "clerk" in {lemma(token) for token in lazy}
 
 
 def test_a_missing_model_is_one_sentence_naming_the_fix() -> None:
