@@ -24,6 +24,7 @@ class _Dependent:
     prompt: str
     fill_tokens: int  # most tokens the filled-in fields add to the template
     max_tokens: int
+    attempts: int = 1  # most calls one item can take (a report is asked again once)
 
 
 def _stages(settings: Settings) -> list[_Dependent]:
@@ -34,14 +35,14 @@ def _stages(settings: Settings) -> list[_Dependent]:
                    settings.llm.max_tokens),
         _Dependent(REPORTS, REPORTS, "community_report",
                    settings.communities.report_max_input_tokens,
-                   settings.communities.report_max_tokens),
+                   settings.communities.report_max_tokens, attempts=2),
     ]
 
 
 def _calls(profile: ModelProfile, stage: _Dependent, new_chunks: int) -> tuple[Range, str]:
     rate = profile.calls_per_extraction(stage.stats_stage)
-    if rate is None:
-        high = new_chunks * RULE_OF_THUMB_CALLS_PER_CHUNK
+    if rate is None:  # earlier runs' rates count retries; the rule of thumb must add them
+        high = new_chunks * RULE_OF_THUMB_CALLS_PER_CHUNK * stage.attempts
         return Range(0, high), "rule of thumb"
     expected = new_chunks * rate
     return Range(expected * (1 - SPREAD), expected * (1 + SPREAD), expected), "earlier runs"

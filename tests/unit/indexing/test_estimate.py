@@ -33,6 +33,9 @@ async def test_without_neo4j_everything_is_new_and_the_estimate_says_so(tmp_path
     assert extraction.calls.low == extraction.calls.high == 3
     assert estimate.stage("gleaning").calls.exact  # one pass, always made
     assert estimate.stage("resolution").calls.low == 0  # depends on extraction
+    # Without earlier runs: a report per new chunk at most, and each may be asked again once.
+    reports, resolution = estimate.stage("community reports"), estimate.stage("resolution")
+    assert reports.calls.high == 2 * resolution.calls.high == 6
     total = estimate.total()
     assert total.cost is not None and total.cost.high > 0
     assert model.calls == []  # no LLM called
