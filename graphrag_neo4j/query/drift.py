@@ -62,7 +62,9 @@ class DriftSearch:
     def _prompt(self, name: str) -> str:
         return load_prompt(name, self.services.settings.prompts_dir)
 
-    async def _follow(self, query: Query, question: str, depth: int) -> tuple[Step, SearchContext]:
+    async def _follow(
+        self, query: Query, question: str, depth: int, last_round: bool
+    ) -> tuple[Step, SearchContext]:
         """A local search for the follow-up, then one call answering it from that context."""
         search = query.search
         local_query = replace(
@@ -70,8 +72,10 @@ class DriftSearch:
             question=question,
         )
         context = await self.local.build_context(local_query)
+        # The last round's follow-ups would never be asked: not writing them saves generation.
+        asked_for = 0 if last_round else search.drift_k_followups
         prompt = self._prompt("drift_followup").format(
-            followups=search.drift_k_followups,
+            followups=asked_for,
             question=query.question,
             context=context.text or NO_DATA,
             followup=question,
@@ -94,11 +98,15 @@ class DriftSearch:
             return DriftRun(reports=shown, steps=[primer], fallback=NOTHING_PRIMED, notes=notes)
         run = DriftRun(reports=shown, steps=[primer], notes=notes)
         queue = FollowUpQueue.after_primer(query.question, primer)
-        for _ in range(query.search.drift_depth):
+        rounds = query.search.drift_depth
+        for number in range(1, rounds + 1):
             batch = queue.take(query.search.drift_k_followups)
             if not batch:
                 break
-            done = await asyncio.gather(*(self._follow(query, f.question, f.depth) for f in batch))
+            done = await asyncio.gather(*(
+                self._follow(query, f.question, f.depth, last_round=number == rounds)
+                for f in batch
+            ))
             for step, context in done:
                 run.steps.append(step)
                 run.contexts.append(context)

@@ -108,6 +108,10 @@ async def test_calls_per_stage_match_the_budgets_and_follow_ups_are_deduplicated
     assert in_order == ["Who is Bob Cratchit?", "What is Marley's ghost?",
                         "Where is the counting-house?", "What does Bob earn?"]
     assert sorted(asked_follow_ups(services)) == sorted(in_order)
+    # Round 1 may raise two new follow-ups; round 2 is the last, so it is asked for none.
+    wanted = [call.prompt.split("Write up to ")[1].split(" ")[0]
+              for call in services.chat.calls if FOLLOW_UP in call.prompt]
+    assert wanted == ["2", "2", "0", "0"]
     reduce_prompt = services.chat.calls[-1].prompt
     assert reduce_prompt.index("score 90. Q: Who is Bob") < reduce_prompt.index("score 60.")
     assert "[Data: Reports (1)]" not in reduce_prompt.split("-----Findings-----")[1].split("\n")[1]
