@@ -361,7 +361,7 @@ class SearchSettings(_Section):
         "are co-occurrences, not stated facts (on MuSiQue any weight lowered Recall@5).",
     )
     hops_bridge_weight: float = Field(
-        0.2,
+        0.15,
         description="Hops: added to passages naming a bridge, a named entity of the passage "
         "nearest the question that the question does not name (x 1/ln(2 + its passages)).",
     )
