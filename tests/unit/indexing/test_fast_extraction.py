@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import gc
 import warnings
 
 import pytest
 
-from graphrag_neo4j.indexing.fast_extraction import extract_fast, extract_fast_in_thread
+from graphrag_neo4j.indexing.fast_extraction import (
+    collector_paused,
+    extract_fast,
+    extract_fast_in_thread,
+)
 from graphrag_neo4j.indexing.fast_parsing import pipe_processes
 from graphrag_neo4j.indexing.nlp_model import load_pipeline
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction
@@ -128,3 +133,17 @@ async def test_workers_forked_from_the_extraction_thread_exit_cleanly() -> None:
         warnings.simplefilter("error")  # spaCy's W127 says a worker exited with an error
         extractions = await extract_fast_in_thread(load_pipeline(), chunks, ONE_CHUNK)
     assert len(extractions) == 16
+
+
+def test_the_collector_is_paused_while_extractions_are_built_and_restored_after() -> None:
+    with pytest.raises(RuntimeError), collector_paused():
+        assert not gc.isenabled()
+        raise RuntimeError("a failing step")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()  # a caller's own pause is left as it was
+    finally:
+        gc.enable()
