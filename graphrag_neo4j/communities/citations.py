@@ -6,7 +6,8 @@ import re
 from collections.abc import Mapping, Set
 
 _CITATION = re.compile(r"(\s?)\[Data:\s*([^\]]*)\]")
-_PART = re.compile(r"^\s*([A-Za-z]+)\s*\(([^)]*)\)\s*$")
+# Small models sometimes put ids after the brackets too: "Reports (1), 7".
+_PART = re.compile(r"^\s*([A-Za-z]+)\s*\(([^)]*)\)\s*(?:,([^()]*))?$")
 _MORE = {"+more", "more", "..."}
 # The kinds of record a report may cite, with the spellings models use for them.
 KINDS = {"entities": "Entities", "entity": "Entities", "relationships": "Relationships",
@@ -20,7 +21,8 @@ def _clean_part(part: str, known: Mapping[str, Set[str]]) -> str | None:
     kind = KINDS.get(match.group(1).lower()) if match else None
     if match is None or kind is None:
         return None
-    ids = [value.strip() for value in match.group(2).split(",")]
+    listed = match.group(2) + ("," + match.group(3) if match.group(3) else "")
+    ids = [value.strip() for value in listed.split(",")]
     kept = [value for value in ids if value in known.get(kind, set())]
     if not kept:
         return None

@@ -25,3 +25,9 @@ def test_kind_spellings_are_normalised_and_unknown_kinds_dropped() -> None:
 
 def test_text_without_citations_is_unchanged() -> None:
     assert clean_citations("Plain [text] here.", KNOWN) == "Plain [text] here."
+
+
+def test_ids_after_the_brackets_count_too() -> None:
+    text = "Community and greed [Data: Reports (c7), r1, c8]."
+    known = {**KNOWN, "Reports": {"c7", "c8"}}
+    assert clean_citations(text, known) == "Community and greed [Data: Reports (c7, c8)]."
