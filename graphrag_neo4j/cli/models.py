@@ -20,6 +20,13 @@ PROBE_TEXT = (
     "Johann's son Daniel Bernoulli later worked with Euler in Saint Petersburg."
 )
 PROBE_STAGE = "probe"
+# Texts in the timed embedding probe: one batch, as indexing sends them.
+EMBEDDING_PROBE_BATCH = 32
+
+
+def embedding_probe_texts() -> list[str]:
+    """Distinct texts (an embedder call sends each text once) for the timed probe batch."""
+    return [f"{PROBE_TEXT} ({number})" for number in range(1, EMBEDDING_PROBE_BATCH + 1)]
 
 
 @dataclass(frozen=True)
@@ -69,6 +76,15 @@ async def probe_embedder(settings: Settings) -> tuple[str, ProbeResult]:
     started = time.perf_counter()
     dimension = await caller.dimension()
     seconds = time.perf_counter() - started
+    # The first call also loaded the model, so a second, batch-sized one is timed for
+    # estimates (kept beside the vector cache; no vector is cached).
+    timed = EmbeddingCaller(resolved.model, settings.embedding, settings.cache_dir,
+                            no_cache=True)
+    try:
+        await timed.embed(embedding_probe_texts())
+    finally:
+        timed.close()
+        caller.close()
     return resolved.description, ProbeResult("embedding", dimension > 0,
                                              f"dimension {dimension}", seconds)
 

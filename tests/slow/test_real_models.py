@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from graphrag_neo4j.cli.models import probe_embedder, probe_llm
+from graphrag_neo4j.cli.models import embedding_probe_texts, probe_embedder, probe_llm
+from graphrag_neo4j.llm.embedding_calls import STATS_STAGE, EmbeddingCaller
 from graphrag_neo4j.llm.offline_embeddings import DIMENSION, MiniLMEmbeddings
+from graphrag_neo4j.llm.tokens import count_tokens
 from graphrag_neo4j.settings import Settings
 
 pytestmark = pytest.mark.slow
@@ -34,10 +38,20 @@ def test_offline_embedder_truncates_long_texts_and_batches_consistently() -> Non
     assert np.allclose(batched[1], single, atol=1e-5)
 
 
-async def test_offline_probe_dimension() -> None:
-    description, result = await probe_embedder(Settings(embedding={"provider": "offline"}))
+async def test_offline_probe_dimension_and_timing_for_estimates(tmp_path: Path) -> None:
+    settings = Settings(embedding={"provider": "offline"}, cache_dir=tmp_path)
+    description, result = await probe_embedder(settings)
     assert result.ok and result.detail == "dimension 384"
     assert "all-MiniLM-L6-v2" in description
+    # One batch is timed and kept beside the vector cache (no vector is cached), so an
+    # estimate has the embedder's speed.
+    embedder = EmbeddingCaller(MiniLMEmbeddings(), settings.embedding, tmp_path)
+    assert embedder.model_stats is not None and embedder.cache is not None
+    timed = embedder.model_stats.stages(embedder.identity)[STATS_STAGE]
+    texts = embedding_probe_texts()
+    assert timed.calls == 1 and timed.prompt_tokens == sum(map(count_tokens, texts))
+    assert embedder.cached_keys([embedder.text_key(text) for text in texts]) == set()
+    embedder.close()
 
 
 async def test_offline_llm_probe_reply_is_parseable() -> None:
