@@ -20,6 +20,9 @@ PROBE_TEXT = (
     "Johann's son Daniel Bernoulli later worked with Euler in Saint Petersburg."
 )
 PROBE_STAGE = "probe"
+# The reading probe: this many copies of the probe text (about 400 tokens), a reply of a word.
+READING_PROBE_NOTES = 12
+READING_PROBE_MAX_TOKENS = 4
 # Texts in the timed embedding probe: one batch, as indexing sends them.
 EMBEDDING_PROBE_BATCH = 32
 
@@ -49,13 +52,20 @@ async def probe_llm(settings: Settings) -> tuple[str, ProbeResult]:
     resolved = resolve_llm(settings)
     # No cached reply, but the timing is kept beside the cache for later estimates.
     caller = LLMCaller(resolved.model, settings.llm, settings.cache_dir, no_cache=True)
+    # A long prompt with a one-word reply first: beside the extraction's even mix it lets an
+    # estimate tell the cost of reading a token from that of writing one.
+    notes = "\n".join(f"{n}. {PROBE_TEXT}" for n in range(1, READING_PROBE_NOTES + 1))
+    reading = load_prompt("probe_reading", settings.prompts_dir).format(text=notes)
+    await caller.complete(reading, stage=PROBE_STAGE, max_tokens=READING_PROBE_MAX_TOKENS)
+    read = caller.usage.total()
     prompt = load_prompt("probe_extraction", settings.prompts_dir).format(text=PROBE_TEXT)
     started = time.perf_counter()
     reply = await caller.complete(prompt, stage=PROBE_STAGE)
     seconds = time.perf_counter() - started
     parsed = parse_extraction(reply)
     usage = caller.usage.total()
-    tokens = f"{usage.prompt_tokens} prompt + {usage.completion_tokens} completion tokens"
+    tokens = (f"{usage.prompt_tokens - read.prompt_tokens} prompt + "
+              f"{usage.completion_tokens - read.completion_tokens} completion tokens")
     ok = bool(parsed.entities)
     if ok:
         detail = (f"tag format parseable: {len(parsed.entities)} entities, "

@@ -55,7 +55,9 @@ def test_probe_reports_parsed_records_and_dimension(monkeypatch: pytest.MonkeyPa
     assert "fake llm" in result.output and "fake embedder" in result.output
     assert "tag format parseable: 2 entities, 1 triplets" in result.output
     assert "dimension 384" in result.output
-    assert len(model.calls) == 1
+    # A reading probe (long prompt, one-word reply) first, so estimates can tell reading a
+    # token from writing one; the verdict is the extraction probe's.
+    assert len(model.calls) == 2 and "One word:" in model.calls[0].prompt
 
 
 def test_an_unparseable_reply_fails_the_probe(monkeypatch: pytest.MonkeyPatch) -> None:
