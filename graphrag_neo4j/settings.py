@@ -243,9 +243,9 @@ class FastExtractionSettings(_Section):
         "processes evenly busy)."
     )
     processes: int = Field(
-        2, description="spaCy worker processes (`nlp.pipe` n_process); 1 parses in the indexing "
-        "process, as every input of fewer than 16 chunks does (starting workers would cost more "
-        "than they save)."
+        2, description="spaCy worker processes (forked, each parsing batches into terms); 1 "
+        "parses in the indexing process, as every input of fewer than 16 chunks does (starting "
+        "workers would cost more than they save)."
     )
 
 
