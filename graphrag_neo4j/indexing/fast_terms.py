@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from graphrag_neo4j.indexing.nlp_model import Lemma
 from graphrag_neo4j.indexing.records import normalize_name
 from graphrag_neo4j.settings import FastExtractionSettings
 
@@ -49,7 +50,7 @@ class ChunkTerms:
 
 
 def chunk_terms(
-    chunk_id: str, doc: Doc, settings: FastExtractionSettings, lemma: Callable[[Token], str]
+    chunk_id: str, doc: Doc, settings: FastExtractionSettings, lemma: Lemma
 ) -> ChunkTerms:
     """Every term of `doc`, longest claim first: titled names, then NER, then noun phrases."""
     result = ChunkTerms(chunk_id)
@@ -116,7 +117,7 @@ def _term(
     concept: bool,
     starts: list[int],
     settings: FastExtractionSettings,
-    lemma: Callable[[Token], str],
+    lemma: Lemma,
 ) -> Term | None:
     tokens = _core(span)
     if not tokens:

@@ -30,6 +30,8 @@ EXCLUDED = ("senter",)
 # Loaded but not run over every token: fast extraction needs the lemmas of a few words only
 # (concept nouns and verbs), and lemmatizing every token took 11% of the parse.
 LAZY = "lemmatizer"
+# A token -> its lemma, as the lemmatizer would have set it.
+Lemma = Callable[["Token"], str]
 # Only the weights and tables are hashed: they are what a truncated or tampered install breaks.
 _HASHED_PARTS = ("/model", "/lookups/", "/tokenizer", "/patterns", "/vocab/")
 
@@ -57,7 +59,7 @@ def _load(package: str) -> Language:
         ) from error
 
 
-def lemmatizer(nlp: Language) -> Callable[[Token], str]:
+def lemmatizer(nlp: Language) -> Lemma:
     """The lemma the pipeline's lemmatizer would have given a token, computed on demand."""
     component: Lemmatizer = nlp.get_pipe(LAZY)  # type: ignore[assignment]
 

@@ -130,7 +130,7 @@ async def test_workers_forked_from_the_extraction_thread_exit_cleanly() -> None:
     texts = ["Bob Cratchit and Tiny Tim walked home to Camden Town."] * 16
     chunks = [Chunk(f"c{i}", "d1", text, i, 50) for i, text in enumerate(texts)]
     with warnings.catch_warnings():
-        warnings.simplefilter("error")  # spaCy's W127 says a worker exited with an error
+        warnings.simplefilter("error")  # e.g. spaCy's W127, had a worker exited with an error
         extractions = await extract_fast_in_thread(load_pipeline(), chunks, ONE_CHUNK)
     assert len(extractions) == 16
 
