@@ -44,3 +44,13 @@ def clean_citations(text: str, known: Mapping[str, Set[str]]) -> str:
         return f"{match.group(1)}[Data: {'; '.join(kept)}]" if kept else ""
 
     return _CITATION.sub(replace, text)
+
+
+def strip_citations(text: str) -> str:
+    """`text` without its [Data: ...] citations."""
+    return _CITATION.sub("", text)
+
+
+def cites(text: str, kind: str) -> bool:
+    """Whether a [Data: ...] citation of `text` names rows of `kind` (canonical: "Reports")."""
+    return any(f"{kind} (" in body for _, body in _CITATION.findall(text))

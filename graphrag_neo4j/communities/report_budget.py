@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from graphrag_neo4j.communities.reports import STAGE, ReportWriter
+from graphrag_neo4j.communities.reports import CALLS_PER_REPORT, STAGE, ReportWriter
 from graphrag_neo4j.llm.budget import Budget, BudgetExceededError
 from graphrag_neo4j.llm.calls import LLMCaller, prompt_messages
 from graphrag_neo4j.llm.cost_estimate import Range, StageEstimate
@@ -35,7 +35,8 @@ def reports_estimate(profile: ModelProfile, tokens: Sequence[PromptTokens], max_
     fresh = [t for t in tokens if t is not None]
     calls, prompt = len(fresh), sum(fresh)
     return profile.llm_stage(
-        REPORTS_ROW, Range(calls, 2 * calls), Range(prompt, 2 * prompt), max_tokens=max_tokens,
+        REPORTS_ROW, Range(calls, CALLS_PER_REPORT * calls),
+        Range(prompt, CALLS_PER_REPORT * prompt), max_tokens=max_tokens,
         cached=len(tokens) - calls + reused, stats_stage=STAGE,
         note="a reply that is no valid report is asked again once",
     )

@@ -17,6 +17,8 @@ from graphrag_neo4j.resources import load_prompt
 STAGE = "community reports"
 PROMPT = "community_report"
 RETRY_PROMPT = "community_report_retry"
+# Most calls one report takes: the first, and one retry after a reply that is no report.
+CALLS_PER_REPORT = 2
 MAX_FINDINGS = 10
 FALLBACK_NAMES = 12
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)

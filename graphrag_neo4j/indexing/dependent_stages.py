@@ -24,7 +24,9 @@ class _Dependent:
     prompt: str
     fill_tokens: int  # most tokens the filled-in fields add to the template
     max_tokens: int
-    attempts: int = 1  # most calls one item can take (a report is asked again once)
+    # Most calls one item can take: a report is asked again once (communities.reports.
+    # CALLS_PER_REPORT, not imported: communities builds on indexing, not the reverse).
+    attempts: int = 1
 
 
 def _stages(settings: Settings) -> list[_Dependent]:

@@ -8,12 +8,11 @@ import re
 from collections.abc import Sequence, Set
 from dataclasses import dataclass
 
-from graphrag_neo4j.communities.citations import clean_citations
+from graphrag_neo4j.communities.citations import cites, clean_citations, strip_citations
 from graphrag_neo4j.llm.tokens import count_tokens
 
 _JSON_OBJECT = re.compile(r"\{.*\}", flags=re.DOTALL)
 _REPORT_IDS = re.compile(r"Reports?\s*\(([^)]*)\)", flags=re.IGNORECASE)
-_CITATION = re.compile(r"\s?\[Data:[^\]]*\]")
 CITED_FOR_THE_MODEL = (
     "The answer cited no report, so it cites the reports of the analyst points it was written from."
 )
@@ -69,7 +68,7 @@ def parse_points(reply: str, batch: Sequence[str] = ()) -> list[Point]:
             except (TypeError, ValueError):
                 score = 0
             description = str(item["description"]).strip()
-            points.append(Point(_CITATION.sub("", description).strip() or description, score,
+            points.append(Point(strip_citations(description).strip() or description, score,
                                 point_reports(description, batch)))
     return points
 
@@ -105,7 +104,7 @@ def cited_answer(text: str, points: Sequence[Point], shown: Set[str]) -> tuple[s
     reports of the points it read are cited at its end. Also says whether that was needed."""
     cleaned = clean_citations(text, {"Reports": shown})
     # clean_citations spells every kept kind canonically: "Reports (...)".
-    if any("Reports (" in citation for citation in _CITATION.findall(cleaned)):
+    if cites(cleaned, "Reports"):
         return cleaned, False
     refs = list(dict.fromkeys(ref for point in points for ref in point.reports))
     if not refs:

@@ -143,7 +143,7 @@ def test_the_collector_is_paused_while_extractions_are_built_and_restored_after(
     gc.disable()
     try:
         with collector_paused():
-            pass
+            assert not gc.isenabled()
         assert not gc.isenabled()  # a caller's own pause is left as it was
     finally:
         gc.enable()
