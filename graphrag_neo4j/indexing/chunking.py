@@ -35,6 +35,10 @@ _LINE_START = re.compile(r"(?<=\n)(?=\S)")
 _WORD_START = re.compile(r"(?<=\s)(?=\S)")
 _CLAUSE_ENDS = frozenset(",;:，；：、")
 
+# Characters that must match where a window's text starts inside the window before it: fewer
+# would let a short phrase repeated by chance pass for an overlap.
+OVERLAP_PROBE_CHARS = 16
+
 # Boundary ranks: a cut goes to the latest boundary of the best rank within the snap range.
 SENTENCE, PARAGRAPH, LINE, CLAUSE, WORD, INSIDE_WORD = 5, 4, 3, 2, 1, 0
 
@@ -63,6 +67,38 @@ def chunk_document(document: Document, settings: ChunkingSettings) -> list[Chunk
             )
         )
     return chunks
+
+
+def text_after_overlap(previous: Chunk | None, chunk: Chunk) -> str:
+    """The chunk's text without the overlap it shares with the window before it.
+
+    Windows overlap so that an LLM reading one chunk sees the sentences around its start; a
+    reader that goes through a document's chunks in order has seen them already. `previous` is
+    the chunk read just before (any chunk, or None): only the same document's preceding window
+    shares text, and the shared text is checked, never assumed.
+    """
+    if (
+        previous is None
+        or previous.document_id != chunk.document_id
+        or previous.chunk_index != chunk.chunk_index - 1
+    ):
+        return chunk.text
+    return chunk.text[_shared_length(previous.text, chunk.text) :].lstrip()
+
+
+def _shared_length(before: str, after: str) -> int:
+    """Length of the longest end of `before` that `after` starts with (0 when none)."""
+    probe = after[:OVERLAP_PROBE_CHARS]
+    if len(probe) < OVERLAP_PROBE_CHARS:
+        return 0
+    position = before.rfind(probe)
+    best = 0
+    # Repeated text can put the probe in several places: the earliest verified one is longest.
+    while position >= 0:
+        if after.startswith(before[position:]):
+            best = len(before) - position
+        position = before.rfind(probe, 0, position)
+    return best
 
 
 def _check_settings(settings: ChunkingSettings) -> None:

@@ -129,7 +129,7 @@ def _term(
         if all(t.is_stop for t in tokens) or len(tokens) > settings.max_concept_words:
             return None
         # Lemmas keep the text's own spacing, so "counting-house" stays one word.
-        name = "".join(lemma(t).lower() + t.whitespace_ for t in tokens).strip()
+        name = _SPACES.sub(" ", "".join(lemma(t).lower() + t.whitespace_ for t in tokens)).strip()
     else:
         name = _SPACES.sub(" ", span.doc[tokens[0].i : tokens[-1].i + 1].text).strip()
     key = normalize_name(name)

@@ -18,6 +18,7 @@ from graphrag_neo4j.indexing.chunking import (
     WORD,
     boundary_rank,
     chunk_document,
+    text_after_overlap,
 )
 from graphrag_neo4j.indexing.records import Chunk, Document, content_id
 from graphrag_neo4j.llm.tokens import count_tokens, get_encoding
@@ -270,3 +271,33 @@ def test_christmas_carol_default_and_chars_windows(shared_data: Path) -> None:
     char_chunks = chunk_document(document, CHARS)
     assert all(len(chunk.text) <= 300 for chunk in char_chunks)
     _assert_covers(text, char_chunks)
+
+
+def _after_overlaps(chunks: list[Chunk]) -> list[str]:
+    previous: list[Chunk | None] = [None, *chunks[:-1]]
+    return [text_after_overlap(p, chunk) for p, chunk in zip(previous, chunks, strict=True)]
+
+
+@pytest.mark.parametrize("settings", [ChunkingSettings(size=200, overlap=30), CHARS])
+def test_text_after_overlap_reads_every_word_once(settings: ChunkingSettings) -> None:
+    text = _prose(300)
+    chunks = chunk_document(_document(text), settings)
+    pieces = _after_overlaps(chunks)
+    assert " ".join(pieces).split() == text.split()
+    assert all(len(p) < len(c.text) for p, c in zip(pieces[1:], chunks[1:], strict=True))
+
+
+def test_text_after_overlap_needs_the_same_documents_window_before() -> None:
+    text, settings = _prose(300), ChunkingSettings(size=200, overlap=30)
+    first, second, third = chunk_document(_document(text), settings)[:3]
+    other = chunk_document(_document(text, "doc-2"), settings)[1]
+    assert text_after_overlap(None, second) == second.text
+    assert text_after_overlap(first, third) == third.text  # not neighbours
+    assert text_after_overlap(first, other) == other.text  # another document
+    assert text_after_overlap(first, second) != second.text
+
+
+def test_text_after_overlap_keeps_a_window_that_shares_nothing() -> None:
+    before = Chunk("c0", "d", "Alpha bravo charlie delta echo foxtrot.", 0, 8)
+    after = Chunk("c1", "d", "Golf hotel india juliet kilo lima mike.", 1, 8)
+    assert text_after_overlap(before, after) == after.text

@@ -88,6 +88,20 @@ def test_sentence_co_occurrence_counts_and_chunk_co_occurrence_is_weaker() -> No
     assert weights[("Alice Smith", CO, "Bob Brown")] == settings.chunk_weight
 
 
+def test_a_sentence_two_windows_share_counts_once() -> None:
+    shared = "Alice Smith met Carol Jones in Paris."
+    chunks = [
+        Chunk("c0", "d1", f"Bob Brown slept. {shared}", 0, 20),
+        Chunk("c1", "d1", f"{shared} Dan White woke up early.", 1, 20),
+    ]
+    settings = ONE_CHUNK.model_copy(update={"concepts": False, "min_edge_weight": 0.0})
+    first, second = extract_fast(load_pipeline(), chunks, settings)
+    pair = [r for r in first.relations + second.relations
+            if {r.subject, r.object} == {"Alice Smith", "Carol Jones"}]
+    assert [(r.chunk_id, r.strength) for r in pair] == [("c0", 1.0)]
+    assert {e.name for e in second.entities} == {"Dan White"}
+
+
 def test_titled_names_and_the_corpus_frequency_of_concepts() -> None:
     texts = [
         "The Ghost of Christmas Past showed Scrooge a lantern.",
