@@ -23,8 +23,11 @@ CREATE VECTOR INDEX related_embedding IF NOT EXISTS FOR ()-[r:RELATED]-() ON (r.
 OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine'}};
 CREATE VECTOR INDEX community_embedding IF NOT EXISTS FOR (c:__Community__) ON (c.embedding)
 OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine'}};
-CREATE FULLTEXT INDEX chunk_text_fulltext IF NOT EXISTS FOR (c:__Chunk__) ON EACH [c.text]
+// Chunks carry their document's title: a passage rarely repeats the name its title gives it.
+CREATE FULLTEXT INDEX chunk_fulltext IF NOT EXISTS FOR (c:__Chunk__) ON EACH [c.title, c.text]
 OPTIONS {indexConfig: {`fulltext.eventually_consistent`: true}};
 CREATE FULLTEXT INDEX entity_text_fulltext IF NOT EXISTS FOR (e:__Entity__)
 ON EACH [e.name, e.description]
 OPTIONS {indexConfig: {`fulltext.eventually_consistent`: true}};
+// The chunk index of graphs written before chunks had titles, over their text alone.
+DROP INDEX chunk_text_fulltext IF EXISTS;

@@ -27,6 +27,8 @@ from graphrag_neo4j.resources import load_cypher, split_statements
 from graphrag_neo4j.settings import Neo4jSettings
 
 Row = dict[str, Any]
+# The chunk fulltext index of graphs written before chunks carried their document's title.
+LEGACY_CHUNK_FULLTEXT = "chunk_text_fulltext"
 VECTOR_INDEXES = (
     "chunk_embedding",
     "community_embedding",
@@ -234,7 +236,11 @@ class Store:
         return {row["name"]: int(row["dimensions"]) for row in self.read("show_vector_indexes")}
 
     def apply_schema(self, dimensions: int) -> None:
-        """Create constraints and indexes, refusing vector indexes of another dimension."""
+        """Create constraints and indexes, refusing vector indexes of another dimension.
+
+        A graph written before chunks carried their document's title gets them, and its chunk
+        fulltext index is replaced by one over title and text.
+        """
         for index_name, existing in self.vector_index_dimensions().items():
             if index_name in VECTOR_INDEXES and existing != dimensions:
                 raise SchemaMismatchError(
@@ -242,12 +248,19 @@ class Store:
                     f" vectors but the configured embedder makes {dimensions}: switch back to"
                     " that embedder, or run `graphrag-neo4j init-db --reset-vectors` and re-index."
                 )
+        legacy = LEGACY_CHUNK_FULLTEXT in {row["name"] for row in self.read("show_schema")}
+        if legacy:
+            # Titles first: the schema drops the old index, and a run stopped in between
+            # would otherwise leave old chunks without titles for good.
+            self.run_autocommit("indexing/backfill_chunk_titles")
         try:
             self.run_script("schema", dimensions=dimensions)
         except ClientError as exc:
             raise SchemaMismatchError(
                 f"Neo4j at {self.settings.uri} rejected the schema ({exc.message})."
             ) from exc
+        if legacy:
+            self.run_autocommit("await_indexes")  # the new chunk index fills from every chunk
 
     def reset_vectors(self) -> None:
         """Drop the vector indexes and every stored embedding, for a change of embedder."""

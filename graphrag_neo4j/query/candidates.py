@@ -8,7 +8,7 @@ from typing import Any
 
 from graphrag_neo4j.query.base import Services
 from graphrag_neo4j.query.context import Row
-from graphrag_neo4j.query.hybrid import lucene_query, reciprocal_rank_fusion
+from graphrag_neo4j.query.hybrid import lucene_query, max_score_fusion, reciprocal_rank_fusion
 from graphrag_neo4j.settings import SearchSettings
 
 # Neo4j's HNSW vector indexes miss true neighbours when asked for very few (naive Recall@5 on
@@ -39,7 +39,7 @@ async def passages(
     if not words:
         return nearest[:k]
     matching = await _read(services, "query/search_chunks_by_fulltext", query=words, k=depth)
-    return reciprocal_rank_fusion([nearest, matching], key=lambda row: row["chunk_id"])[:k]
+    return fuse([nearest, matching], "chunk_id", search)[:k]
 
 
 async def entities_for_mentions(
@@ -60,8 +60,20 @@ async def entities_for_mentions(
     fused: list[Row] = []
     for mention in mentions:
         ways = [[r for r in found if r["mention"] == mention] for found in (nearest, matching)]
-        fused += reciprocal_rank_fusion(ways, key=lambda row: row["id"])[:k]
+        fused += fuse(ways, "id", search)[:k]
     return fused
+
+
+def fuse(rankings: Sequence[Sequence[Row]], key: str, search: SearchSettings) -> list[Row]:
+    """Vector rows, then fulltext rows, as one ranking fused as `search.hybrid_fusion` says."""
+    if search.hybrid_fusion == "rrf":
+        return reciprocal_rank_fusion(rankings, key=lambda row: row[key])
+    # The first ranking is the vector one: fused scores go back onto its scale, so a row found
+    # by its words scores like the vector match it ties with (BM25's own scale means nothing
+    # next to a similarity), and a vector row keeps its own score.
+    top = max((row["score"] for row in rankings[0]), default=1.0) if rankings else 1.0
+    fused = max_score_fusion(rankings, key=lambda row: row[key], score=lambda row: row["score"])
+    return [{**row, "score": relative * top} for row, relative in fused]
 
 
 async def entities_by_text(services: Services, texts: Sequence[str], k: int) -> list[Row]:

@@ -1,4 +1,4 @@
-"""Hybrid retrieval: a Lucene query safe for any question, and reciprocal rank fusion."""
+"""Hybrid retrieval: a Lucene query safe for any question, and two ways to fuse rankings."""
 
 from __future__ import annotations
 
@@ -48,3 +48,25 @@ def reciprocal_rank_fusion(
             first.setdefault(name, item)
     # sorted() is stable: equal scores keep the order in which the rankings first named them.
     return [first[name] for name in sorted(first, key=lambda name: -scores[name])]
+
+
+def max_score_fusion(
+    rankings: Sequence[Sequence[T]], key: Callable[[T], K], score: Callable[[T], float]
+) -> list[tuple[T, float]]:
+    """Items of every ranking with their best score relative to their ranking's best, best first.
+
+    The fusion of neo4j-graphrag's HybridRetriever and LangChain's Neo4jVector hybrid search:
+    each ranking's scores are divided by its top score, so each ranking's best item scores 1.
+    BM25 scores sit far apart while cosine scores crowd near the top, so in practice the
+    fulltext ranking's clear winners join the vector ranking's head. Ties keep first-seen order.
+    """
+    best: dict[K, float] = {}
+    first: dict[K, T] = {}
+    for ranking in rankings:
+        top = max((score(item) for item in ranking), default=0.0)
+        for item in ranking:
+            name = key(item)
+            relative = score(item) / top if top > 0 else 0.0
+            best[name] = max(best.get(name, relative), relative)
+            first.setdefault(name, item)
+    return [(first[name], best[name]) for name in sorted(first, key=lambda name: -best[name])]

@@ -149,6 +149,10 @@ class HopsSearch:
         ids = sorted(set(relations) | set(bridges) | {row["chunk_id"] for row in nearest})
         rows = await self._read("query/score_chunks", ids=ids, embedding=vector)
         scores = {row["chunk_id"]: float(row["score"]) for row in rows}
+        # A passage hybrid search found by its words keeps the score the fusion gave it.
+        for row in nearest:
+            if row["chunk_id"] in scores:
+                scores[row["chunk_id"]] = max(scores[row["chunk_id"]], float(row["score"]))
         documents = {row["chunk_id"]: str(row["document_id"]) for row in rows}
         fast = {row["chunk_id"] for row in rows if row["extraction_method"] == "fast"}
         evidence = [

@@ -8,7 +8,12 @@ import pytest
 
 from graphrag_neo4j.query.base import make_query
 from graphrag_neo4j.query.candidates import passages
-from graphrag_neo4j.query.hybrid import MAX_TERMS, lucene_query, reciprocal_rank_fusion
+from graphrag_neo4j.query.hybrid import (
+    MAX_TERMS,
+    lucene_query,
+    max_score_fusion,
+    reciprocal_rank_fusion,
+)
 from tests.unit.query.fakes import fake_services
 
 
@@ -45,9 +50,10 @@ def test_fusion_rewards_agreement_and_breaks_ties_by_first_sight() -> None:
     assert fused == reciprocal_rank_fusion([vector, text], key=lambda x: x)
 
 
-async def test_a_rare_name_lifts_its_passage_above_the_vector_favourite(tmp_path: Path) -> None:
+async def test_a_rare_name_lifts_its_passage_into_the_top(tmp_path: Path) -> None:
     nearest = [
-        {"chunk_id": f"c{i}", "document_id": f"d{i}", "title": "", "text": "", "score": 0.9}
+        {"chunk_id": f"c{i}", "document_id": f"d{i}", "title": "", "text": "",
+         "score": 0.95 - 0.01 * i}
         for i in range(1, 6)
     ]
     by_words = [{"chunk_id": "c9", "document_id": "d9", "title": "", "text": "", "score": 7.0},
@@ -57,12 +63,28 @@ async def test_a_rare_name_lifts_its_passage_above_the_vector_favourite(tmp_path
         [], tmp_path,
     )
     question = "Where was Xenocrates of Chalcedon born?"
-    hybrid = make_query(services.settings, question, hybrid=True)
     vector = await services.embedder.embed_query(question)
-    found = await passages(services, question, vector, 3, hybrid.search)
-    assert [row["chunk_id"] for row in found] == ["c3", "c1", "c9"]
+
+    async def top3(**options: object) -> list[str]:
+        query = make_query(services.settings, question, **options)
+        return [row["chunk_id"] for row in await passages(services, question, vector, 3,
+                                                            query.search)]
+
+    # Max: the clear BM25 winner ties the vector favourite (both 1 relative to their best).
+    assert await top3(hybrid=True) == ["c1", "c9", "c2"]
     words = services.store.params_of("query/search_chunks_by_fulltext")[0]["query"]
     assert words == "xenocrates chalcedon born"
-    plain = make_query(services.settings, question, hybrid=False)
-    found = await passages(services, question, vector, 3, plain.search)
-    assert [row["chunk_id"] for row in found] == ["c1", "c2", "c3"]
+    # RRF: found both ways, c3 beats what either way alone found first.
+    assert await top3(hybrid=True, hybrid_fusion="rrf") == ["c3", "c1", "c9"]
+    assert await top3(hybrid=False) == ["c1", "c2", "c3"]
+
+
+def test_max_fusion_compares_scores_relative_to_each_rankings_best() -> None:
+    vector = [("a", 0.90), ("b", 0.88), ("c", 0.60)]
+    text = [("d", 12.0), ("c", 11.0), ("e", 1.0)]
+    fused = max_score_fusion([vector, text], key=lambda x: x[0], score=lambda x: x[1])
+    # a and d both score 1 (first seen wins the tie); c takes its better, fulltext, 11/12.
+    assert [(item[0], round(relative, 3)) for item, relative in fused] == [
+        ("a", 1.0), ("d", 1.0), ("b", 0.978), ("c", 0.917), ("e", 0.083)]
+    assert [item for item, _ in max_score_fusion([[], text], key=lambda x: x[0],
+                                                 score=lambda x: x[1])] == text

@@ -18,9 +18,12 @@ from graphrag_neo4j.query.run import retrieve_only, run_query
 from tests.unit.query.fakes import fake_services
 
 PASSAGES = [
-    {"chunk_id": "c1", "document_id": "d1", "title": "Euler", "text": "Euler studied with Johann."},
-    {"chunk_id": "c2", "document_id": "d2", "title": "Daniel", "text": "Daniel was Johann's son."},
-    {"chunk_id": "c3", "document_id": "d1", "title": "Euler", "text": "Euler moved to Berlin."},
+    {"chunk_id": "c1", "document_id": "d1", "title": "Euler", "text": "Euler studied with Johann.",
+     "score": 0.9},
+    {"chunk_id": "c2", "document_id": "d2", "title": "Daniel", "text": "Daniel was Johann's son.",
+     "score": 0.8},
+    {"chunk_id": "c3", "document_id": "d1", "title": "Euler", "text": "Euler moved to Berlin.",
+     "score": 0.7},
 ]
 
 
