@@ -2,7 +2,9 @@
 // vector index found (`node`, `score`) after $seed_ids, the entities the question names (found by
 // name in Python). The passages are ranked by their similarity to the question ($query_vector,
 // passed by Neo4jVector) plus $mention_weight times the share of those entities they mention,
-// among the passages mentioning any of them and $chunk_ids (the question's best passages). Then
+// among the passages mentioning any of them and those of $chunk_scores (the question's best
+// passages: id -> score, kept where above the similarity, as hybrid search scores a passage
+// found by its words). Then
 // their highest ranked community reports, their relations (inside the set first, a budget per
 // entity) and their descriptions. One row: `text` is never null, `score` is the best vector score
 // and every entity keeps its own score in `metadata`.
@@ -23,14 +25,16 @@ CALL (nodes) {
     MATCH (c:__Chunk__)-[:HAS_ENTITY]->(n)
     RETURN c
     UNION
-    UNWIND $chunk_ids AS chunk_id
+    UNWIND keys($chunk_scores) AS chunk_id
     MATCH (c:__Chunk__ {id: chunk_id})
     RETURN c
   }
   OPTIONAL MATCH (c)-[:HAS_ENTITY]->(m:__Entity__)
   WHERE m IN nodes
   WITH c, count(DISTINCT m) AS mentioned,
-       coalesce(vector.similarity.cosine(c.embedding, $query_vector), 0.0) AS similarity
+       coalesce(vector.similarity.cosine(c.embedding, $query_vector), 0.0) AS cosine,
+       coalesce($chunk_scores[c.id], 0.0) AS found
+  WITH c, mentioned, CASE WHEN found > cosine THEN found ELSE cosine END AS similarity
   WITH c, mentioned, similarity,
        similarity + $mention_weight * toFloat(mentioned) / CASE size(nodes) WHEN 0 THEN 1
                                                             ELSE size(nodes) END AS rank

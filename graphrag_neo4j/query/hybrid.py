@@ -58,9 +58,11 @@ def max_score_fusion(
     The fusion of neo4j-graphrag's HybridRetriever and LangChain's Neo4jVector hybrid search:
     each ranking's scores are divided by its top score, so each ranking's best item scores 1.
     BM25 scores sit far apart while cosine scores crowd near the top, so in practice the
-    fulltext ranking's clear winners join the vector ranking's head. Ties keep first-seen order.
+    fulltext ranking's clear winners join the vector ranking's head. Equal best scores go to the
+    item both rankings rate higher in sum (agreement), then to the first seen.
     """
     best: dict[K, float] = {}
+    total: dict[K, float] = {}
     first: dict[K, T] = {}
     for ranking in rankings:
         top = max((score(item) for item in ranking), default=0.0)
@@ -68,5 +70,7 @@ def max_score_fusion(
             name = key(item)
             relative = score(item) / top if top > 0 else 0.0
             best[name] = max(best.get(name, relative), relative)
+            total[name] = total.get(name, 0.0) + relative
             first.setdefault(name, item)
-    return [(first[name], best[name]) for name in sorted(first, key=lambda name: -best[name])]
+    order = sorted(first, key=lambda name: (-best[name], -total[name]))
+    return [(first[name], best[name]) for name in order]

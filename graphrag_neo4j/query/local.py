@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +30,9 @@ ENTITY_INDEX = "entity_description_embedding"
 
 
 def retrieval_params(
-    search: SearchSettings, seed_ids: Sequence[str] = (), chunk_ids: Sequence[str] = ()
+    search: SearchSettings,
+    seed_ids: Sequence[str] = (),
+    chunk_scores: Mapping[str, float] | None = None,
 ) -> dict[str, Any]:
     """The `$params` of cypher/query/local_retrieval.cypher."""
     return {
@@ -41,7 +43,7 @@ def retrieval_params(
         "rels_per_entity": search.rels_per_entity,
         "mention_weight": search.local_mention_weight,
         "seed_ids": list(seed_ids),
-        "chunk_ids": list(chunk_ids),
+        "chunk_scores": dict(chunk_scores or {}),
     }
 
 
@@ -136,7 +138,7 @@ class LocalSearch:
             passages(self.services, question, vector, search.top_chunks, search),
         )
         store = await asyncio.to_thread(self._store)
-        params = retrieval_params(search, seeds, [row["chunk_id"] for row in nearest])
+        params = retrieval_params(search, seeds, {row["chunk_id"]: row["score"] for row in nearest})
         hits = await asyncio.to_thread(
             store.similarity_search_with_score_by_vector,
             vector,

@@ -162,11 +162,14 @@ async def test_a_failing_reranker_leaves_the_embedding_ranking_and_a_note(
     assert "Rerank" not in context.sources
 
 
-async def test_hybrid_naive_finds_daniel_where_vectors_alone_do_not(
+async def test_reciprocal_rank_hybrid_naive_finds_daniel_where_vectors_alone_do_not(
     rag: GraphRAG, nano_root: Path
 ) -> None:
     question = _question(nano_root)["query"]
-    plain = await NaiveSearch(rag).build_context(make_query(rag.settings, question))
-    fused = await NaiveSearch(rag).build_context(make_query(rag.settings, question, hybrid=True))
+    plain = await NaiveSearch(rag).build_context(make_query(rag.settings, question, hybrid=False))
+    # Reciprocal rank fusion: Daniel's passage gains by its BM25 rank. (The default fusion, by
+    # score relative to each ranking's best, does not lift it on these four passages.)
+    rrf = make_query(rag.settings, question, hybrid=True, hybrid_fusion="rrf")
+    fused = await NaiveSearch(rag).build_context(rrf)
     assert "nano_dataset-2" not in plain.ranked_document_ids
     assert fused.ranked_document_ids == ["nano_dataset-3", "nano_dataset-2"]

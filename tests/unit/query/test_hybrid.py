@@ -50,13 +50,16 @@ def test_fusion_rewards_agreement_and_breaks_ties_by_first_sight() -> None:
     assert fused == reciprocal_rank_fusion([vector, text], key=lambda x: x)
 
 
-async def test_a_rare_name_lifts_its_passage_into_the_top(tmp_path: Path) -> None:
+async def test_a_rare_name_ranks_its_passage_first_where_vectors_alone_do_not(
+    tmp_path: Path,
+) -> None:
     nearest = [
         {"chunk_id": f"c{i}", "document_id": f"d{i}", "title": "", "text": "",
          "score": 0.95 - 0.01 * i}
         for i in range(1, 6)
     ]
-    by_words = [{"chunk_id": "c9", "document_id": "d9", "title": "", "text": "", "score": 7.0},
+    # The passage naming him is only fifth by meaning, but BM25's clear first.
+    by_words = [{"chunk_id": "c5", "document_id": "d5", "title": "", "text": "", "score": 7.0},
                 {"chunk_id": "c3", "document_id": "d3", "title": "", "text": "", "score": 2.0}]
     services = fake_services(
         {"query/search_chunks_by_vector": nearest, "query/search_chunks_by_fulltext": by_words},
@@ -70,12 +73,13 @@ async def test_a_rare_name_lifts_its_passage_into_the_top(tmp_path: Path) -> Non
         return [row["chunk_id"] for row in await passages(services, question, vector, 3,
                                                             query.search)]
 
-    # Max: the clear BM25 winner ties the vector favourite (both 1 relative to their best).
-    assert await top3(hybrid=True) == ["c1", "c9", "c2"]
+    # Max: the BM25 winner ties the vector favourite (both 1 relative to their best) and wins
+    # the tie, as both ways found it.
+    assert await top3(hybrid=True) == ["c5", "c1", "c2"]
     words = services.store.params_of("query/search_chunks_by_fulltext")[0]["query"]
     assert words == "xenocrates chalcedon born"
-    # RRF: found both ways, c3 beats what either way alone found first.
-    assert await top3(hybrid=True, hybrid_fusion="rrf") == ["c3", "c1", "c9"]
+    # RRF: ranks only; c3, third and second, edges out c5, fifth and first.
+    assert await top3(hybrid=True, hybrid_fusion="rrf") == ["c3", "c5", "c1"]
     assert await top3(hybrid=False) == ["c1", "c2", "c3"]
 
 
@@ -83,7 +87,8 @@ def test_max_fusion_compares_scores_relative_to_each_rankings_best() -> None:
     vector = [("a", 0.90), ("b", 0.88), ("c", 0.60)]
     text = [("d", 12.0), ("c", 11.0), ("e", 1.0)]
     fused = max_score_fusion([vector, text], key=lambda x: x[0], score=lambda x: x[1])
-    # a and d both score 1 (first seen wins the tie); c takes its better, fulltext, 11/12.
+    # a and d both score 1, found one way each (first seen wins the tie); c takes its better,
+    # fulltext, 11/12.
     assert [(item[0], round(relative, 3)) for item, relative in fused] == [
         ("a", 1.0), ("d", 1.0), ("b", 0.978), ("c", 0.917), ("e", 0.083)]
     assert [item for item, _ in max_score_fusion([[], text], key=lambda x: x[0],

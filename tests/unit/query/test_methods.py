@@ -98,7 +98,8 @@ async def test_local_packs_every_table_and_answers(tmp_path: Path) -> None:
         "Entities": 1, "Relationships": 1, "Reports": 1, "Sources": 2}
     assert vectors.params[0]["top_chunks"] == 3  # the string override was validated to an int
     assert vectors.params[0]["seed_ids"] == ["e1"]  # the named entity joins the vector hits
-    assert vectors.params[0]["chunk_ids"] == ["c1", "c2", "c3"]  # the nearest passages too
+    # The nearest passages too, with the scores their search gave them.
+    assert vectors.params[0]["chunk_scores"] == {"c1": 0.9, "c2": 0.8, "c3": 0.7}
     searched = [p["texts"][0]["query"] for p in
                 services.store.params_of("query/search_entities_by_fulltext")]
     assert searched == ["scrooge", "scrooge clerk"]  # its mention, then the whole question
