@@ -65,15 +65,23 @@ async def entities_for_mentions(
 
 
 def fuse(rankings: Sequence[Sequence[Row]], key: str, search: SearchSettings) -> list[Row]:
-    """Vector rows, then fulltext rows, as one ranking fused as `search.hybrid_fusion` says."""
+    """Vector rows, then fulltext rows, as one ranking fused as `search.hybrid_fusion` says.
+
+    Scores come back on the vector ranking's scale, as hops and local weigh them against
+    similarities of their own (BM25's scale means nothing next to a similarity).
+    """
+    vector_scores = sorted((float(row["score"]) for row in rankings[0]), reverse=True)
     if search.hybrid_fusion == "rrf":
-        return reciprocal_rank_fusion(rankings, key=lambda row: row[key])
-    # The first ranking is the vector one: fused scores go back onto its scale, so a row found
-    # by its words scores like the vector match it ties with (BM25's own scale means nothing
-    # next to a similarity), and a vector row keeps its own score.
-    top = max((row["score"] for row in rankings[0]), default=1.0) if rankings else 1.0
-    fused = max_score_fusion(rankings, key=lambda row: row[key], score=lambda row: row["score"])
-    return [{**row, "score": relative * top} for row, relative in fused]
+        # Ranks only: the i-th fused row takes the i-th best vector score.
+        fused = reciprocal_rank_fusion(rankings, key=lambda row: row[key])
+        floor = vector_scores[-1] if vector_scores else 0.0
+        return [{**row, "score": vector_scores[i] if i < len(vector_scores) else floor}
+                for i, row in enumerate(fused)]
+    # A row found by its words scores like the vector match it ties with; a vector row keeps
+    # its own score.
+    top = vector_scores[0] if vector_scores else 1.0
+    scored = max_score_fusion(rankings, key=lambda row: row[key], score=lambda row: row["score"])
+    return [{**row, "score": relative * top} for row, relative in scored]
 
 
 async def entities_by_text(services: Services, texts: Sequence[str], k: int) -> list[Row]:
