@@ -92,10 +92,10 @@ def measure_extraction(settings: Settings, rounds: int = 3) -> tuple[float, floa
         for _ in nlp.pipe(texts, batch_size=fast.batch_size, n_process=processes):
             pass
 
-    runs: dict[str, list[float]] = defaultdict(list)
     def extraction() -> None:
         extract_fast(nlp, chunks, fast)
 
+    runs: dict[str, list[float]] = defaultdict(list)
     work: dict[str, Callable[[], None]] = {
         "windows": lambda: bare([c.text for c in chunks]), "once": lambda: bare(once),
         "fast": extraction,
