@@ -38,12 +38,11 @@ from rich.console import Console
 from rich.table import Table
 
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.indexing.chunking import chunk_document, text_after_overlap
+from graphrag_neo4j.indexing.chunking import chunk_document, texts_read_once
 from graphrag_neo4j.indexing.fast_extraction import extract_fast
 from graphrag_neo4j.indexing.fast_parsing import pipe_processes
 from graphrag_neo4j.indexing.loaders import load_documents
 from graphrag_neo4j.indexing.nlp_model import load_pipeline
-from graphrag_neo4j.indexing.records import Chunk
 from graphrag_neo4j.settings import Settings, load_settings
 from graphrag_neo4j.store import Store
 
@@ -81,8 +80,7 @@ def measure_extraction(settings: Settings, rounds: int = 3) -> tuple[float, floa
     (book,) = load_documents([BOOK]).documents
     chunks = chunk_document(book, settings.chunking)
     words = sum(len(chunk.text.split()) for chunk in chunks)
-    previous: list[Chunk | None] = [None, *chunks[:-1]]
-    once = [text_after_overlap(p, c) for p, c in zip(previous, chunks, strict=True)]
+    once = texts_read_once(chunks)
     nlp = load_pipeline()
     fast = settings.extraction.fast
     list(nlp.pipe([c.text for c in chunks[:2]]))  # warm up caches, as a long run would be

@@ -69,6 +69,12 @@ def chunk_document(document: Document, settings: ChunkingSettings) -> list[Chunk
     return chunks
 
 
+def texts_read_once(chunks: Sequence[Chunk]) -> list[str]:
+    """Each chunk's text without its overlap with the chunk before it in `chunks`."""
+    previous: list[Chunk | None] = [None, *chunks[:-1]]
+    return [text_after_overlap(p, chunk) for p, chunk in zip(previous, chunks, strict=True)]
+
+
 def text_after_overlap(previous: Chunk | None, chunk: Chunk) -> str:
     """The chunk's text without the overlap it shares with the window before it.
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING
 
-from graphrag_neo4j.indexing.chunking import text_after_overlap
+from graphrag_neo4j.indexing.chunking import texts_read_once
 from graphrag_neo4j.indexing.fast_terms import ChunkTerms, chunk_terms
 from graphrag_neo4j.indexing.nlp_model import lemmatizer
 from graphrag_neo4j.settings import FastExtractionSettings
@@ -50,11 +50,7 @@ def pipe_processes(settings: FastExtractionSettings, chunks: int) -> int:
 
 def _batches(chunks: Sequence[Chunk], size: int) -> list[_Batch]:
     # Each sentence is parsed, and counted as support, once: not again in the next window.
-    previous: list[Chunk | None] = [None, *chunks[:-1]]
-    pairs = [
-        (chunk.id, text_after_overlap(before, chunk))
-        for before, chunk in zip(previous, chunks, strict=True)
-    ]
+    pairs = [(chunk.id, text) for chunk, text in zip(chunks, texts_read_once(chunks), strict=True)]
     step = max(1, size)
     return [pairs[start : start + step] for start in range(0, len(pairs), step)]
 

@@ -19,6 +19,7 @@ from graphrag_neo4j.indexing.chunking import (
     boundary_rank,
     chunk_document,
     text_after_overlap,
+    texts_read_once,
 )
 from graphrag_neo4j.indexing.records import Chunk, Document, content_id
 from graphrag_neo4j.llm.tokens import count_tokens, get_encoding
@@ -273,16 +274,11 @@ def test_christmas_carol_default_and_chars_windows(shared_data: Path) -> None:
     _assert_covers(text, char_chunks)
 
 
-def _after_overlaps(chunks: list[Chunk]) -> list[str]:
-    previous: list[Chunk | None] = [None, *chunks[:-1]]
-    return [text_after_overlap(p, chunk) for p, chunk in zip(previous, chunks, strict=True)]
-
-
 @pytest.mark.parametrize("settings", [ChunkingSettings(size=200, overlap=30), CHARS])
 def test_text_after_overlap_reads_every_word_once(settings: ChunkingSettings) -> None:
     text = _prose(300)
     chunks = chunk_document(_document(text), settings)
-    pieces = _after_overlaps(chunks)
+    pieces = texts_read_once(chunks)
     assert " ".join(pieces).split() == text.split()
     assert all(len(p) < len(c.text) for p, c in zip(pieces[1:], chunks[1:], strict=True))
 
