@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import re
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING
@@ -21,6 +22,12 @@ if TYPE_CHECKING:
 MIN_CHUNKS_FOR_WORKERS = 16
 Progress = Callable[[int], None] | None
 _Batch = list[tuple[str, str]]  # (chunk id, text)
+# A line break inside a paragraph, or a run of spaces, between two words. Hard-wrapped text (most
+# plain-text books) puts one every dozen words: each becomes a whitespace token that costs a
+# parse step, and a name wrapped across lines ("Tiny\nTim") is read as two.
+_WRAP = re.compile(r"(?<=\S)(?:[ \t]*\r?\n[ \t]*|[ \t]{2,})(?=\S)")
+# A line broken after a word's hyphen ("counting-\nhouse") joins without a space.
+_HYPHEN_WRAP = re.compile(r"(?<=\w-)[ \t]*\r?\n[ \t]*(?=\w)")
 
 # What a forked worker parses with: set by its initializer, inherited from the parent by fork.
 _worker: tuple[Language, FastExtractionSettings] | None = None
@@ -48,9 +55,17 @@ def pipe_processes(settings: FastExtractionSettings, chunks: int) -> int:
     return max(1, settings.processes) if chunks >= MIN_CHUNKS_FOR_WORKERS else 1
 
 
+def parsed_texts(chunks: Sequence[Chunk]) -> list[str]:
+    """The text parsed of each chunk: its overlap read once, line wraps and space runs folded.
+
+    Each sentence is parsed, and counted as support, once: not again in the next window.
+    Paragraph breaks stay, so no sentence runs across them.
+    """
+    return [_WRAP.sub(" ", _HYPHEN_WRAP.sub("", text)) for text in texts_read_once(chunks)]
+
+
 def _batches(chunks: Sequence[Chunk], size: int) -> list[_Batch]:
-    # Each sentence is parsed, and counted as support, once: not again in the next window.
-    pairs = [(chunk.id, text) for chunk, text in zip(chunks, texts_read_once(chunks), strict=True)]
+    pairs = [(chunk.id, text) for chunk, text in zip(chunks, parsed_texts(chunks), strict=True)]
     step = max(1, size)
     return [pairs[start : start + step] for start in range(0, len(pairs), step)]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import textwrap
 import warnings
 
 import pytest
@@ -12,7 +13,7 @@ from graphrag_neo4j.indexing.fast_extraction import (
     extract_fast,
     extract_fast_in_thread,
 )
-from graphrag_neo4j.indexing.fast_parsing import pipe_processes
+from graphrag_neo4j.indexing.fast_parsing import parsed_texts, pipe_processes
 from graphrag_neo4j.indexing.nlp_model import load_pipeline
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction
 from graphrag_neo4j.settings import FastExtractionSettings
@@ -74,6 +75,25 @@ def test_descriptions_are_the_supporting_sentences_verbatim(paragraph: ChunkExtr
     ]
     go = next(r for r in paragraph.relations if r.predicate == "go")
     assert go.description == "Bob Cratchit went home to Camden Town with Tiny Tim."
+
+
+def test_hard_wrapped_text_extracts_what_the_paragraph_does(paragraph: ChunkExtraction) -> None:
+    wrapped = textwrap.fill(PARAGRAPH, width=33)
+    assert "Bob\nCratchit" in wrapped and "Tiny\nTim" in wrapped
+    (extraction,) = _extract([wrapped], ONE_CHUNK)
+    assert _described(extraction) == _described(paragraph)
+
+
+def _described(extraction: ChunkExtraction) -> set[tuple[str, ...]]:
+    entities = {(e.name, e.type, e.description) for e in extraction.entities}
+    relations = {(r.subject, r.predicate, r.object, r.description) for r in extraction.relations}
+    return entities | relations
+
+
+def test_line_wraps_and_space_runs_fold_hyphens_join_and_paragraph_breaks_stay() -> None:
+    text = "Marley was dead:\nto begin   with.\n\nNo doubt\r\n  whatever of the counting-\nhouse."
+    (parsed,) = parsed_texts([Chunk("c0", "d1", text, 0, 20)])
+    assert parsed == "Marley was dead: to begin with.\n\nNo doubt whatever of the counting-house."
 
 
 def test_sentence_co_occurrence_counts_and_chunk_co_occurrence_is_weaker() -> None:
