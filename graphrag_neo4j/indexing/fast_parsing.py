@@ -22,12 +22,13 @@ if TYPE_CHECKING:
 MIN_CHUNKS_FOR_WORKERS = 16
 Progress = Callable[[int], None] | None
 _Batch = list[tuple[str, str]]  # (chunk id, text)
-# A line break inside a paragraph, or a run of spaces, between two words. Hard-wrapped text (most
-# plain-text books) puts one every dozen words: each becomes a whitespace token that costs a
-# parse step, and a name wrapped across lines ("Tiny\nTim") is read as two.
-_WRAP = re.compile(r"(?<=\S)(?:[ \t]*\r?\n[ \t]*|[ \t]{2,})(?=\S)")
-# A line broken after a word's hyphen ("counting-\nhouse") joins without a space.
-_HYPHEN_WRAP = re.compile(r"(?<=\w-)[ \t]*\r?\n[ \t]*(?=\w)")
+# A line break between two words, and a run of spaces. Hard-wrapped text (most plain-text books)
+# breaks a line every dozen words: each break becomes a whitespace token that costs a parse step,
+# and a name wrapped across lines ("Tiny\nTim") is read as two.
+_LINE_BREAK = re.compile(r"(?<=\S)[ \t]*\r?\n[ \t]*(?=\S)")
+_SPACE_RUN = re.compile(r"(?<=\S)[ \t]{2,}(?=\S)")
+# A line that opens a list item, quote, table row or heading: the break before it is structure.
+_BLOCK_START = re.compile(r"[-*+>|#]|\d+[.)][ \t]")
 
 # What a forked worker parses with: set by its initializer, inherited from the parent by fork.
 _worker: tuple[Language, FastExtractionSettings] | None = None
@@ -61,7 +62,25 @@ def parsed_texts(chunks: Sequence[Chunk]) -> list[str]:
     Each sentence is parsed, and counted as support, once: not again in the next window.
     Paragraph breaks stay, so no sentence runs across them.
     """
-    return [_WRAP.sub(" ", _HYPHEN_WRAP.sub("", text)) for text in texts_read_once(chunks)]
+    return [unwrapped(text) for text in texts_read_once(chunks)]
+
+
+def unwrapped(text: str) -> str:
+    """`text` with its line wraps and runs of spaces folded into one space.
+
+    A break before a list item, quote, table row or heading, or after a heading, stays; a word
+    broken after its hyphen ("counting-\\nhouse") joins without a space.
+    """
+
+    def fold(wrap: re.Match[str]) -> str:
+        start, end = wrap.start(), wrap.end()
+        heading = text.startswith("#", text.rfind("\n", 0, start) + 1)
+        if heading or _BLOCK_START.match(text, end):
+            return wrap.group()
+        hyphenated = text[start - 1] == "-" and text[start - 2 : start - 1].isalnum()
+        return "" if hyphenated and text[end].isalnum() else " "
+
+    return _SPACE_RUN.sub(" ", _LINE_BREAK.sub(fold, text))
 
 
 def _batches(chunks: Sequence[Chunk], size: int) -> list[_Batch]:

@@ -13,7 +13,7 @@ from graphrag_neo4j.indexing.fast_extraction import (
     extract_fast,
     extract_fast_in_thread,
 )
-from graphrag_neo4j.indexing.fast_parsing import parsed_texts, pipe_processes
+from graphrag_neo4j.indexing.fast_parsing import parsed_texts, pipe_processes, unwrapped
 from graphrag_neo4j.indexing.nlp_model import load_pipeline
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction
 from graphrag_neo4j.settings import FastExtractionSettings
@@ -94,6 +94,12 @@ def test_line_wraps_and_space_runs_fold_hyphens_join_and_paragraph_breaks_stay()
     text = "Marley was dead:\nto begin   with.\n\nNo doubt\r\n  whatever of the counting-\nhouse."
     (parsed,) = parsed_texts([Chunk("c0", "d1", text, 0, 20)])
     assert parsed == "Marley was dead: to begin with.\n\nNo doubt whatever of the counting-house."
+
+
+def test_headings_list_items_quotes_and_table_rows_keep_their_line_breaks() -> None:
+    text = "# Stave One\nMarley was\ndead.\n- a list\n* item\n2. and\n> a quote\n| a | row |"
+    assert unwrapped(text) == text.replace("was\ndead", "was dead")
+    assert unwrapped("a dash--\nand on, pre-\n1843") == "a dash-- and on, pre-1843"
 
 
 def test_sentence_co_occurrence_counts_and_chunk_co_occurrence_is_weaker() -> None:
