@@ -27,7 +27,7 @@ from rich.console import Console
 from rich.table import Table
 
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.llm.cost_estimate import CostEstimate, Range
+from graphrag_neo4j.llm.costs.estimate import CostEstimate, Range
 from graphrag_neo4j.llm.usage import StageUsage
 from graphrag_neo4j.settings import Settings, load_settings
 from graphrag_neo4j.store import Store

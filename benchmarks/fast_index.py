@@ -39,11 +39,11 @@ from rich.console import Console
 from rich.table import Table
 
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.indexing.chunking import chunk_document
-from graphrag_neo4j.indexing.fast_extraction import extract_fast
-from graphrag_neo4j.indexing.fast_parsing import parsed_texts, pipe_processes
-from graphrag_neo4j.indexing.loaders import load_documents
-from graphrag_neo4j.indexing.nlp_model import load_pipeline
+from graphrag_neo4j.indexing.extraction.fast.extraction import extract_fast
+from graphrag_neo4j.indexing.extraction.fast.nlp_model import load_pipeline
+from graphrag_neo4j.indexing.extraction.fast.parsing import parsed_texts, pipe_processes
+from graphrag_neo4j.indexing.input.chunking import chunk_document
+from graphrag_neo4j.indexing.input.loaders import load_documents
 from graphrag_neo4j.settings import Settings, load_settings
 from graphrag_neo4j.store import Store
 

@@ -27,7 +27,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from graphrag_neo4j.llm.offline_embeddings import MiniLMEmbeddings
+from graphrag_neo4j.llm.offline.embeddings import MiniLMEmbeddings
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "musique" / "corpus.jsonl"
 SHORT_COUNT = 512

@@ -19,19 +19,19 @@ if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
     from graphrag_neo4j.communities.build import CommunityOverview, CommunityStats
-    from graphrag_neo4j.indexing.deletion import DeletionReport
-    from graphrag_neo4j.indexing.loaders import LoadResult
-    from graphrag_neo4j.indexing.progress import StageProgress
-    from graphrag_neo4j.indexing.resolution.unmerging import UnmergeReport
+    from graphrag_neo4j.indexing.graph.deletion import DeletionReport
+    from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
+    from graphrag_neo4j.indexing.graph.unmerging import UnmergeReport
+    from graphrag_neo4j.indexing.input.loaders import LoadResult
+    from graphrag_neo4j.indexing.input.sharding import Shard
     from graphrag_neo4j.indexing.run_report import IndexStats
-    from graphrag_neo4j.indexing.sharding import Shard
-    from graphrag_neo4j.indexing.summarizing import DescriptionMerger
     from graphrag_neo4j.interop.msgraphrag_import import ImportReport
     from graphrag_neo4j.interop.parquet_export import ExportReport
-    from graphrag_neo4j.llm.budget import Budget
     from graphrag_neo4j.llm.calls import LLMCaller
-    from graphrag_neo4j.llm.cost_estimate import CostEstimate
+    from graphrag_neo4j.llm.costs.budget import Budget
+    from graphrag_neo4j.llm.costs.estimate import CostEstimate
     from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+    from graphrag_neo4j.progress import StageProgress
     from graphrag_neo4j.query.base import Answer, QueryMethod
     from graphrag_neo4j.store import Store
 
@@ -153,7 +153,7 @@ class GraphRAG:
         inside each folder unless `follow_links`; with `shard` only that shard's documents are
         indexed (see `indexing.sharding`).
         """
-        from graphrag_neo4j.indexing.loaders import load_documents
+        from graphrag_neo4j.indexing.input.loaders import load_documents
 
         extraction = self.settings.extraction
         if method is not None:
@@ -183,7 +183,7 @@ class GraphRAG:
     ) -> CostEstimate:
         """What `aindex(paths, method)` (and its community reports) would cost, per stage;
         reads the input, the graph and the caches only: nothing is written, no LLM is called."""
-        from graphrag_neo4j.indexing.estimate import estimate_documents, load_input
+        from graphrag_neo4j.indexing.costs.estimate import estimate_documents, load_input
 
         documents = load_input([Path(p) for p in paths], self.settings.extraction)
         return await estimate_documents(
@@ -199,7 +199,7 @@ class GraphRAG:
 
     async def aindex_triplets(self, path: Path | str, shard: Shard | None = None) -> IndexStats:
         """Ingest passages that carry their own triplets (no LLM); `shard` as for `aindex`."""
-        from graphrag_neo4j.indexing.triplet_corpus import read_triplet_corpus
+        from graphrag_neo4j.indexing.input.triplet_corpus import read_triplet_corpus
 
         corpus = read_triplet_corpus(Path(path))
         for reason in corpus.skipped:
@@ -213,13 +213,13 @@ class GraphRAG:
 
     async def adelete(self, document_id: str) -> DeletionReport:
         """Remove a document and whatever only it supported; re-describe the rest."""
-        from graphrag_neo4j.indexing.deletion import delete_document
+        from graphrag_neo4j.indexing.graph.deletion import delete_document
 
         return await delete_document(self.store, document_id, self._merger(), self.embedder)
 
     async def aunmerge(self, merge_id: str) -> UnmergeReport:
         """Undo a recorded LLM merge: the merged-away entity gets its own mentions back."""
-        from graphrag_neo4j.indexing.resolution.unmerging import undo_merge
+        from graphrag_neo4j.indexing.graph.unmerging import undo_merge
 
         await self.aensure_schema()
         return await undo_merge(self.store, merge_id, self._merger(), self.embedder)
@@ -229,15 +229,15 @@ class GraphRAG:
         return self.store.read("indexing/list_merges")
 
     def _merger(self) -> DescriptionMerger:
-        from graphrag_neo4j.indexing.summarizing import DescriptionMerger
+        from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
 
         return DescriptionMerger.from_settings(self.llm, self.settings)
 
     async def aimport_msgraphrag(self, path: Path | str) -> ImportReport:
         """Write a Microsoft GraphRAG output folder (parquet tables) into the graph."""
-        from graphrag_neo4j.indexing.progress import StageProgress
         from graphrag_neo4j.interop.msgraphrag_import import import_msgraphrag
         from graphrag_neo4j.interop.msgraphrag_tables import read_output
+        from graphrag_neo4j.progress import StageProgress
 
         output = await asyncio.to_thread(read_output, Path(path))
         await self.aensure_schema()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from graphrag_neo4j.api.mcp_server import create_mcp_server
+from graphrag_neo4j.api.mcp.server import create_mcp_server
 from graphrag_neo4j.settings import load_settings
 from tests.api_fakes import nano_engine
 from tests.conftest import FIXTURES

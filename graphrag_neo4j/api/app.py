@@ -7,10 +7,12 @@ from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
 
-from graphrag_neo4j.api import documents, health, openai_compat, query_routes
+from graphrag_neo4j.api import health, query_routes
+from graphrag_neo4j.api.documents import routes as documents
+from graphrag_neo4j.api.documents.jobs import JobRegistry
 from graphrag_neo4j.api.errors import install_error_handlers
-from graphrag_neo4j.api.jobs import JobRegistry
 from graphrag_neo4j.api.limits import BodyLimit, ConcurrencyLimit, RequestTimeout
+from graphrag_neo4j.api.openai import routes as openai_compat
 from graphrag_neo4j.api.security import key_check
 from graphrag_neo4j.api.state import ApiState
 from graphrag_neo4j.engine import GraphRAG

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from fastapi import Request
 
-from graphrag_neo4j.api.jobs import JobRegistry
+from graphrag_neo4j.api.documents.jobs import JobRegistry
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.settings import ServerSettings
 

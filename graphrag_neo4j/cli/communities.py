@@ -44,7 +44,7 @@ def communities_command(
     """Show communities per level and the largest ones; --build runs Leiden and the reports."""
     from graphrag_neo4j.cli.estimate_output import communities_estimate
     from graphrag_neo4j.engine import GraphRAG
-    from graphrag_neo4j.llm.budget import Budget
+    from graphrag_neo4j.llm.costs.budget import Budget
 
     if estimate:
         communities_estimate(no_cache=no_cache, as_json=as_json)

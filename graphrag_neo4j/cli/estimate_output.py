@@ -11,7 +11,7 @@ from rich.table import Table
 from graphrag_neo4j.errors import InputError
 
 if TYPE_CHECKING:
-    from graphrag_neo4j.llm.cost_estimate import CostEstimate
+    from graphrag_neo4j.llm.costs.estimate import CostEstimate
 
 console = Console(stderr=True)
 out = Console()

@@ -54,8 +54,8 @@ def index_command(
 ) -> None:
     """Index documents (LLM extraction) or a pre-extracted triplet corpus into Neo4j."""
     from graphrag_neo4j.engine import GraphRAG
-    from graphrag_neo4j.indexing.sharding import parse_shard
-    from graphrag_neo4j.llm.budget import Budget
+    from graphrag_neo4j.indexing.input.sharding import parse_shard
+    from graphrag_neo4j.llm.costs.budget import Budget
 
     if method not in (None, "llm", "fast"):
         raise InputError(f"Unknown --method {method!r}: use llm or fast.")

@@ -44,7 +44,7 @@ class ProbeResult:
 
 async def probe_llm(settings: Settings) -> tuple[str, ProbeResult]:
     """Resolve the LLM and run one tiny extraction, bypassing the response cache."""
-    from graphrag_neo4j.indexing.tag_parser import parse_extraction
+    from graphrag_neo4j.indexing.extraction.tag_parser import parse_extraction
     from graphrag_neo4j.llm.calls import LLMCaller
     from graphrag_neo4j.llm.providers import resolve_llm
     from graphrag_neo4j.resources import load_prompt
@@ -153,7 +153,7 @@ def models_command(
 
 def _verify_default_gguf(settings: Settings, console: Console) -> None:
     """Re-hash the offline default model (ModelError, with the fix, when it differs)."""
-    from graphrag_neo4j.llm.model_download import ensure_default_gguf
+    from graphrag_neo4j.llm.offline.download import ensure_default_gguf
 
     path = ensure_default_gguf(settings.cache_dir, console, verify=True)
     console.print(Text(f"{path}: size and sha256 verified."))

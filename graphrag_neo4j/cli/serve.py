@@ -35,7 +35,7 @@ def serve_command(
 
 def mcp_command() -> None:
     """Serve the graph to an MCP client (Claude Desktop, IDEs, agents) over stdio."""
-    from graphrag_neo4j.api.mcp_server import create_mcp_server
+    from graphrag_neo4j.api.mcp.server import create_mcp_server
     from graphrag_neo4j.engine import GraphRAG
 
     # stdout carries the protocol: everything the engine prints goes to stderr.

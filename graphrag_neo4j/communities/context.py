@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from graphrag_neo4j.indexing.records import content_id
+from graphrag_neo4j.content_ids import content_id
 from graphrag_neo4j.llm.tokens import count_tokens
 
 ENTITY_HEADER = "-----Entities-----\nid|name|type|description|degree"

@@ -20,8 +20,8 @@ from graphrag_neo4j.communities.extractive import (
     extract,
 )
 from graphrag_neo4j.communities.report_stage import embedding_text
-from graphrag_neo4j.indexing.progress import StageProgress
 from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.progress import StageProgress
 from graphrag_neo4j.settings import CommunitySettings
 from graphrag_neo4j.store import Store
 

@@ -9,25 +9,25 @@ from dataclasses import dataclass, field
 
 from rich.console import Console
 
-from graphrag_neo4j.indexing.budget_guard import guard_batch, stopped
-from graphrag_neo4j.indexing.chunking import chunk_document
-from graphrag_neo4j.indexing.deletion import delete_document
-from graphrag_neo4j.indexing.fast_extraction import extract_fast_in_thread
-from graphrag_neo4j.indexing.graph_refresh import refresh_entities, refresh_relations
-from graphrag_neo4j.indexing.graph_writer import write_documents_and_chunks, write_mentions
-from graphrag_neo4j.indexing.limits import documents_within_limits, extraction_within_limits
-from graphrag_neo4j.indexing.llm_extraction import Extractor
-from graphrag_neo4j.indexing.nlp_model import load_pipeline
-from graphrag_neo4j.indexing.progress import StageProgress
+from graphrag_neo4j.indexing.costs.budgets import guard_batch, stopped
+from graphrag_neo4j.indexing.extraction.fast.extraction import extract_fast_in_thread
+from graphrag_neo4j.indexing.extraction.fast.nlp_model import load_pipeline
+from graphrag_neo4j.indexing.extraction.llm import Extractor
+from graphrag_neo4j.indexing.extraction.triplets import extractions_from_triplets
+from graphrag_neo4j.indexing.graph.deletion import delete_document
+from graphrag_neo4j.indexing.graph.refresh import refresh_entities, refresh_relations
+from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
+from graphrag_neo4j.indexing.graph.writer import write_documents_and_chunks, write_mentions
+from graphrag_neo4j.indexing.input.chunking import chunk_document
+from graphrag_neo4j.indexing.input.limits import documents_within_limits, extraction_within_limits
+from graphrag_neo4j.indexing.input.triplet_corpus import TripletPassage
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction, Document
 from graphrag_neo4j.indexing.resolution.stage import ResolvingStage
 from graphrag_neo4j.indexing.run_report import IndexStats
-from graphrag_neo4j.indexing.summarizing import DescriptionMerger
-from graphrag_neo4j.indexing.triplet_corpus import TripletPassage
-from graphrag_neo4j.indexing.triplet_extraction import extractions_from_triplets
-from graphrag_neo4j.llm.budget import BudgetExceededError
 from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.costs.budget import BudgetExceededError
 from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.progress import StageProgress
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 

@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass, field
+
+from graphrag_neo4j.content_ids import content_id
 
 _QUOTES = "\"'`“”‘’«»„‟‹›"
 _DROP_QUOTES = {ord(q): None for q in _QUOTES}
 _PUNCTUATION = re.compile(r"[^\w\s&+#-]", flags=re.UNICODE)
 _SPACES = re.compile(r"\s+")
-
-
-def content_id(*parts: str) -> str:
-    """A stable 16-hex-digit id from content, so the same input always gets the same id."""
-    digest = hashlib.sha256("\x1f".join(parts).encode("utf-8"))
-    return digest.hexdigest()[:16]
 
 
 def normalize_name(name: str) -> str:

@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 from rich.table import Table
 
 from graphrag_neo4j.communities.writer import MEMBERS_PER_BATCH
-from graphrag_neo4j.indexing.graph_writer import group_relation_mentions, next_chunk_rows
-from graphrag_neo4j.indexing.progress import StageProgress
+from graphrag_neo4j.indexing.graph.writer import group_relation_mentions, next_chunk_rows
 from graphrag_neo4j.indexing.records import Chunk
 from graphrag_neo4j.interop.msgraphrag_rows import GraphRows, graph_rows
 from graphrag_neo4j.interop.msgraphrag_tables import TABLES, MsOutput
+from graphrag_neo4j.progress import StageProgress
 
 if TYPE_CHECKING:
     from graphrag_neo4j.interop.msgraphrag_tables import Row

@@ -27,10 +27,10 @@ from tenacity import (
 )
 
 from graphrag_neo4j.errors import ModelError
-from graphrag_neo4j.llm.budget import Budget
+from graphrag_neo4j.llm.costs.budget import Budget
+from graphrag_neo4j.llm.costs.pricing import chat_prices, model_name_of
+from graphrag_neo4j.llm.costs.stats import ModelStats
 from graphrag_neo4j.llm.disk_cache import DiskCache, stable_key
-from graphrag_neo4j.llm.model_stats import ModelStats
-from graphrag_neo4j.llm.pricing import chat_prices, model_name_of
 from graphrag_neo4j.llm.prompt_tokens import prompt_token_counter
 from graphrag_neo4j.llm.reply_guards import StopRule
 from graphrag_neo4j.llm.streaming import Streaming, TokenSink, stream_reply

@@ -16,8 +16,8 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from graphrag_neo4j.errors import ModelError
+from graphrag_neo4j.llm.costs.stats import ModelStats
 from graphrag_neo4j.llm.disk_cache import DiskCache, stable_key
-from graphrag_neo4j.llm.model_stats import ModelStats
 from graphrag_neo4j.llm.tokens import count_tokens
 from graphrag_neo4j.settings import EmbeddingSettings
 

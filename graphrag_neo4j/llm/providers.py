@@ -136,8 +136,8 @@ def _local_chat(settings: Settings, reason: str) -> ResolvedModel[BaseChatModel]
             "The local LLM needs llama.cpp bindings; run `pip install xllamacpp`, or set "
             "OPENAI_API_KEY to use OpenAI."
         ) from exc
-    from graphrag_neo4j.llm.model_download import ensure_default_gguf
-    from graphrag_neo4j.llm.offline_llm import LocalLlamaChatModel
+    from graphrag_neo4j.llm.offline.download import ensure_default_gguf
+    from graphrag_neo4j.llm.offline.llm import LocalLlamaChatModel
 
     llm = settings.llm
     if llm.gguf_path is not None:
@@ -170,7 +170,7 @@ def resolve_embeddings(settings: Settings) -> ResolvedModel[Embeddings]:
         return _openai_embeddings(embedding, reason)
     if provider == "azure":
         return _azure_embeddings(settings, reason)
-    from graphrag_neo4j.llm.offline_embeddings import MODEL_NAME, MiniLMEmbeddings
+    from graphrag_neo4j.llm.offline.embeddings import MODEL_NAME, MiniLMEmbeddings
 
     threads = embedding.threads
     model = MiniLMEmbeddings(threads=threads, cache_dir=settings.cache_dir)

@@ -11,7 +11,7 @@ from rich.console import Console
 
 from graphrag_neo4j.communities.extractive import STATUS as EXTRACTIVE
 from graphrag_neo4j.communities.report_stage import ReportStage
-from graphrag_neo4j.indexing.progress import StageProgress
+from graphrag_neo4j.progress import StageProgress
 from graphrag_neo4j.query.base import Query, Services
 from graphrag_neo4j.query.context import Row, SearchContext
 

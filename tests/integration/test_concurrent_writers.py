@@ -26,7 +26,7 @@ WRITER = """
 import sys
 from pathlib import Path
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.indexing.sharding import parse_shard
+from graphrag_neo4j.indexing.input.sharding import parse_shard
 from graphrag_neo4j.settings import load_settings
 from graphrag_neo4j.testing import FakeEmbeddings
 

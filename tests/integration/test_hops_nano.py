@@ -12,7 +12,7 @@ import pytest
 
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.errors import ModelError
-from graphrag_neo4j.llm.offline_embeddings import MiniLMEmbeddings
+from graphrag_neo4j.llm.offline.embeddings import MiniLMEmbeddings
 from graphrag_neo4j.query.base import make_query
 from graphrag_neo4j.query.hops.search import HopsSearch
 from graphrag_neo4j.query.naive import NaiveSearch

@@ -11,7 +11,7 @@ import pytest
 
 from graphrag_neo4j.communities.report_budget import ReportsStoppedError
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.llm.budget import Budget
+from graphrag_neo4j.llm.costs.budget import Budget
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings

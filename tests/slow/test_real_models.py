@@ -9,7 +9,7 @@ import pytest
 
 from graphrag_neo4j.cli.models import embedding_probe_texts, probe_embedder, probe_llm
 from graphrag_neo4j.llm.embedding_calls import STATS_STAGE, EmbeddingCaller
-from graphrag_neo4j.llm.offline_embeddings import DIMENSION, MiniLMEmbeddings
+from graphrag_neo4j.llm.offline.embeddings import DIMENSION, MiniLMEmbeddings
 from graphrag_neo4j.llm.tokens import count_tokens
 from graphrag_neo4j.settings import Settings
 

@@ -15,6 +15,7 @@ import graphrag_neo4j
 PACKAGE = Path(graphrag_neo4j.__file__).parent
 ROOT_MODULES = {
     "__init__", "__main__", "engine", "settings", "store", "testing", "errors", "resources",
+    "progress", "content_ids",
 }
 DOMAIN_ROOMS = ("query", "indexing", "communities", "llm", "interop")
 ABOVE_DOMAIN = ("graphrag_neo4j.engine", "graphrag_neo4j.cli", "graphrag_neo4j.api")
@@ -121,6 +122,17 @@ def test_llm_and_store_import_no_domain_room() -> None:
         if any(in_room(target, room) for room in NOT_FOR_FOUNDATIONS)
     ]
     assert foundations and wrong == []
+
+
+def test_communities_and_query_never_import_indexing() -> None:
+    wrong = [
+        f"{module} -> {target}"
+        for module, targets in import_graph().items()
+        for target in targets
+        if (in_room(module, "communities") or in_room(module, "query"))
+        and in_room(target, "indexing")
+    ]
+    assert wrong == []
 
 
 def test_only_the_shared_pieces_live_at_the_root() -> None:

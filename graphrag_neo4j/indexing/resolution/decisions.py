@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from graphrag_neo4j.indexing.records import content_id
+from graphrag_neo4j.content_ids import content_id
 from graphrag_neo4j.indexing.resolution.grouping import UNKNOWN, Grouping, MergeRecord, ProtoEntity
 from graphrag_neo4j.llm.calls import LLMCaller
 

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from graphrag_neo4j.indexing.records import EntityMention, content_id, entity_id, normalize_name
+from graphrag_neo4j.content_ids import content_id
+from graphrag_neo4j.indexing.records import EntityMention, entity_id, normalize_name
 
 UNKNOWN = "unknown"
 _WORD = re.compile(r"\w+", flags=re.UNICODE)

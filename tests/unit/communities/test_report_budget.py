@@ -13,9 +13,9 @@ from graphrag_neo4j.communities.report_budget import (
     stop_before,
     stop_sentence,
 )
-from graphrag_neo4j.llm.budget import Budget, BudgetExceededError
-from graphrag_neo4j.llm.cost_estimate import Range, StageEstimate
-from graphrag_neo4j.llm.pricing import Prices
+from graphrag_neo4j.llm.costs.budget import Budget, BudgetExceededError
+from graphrag_neo4j.llm.costs.estimate import Range, StageEstimate
+from graphrag_neo4j.llm.costs.pricing import Prices
 
 PRICES = Prices(1.0, 2.0, "settings")  # $1 per million prompt tokens, $2 per million completion
 

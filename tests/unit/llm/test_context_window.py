@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from graphrag_neo4j.llm.context_window import PROMPT_OVERHEAD_TOKENS, fit_to_window, model_window
-from graphrag_neo4j.llm.offline_llm import LocalLlamaChatModel
+from graphrag_neo4j.llm.offline.llm import LocalLlamaChatModel
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.testing import FakeChatModel
 

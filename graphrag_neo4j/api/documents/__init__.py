@@ -1,0 +1,1 @@
+"""Documents over HTTP: the routes, background jobs and uploaded files."""

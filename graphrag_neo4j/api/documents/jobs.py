@@ -1,0 +1,108 @@
+"""Background jobs (indexing, deletion): one at a time, with progress and a result to poll."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from graphrag_neo4j.api.errors import internal_sentence
+from graphrag_neo4j.errors import GraphRAGError
+from graphrag_neo4j.progress import StageProgress
+
+log = logging.getLogger("graphrag_neo4j.api")
+Status = Literal["queued", "running", "succeeded", "failed"]
+
+
+@dataclass
+class Job:
+    """One job: its state, the stages' progress while it runs, and its result or error."""
+
+    kind: str
+    id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    status: Status = "queued"
+    created_at: float = field(default_factory=time.time)
+    started_at: float | None = None
+    finished_at: float | None = None
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    progress: StageProgress | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        """The job as the API reports it."""
+        return {
+            "id": self.id, "kind": self.kind, "status": self.status,
+            "created_at": self.created_at, "started_at": self.started_at,
+            "finished_at": self.finished_at,
+            "progress": self.progress.snapshot() if self.progress else [],
+            "result": self.result, "error": self.error,
+        }
+
+
+Work = Callable[[Job], Awaitable[dict[str, Any]]]
+
+
+class JobRegistry:
+    """Runs jobs in the server's event loop, one after another, since they all write the graph."""
+
+    def __init__(self, kept: int) -> None:
+        self.kept = kept
+        self._jobs: OrderedDict[str, Job] = OrderedDict()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._turn = asyncio.Lock()
+
+    def create(self, kind: str, job_id: str | None = None) -> Job:
+        """A queued job (an upload names its folder after the id before the job exists)."""
+        job = Job(kind, id=job_id or uuid.uuid4().hex)
+        self._jobs[job.id] = job
+        self._forget_old()
+        return job
+
+    def start(self, job: Job, work: Work) -> None:
+        """Run `work(job)` in the background; its dict becomes the job's result."""
+        task = asyncio.create_task(self._run(job, work))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def get(self, job_id: str) -> Job | None:
+        """The job with this id, if it is still remembered."""
+        return self._jobs.get(job_id)
+
+    def all(self) -> list[Job]:
+        """Every remembered job, newest first."""
+        return list(reversed(self._jobs.values()))
+
+    async def _run(self, job: Job, work: Work) -> None:
+        async with self._turn:
+            job.status, job.started_at = "running", time.time()
+            try:
+                job.result = await work(job)
+                job.status = "succeeded"
+            except GraphRAGError as exc:
+                job.status, job.error = "failed", str(exc)
+            except asyncio.CancelledError:
+                job.status = "failed"
+                job.error = "The server stopped before the job finished; submit it again."
+                raise
+            except Exception as exc:
+                log.error("job %s (%s) failed", job.id, job.kind, exc_info=exc)
+                job.status = "failed"
+                job.error = internal_sentence(exc)
+            finally:
+                job.finished_at = time.time()
+
+    def _forget_old(self) -> None:
+        finished = [j.id for j in self._jobs.values() if j.finished_at is not None]
+        for job_id in finished[: max(0, len(self._jobs) - self.kept)]:
+            del self._jobs[job_id]
+
+    async def close(self) -> None:
+        """Cancel running jobs (their writes are idempotent: indexing again resumes)."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)

@@ -1,0 +1,149 @@
+"""`/v1/documents` and `/v1/jobs`: add (text or file) and delete as background jobs, list, poll."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import uuid
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field, ValidationError
+from rich.console import Console
+from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException
+
+from graphrag_neo4j.api.answers import jsonable
+from graphrag_neo4j.api.documents.jobs import Job
+from graphrag_neo4j.api.documents.uploads import job_folder, safe_name, save_text, save_upload
+from graphrag_neo4j.api.errors import validation_sentence
+from graphrag_neo4j.api.mcp.graph_lookup import list_documents
+from graphrag_neo4j.api.state import ApiState, api_state
+from graphrag_neo4j.progress import StageProgress
+
+router = APIRouter(prefix="/v1", tags=["documents"])
+_TRUE = {"true", "1", "yes", "on"}
+
+
+class TextDocument(BaseModel):
+    """A document sent as JSON text."""
+
+    text: str = Field(min_length=1, description="The document's text.")
+    title: str = Field("document", description="Its title (also its file name on disk).")
+    communities: bool = Field(True, description="Re-cluster communities (and reports) after.")
+
+
+_FORM = {"type": "object", "required": ["file"], "properties": {
+    "file": {"type": "string", "format": "binary"}, "title": {"type": "string"},
+    "communities": {"type": "boolean"}}}
+_UPLOAD_BODY = {"requestBody": {"required": True, "content": {
+    "application/json": {"schema": TextDocument.model_json_schema()},
+    "multipart/form-data": {"schema": _FORM}}}}
+
+
+@router.post("/documents", status_code=202, openapi_extra=_UPLOAD_BODY,
+             summary="Add a document (JSON text or a file upload); indexing runs as a job")
+async def add_document(request: Request, state: ApiState = Depends(api_state)) -> JSONResponse:  # noqa: B008
+    """202 with the job; poll `GET /v1/jobs/{id}` for progress and the new document ids."""
+    job_id = uuid.uuid4().hex
+    folder = job_folder(state.uploads_dir, job_id)
+    try:
+        communities = await _receive(request, folder)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    job = state.jobs.create("index", job_id)
+    state.jobs.start(job, lambda job: _index(state, job, folder, communities))
+    return _accepted(job)
+
+
+async def _receive(request: Request, folder: Path) -> bool:
+    """Save the sent document into `folder`; whether communities are rebuilt after."""
+    if request.headers.get("content-type", "").startswith("multipart/form-data"):
+        form = await request.form(max_files=1, max_fields=5)
+        upload = form.get("file")
+        if not isinstance(upload, UploadFile):
+            raise HTTPException(400, "Send the file in a multipart form field named `file`.")
+        original = upload.filename or "document.txt"
+        title = form.get("title")
+        name = safe_name(f"{title}{Path(original).suffix}" if isinstance(title, str) and title
+                         else original)
+        await save_upload(folder, name, upload)
+        return str(form.get("communities", "true")).lower() in _TRUE
+    try:
+        document = TextDocument.model_validate_json(await request.body())
+    except ValidationError as exc:
+        raise HTTPException(422, validation_sentence(exc.errors())) from None
+    save_text(folder, safe_name(document.title, ".txt"), document.text)
+    return document.communities
+
+
+async def _index(state: ApiState, job: Job, folder: Path, communities: bool) -> dict[str, Any]:
+    with StageProgress(Console(quiet=True)) as progress:
+        job.progress = progress
+        # An upload whose every file is skipped fails in aindex, with the first reason.
+        stats, loaded = await state.rag.aindex([folder], progress=progress)
+        result: dict[str, Any] = {
+            "documents": [{"id": d.id, "title": d.title} for d in loaded.documents],
+            "skipped": [skipped.reason for skipped in loaded.skipped],
+            "indexing": jsonable(asdict(stats)),
+        }
+        if communities:
+            built = await state.rag.abuild_communities(progress)
+            result["communities"] = jsonable(asdict(built))
+    return result
+
+
+@router.get("/documents", summary="Indexed documents with their ids")
+async def get_documents(
+    limit: int = 50, skip: int = 0, state: ApiState = Depends(api_state)  # noqa: B008
+) -> dict[str, Any]:
+    """`{"object": "list", "data": [{id, title, source, chunks, complete}]}`."""
+    rows = await list_documents(state.rag, limit=limit, skip=skip)
+    return {"object": "list", "data": jsonable(rows)}
+
+
+@router.delete("/documents/{document_id}", status_code=202,
+               summary="Delete a document and what only it supported, as a job")
+async def delete_document(
+    document_id: str, communities: bool = True, state: ApiState = Depends(api_state)  # noqa: B008
+) -> JSONResponse:
+    """202 with the job; 404 when no document has this id."""
+    found = await asyncio.to_thread(state.rag.store.read, "api/find_document", id=document_id)
+    if not found:
+        raise HTTPException(404, f"No document with id {document_id!r}; list them with"
+                            " GET /v1/documents.")
+    job = state.jobs.create("delete")
+    state.jobs.start(job, lambda _: _delete(state, document_id, communities))
+    return _accepted(job)
+
+
+async def _delete(state: ApiState, document_id: str, communities: bool) -> dict[str, Any]:
+    result: dict[str, Any] = {"deleted": asdict(await state.rag.adelete(document_id))}
+    if communities:
+        result["communities"] = jsonable(asdict(await state.rag.abuild_communities()))
+    return result
+
+
+def _accepted(job: Job) -> JSONResponse:
+    return JSONResponse(job.as_json(), status_code=202,
+                        headers={"Location": f"/v1/jobs/{job.id}"})
+
+
+@router.get("/jobs/{job_id}", summary="A job's status, progress and result")
+async def get_job(job_id: str, state: ApiState = Depends(api_state)) -> dict[str, Any]:  # noqa: B008
+    """Status is queued, running, succeeded or failed (with `error`, one sentence)."""
+    job = state.jobs.get(job_id)
+    if job is None:
+        raise HTTPException(404, f"No job with id {job_id!r}; jobs are kept until the server"
+                            " restarts (the oldest finished ones are dropped first).")
+    return job.as_json()
+
+
+@router.get("/jobs", summary="Remembered jobs, newest first")
+async def get_jobs(state: ApiState = Depends(api_state)) -> dict[str, Any]:  # noqa: B008
+    """`{"object": "list", "data": [job, ...]}`."""
+    return {"object": "list", "data": [job.as_json() for job in state.jobs.all()]}

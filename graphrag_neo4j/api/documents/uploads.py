@@ -1,0 +1,63 @@
+"""Uploaded documents on disk: one user-only folder per job, safe file names, known formats."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException
+
+from graphrag_neo4j.indexing.input.loaders import SUPPORTED, TEXT_SUFFIXES
+from graphrag_neo4j.indexing.input.record_files import RECORD_SUFFIXES
+
+ACCEPTED_SUFFIXES = TEXT_SUFFIXES | RECORD_SUFFIXES | {".pdf"}
+_UNSAFE = re.compile(r"[^\w .-]+", flags=re.UNICODE)
+_CHUNK_BYTES = 1 << 20
+
+
+def safe_name(name: str, default_suffix: str = "") -> str:
+    """A file name with no folders, no odd characters and no leading dot; the title comes
+    from its stem, so it is kept readable."""
+    stem_and_suffix = _UNSAFE.sub("_", Path(name.replace("\\", "/")).name).strip(" .")[:120]
+    if not stem_and_suffix:
+        stem_and_suffix = "document"
+    if default_suffix and not Path(stem_and_suffix).suffix:
+        stem_and_suffix += default_suffix
+    suffix = Path(stem_and_suffix).suffix.lower()
+    if suffix not in ACCEPTED_SUFFIXES:
+        raise HTTPException(
+            400, f"The file {name!r} has a format the indexer does not read; send {SUPPORTED}."
+        )
+    return stem_and_suffix
+
+
+def job_folder(uploads_dir: Path, job_id: str) -> Path:
+    """A new folder for one job's files, readable by this user only."""
+    uploads_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    uploads_dir.chmod(0o700)
+    folder = uploads_dir / job_id
+    folder.mkdir(mode=0o700)
+    return folder
+
+
+def _private_file(path: Path) -> int:
+    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+
+
+def save_text(folder: Path, name: str, text: str) -> Path:
+    """Write text as a user-only file in the job's folder."""
+    path = folder / name
+    with os.fdopen(_private_file(path), "w", encoding="utf-8") as handle:
+        handle.write(text)
+    return path
+
+
+async def save_upload(folder: Path, name: str, upload: UploadFile) -> Path:
+    """Copy an uploaded file into the job's folder, piece by piece."""
+    path = folder / name
+    with os.fdopen(_private_file(path), "wb") as handle:
+        while piece := await upload.read(_CHUNK_BYTES):
+            handle.write(piece)
+    return path

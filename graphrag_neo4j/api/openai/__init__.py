@@ -1,0 +1,1 @@
+"""The OpenAI-compatible routes and the chat clients' chores they answer."""

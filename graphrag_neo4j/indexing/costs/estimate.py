@@ -1,0 +1,185 @@
+"""What indexing would cost, read from the input, the graph and the caches: no LLM, no writes."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from graphrag_neo4j.errors import GraphRAGError, InputError
+from graphrag_neo4j.indexing.costs.dependent_stages import dependent_stages
+from graphrag_neo4j.indexing.extraction.llm import Extractor
+from graphrag_neo4j.indexing.extraction.llm_requests import ExtractionRequests, extraction_requests
+from graphrag_neo4j.indexing.input.chunking import chunk_document
+from graphrag_neo4j.indexing.input.loaders import load_documents
+from graphrag_neo4j.indexing.records import Chunk, Document
+from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.costs.estimate import CostEstimate, Range, StageEstimate
+from graphrag_neo4j.llm.costs.profile import ModelProfile
+from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.llm.tokens import count_tokens
+from graphrag_neo4j.settings import ExtractionSettings, Settings
+from graphrag_neo4j.store import Store
+
+METHODS = ("llm", "fast")
+EXTRACTION, GLEANING, EMBEDDINGS = "extraction", "gleaning", "embeddings"
+TIME_NOTE = ("Time is model time at the configured concurrency, from this model's measured "
+             "throughput; Neo4j writes and clustering come on top.")
+
+
+def load_input(paths: list[Path], extraction: ExtractionSettings) -> list[Document]:
+    """The documents of `paths` as a run reads them; none is one clear sentence."""
+    loaded = load_documents(paths, text_field=extraction.text_field,
+                            title_field=extraction.title_field)
+    if loaded.documents:
+        return loaded.documents
+    named = ", ".join(str(p) for p in paths)
+    if loaded.skipped:
+        first = loaded.skipped[0]
+        files = f"{len(loaded.skipped)} file{'s' if len(loaded.skipped) != 1 else ''}"
+        raise InputError(
+            f"Nothing to estimate: no readable document in {named} ({files} skipped; "
+            f"{first.path}: {first.reason.rstrip('.')}); give text, Markdown, PDF, CSV or "
+            "JSON files with text in them."
+        )
+    raise InputError(f"Nothing to estimate: {named} holds no files; give files or folders "
+                     "with documents in them.")
+
+
+@dataclass
+class InputPlan:
+    """What a run would index: documents to (re)index and their chunks."""
+
+    documents: int
+    todo: list[Document]
+    unchanged: int = 0
+    changed: int = 0
+    chunks: list[Chunk] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def _indexed_state(open_store: Callable[[], Store], ids: list[str]
+                   ) -> tuple[dict[str, dict[str, object]], str | None]:
+    """The stored state of these documents, or nothing and a note when Neo4j is unreachable."""
+    try:
+        rows = open_store().read("indexing/find_indexed_documents", ids=ids)
+    except GraphRAGError as exc:
+        return {}, f"Neo4j could not be read ({exc}); the estimate assumes nothing is indexed."
+    return {str(row["id"]): row for row in rows}, None
+
+
+def plan_input(documents: Sequence[Document], settings: Settings,
+               open_store: Callable[[], Store]) -> InputPlan:
+    """Which documents a run would index (as the indexer decides) and their chunks."""
+    unique = list({d.id: d for d in documents}.values())
+    stored, note = _indexed_state(open_store, [d.id for d in unique])
+    plan = InputPlan(len(unique), [], notes=[note] if note else [])
+    for document in unique:
+        row = stored.get(document.id)
+        if row and row["complete"] and row["content_hash"] == document.content_hash:
+            plan.unchanged += 1
+            continue
+        if row and row["content_hash"] != document.content_hash:
+            plan.changed += 1
+        plan.todo.append(document)
+    plan.chunks = [c for d in plan.todo for c in chunk_document(d, settings.chunking)]
+    if plan.changed:
+        plan.notes.append(f"{plan.changed} changed documents lose their old version first; "
+                          "re-describing what they shared is not counted.")
+    return plan
+
+
+def extraction_stages(requests: ExtractionRequests, profile: ModelProfile, max_tokens: int,
+                      passes: int) -> list[StageEstimate]:
+    """The extraction and gleaning rows: calls exact, gleaning beyond its first pass a bound."""
+    glean_note = "" if requests.gleaning_calls.exact else (
+        "later passes may stop early")
+    return [
+        profile.llm_stage(EXTRACTION, Range.of(requests.extraction_calls),
+                          Range.of(requests.extraction_prompt), max_tokens=max_tokens,
+                          cached=requests.extraction_cached, stats_stage="extract"),
+        profile.llm_stage(GLEANING, requests.gleaning_calls, requests.gleaning_prompt,
+                          max_tokens=max_tokens, cached=requests.gleaning_cached,
+                          stats_stage="glean",
+                          note=glean_note if passes else "gleaning_passes = 0"),
+    ]
+
+
+def embedding_stage(chunks: list[Chunk], embedder: EmbeddingCaller, profile: ModelProfile,
+                    derived: Range) -> StageEstimate:
+    """Chunk vectors exactly (minus cached ones), plus the vectors of what extraction finds."""
+    keys = {embedder.text_key(c.text): c.text for c in chunks}
+    cached = embedder.cached_keys(list(keys))
+    tokens = sum(count_tokens(text) for key, text in keys.items() if key not in cached)
+    note = "chunks exact, + what extraction finds"
+    return profile.embedding_stage(EMBEDDINGS, Range(tokens, tokens + derived.high),
+                                   cached=len(cached), note=note)
+
+
+async def estimate_documents(
+    documents: Sequence[Document],
+    settings: Settings,
+    open_store: Callable[[], Store],
+    llm: LLMCaller,
+    embedder: EmbeddingCaller,
+    *,
+    method: str = "llm",
+    reports: bool = True,
+) -> CostEstimate:
+    """Per stage: calls, tokens, cost and time an `index` run of `documents` would spend."""
+    if method not in METHODS:
+        raise ValueError(f"unknown extraction method {method!r}; use one of {METHODS}")
+    plan = await asyncio.to_thread(plan_input, documents, settings, open_store)
+    profile = ModelProfile.of(llm, embedder, settings.embedding.price_per_1m)
+    stages: list[StageEstimate] = []
+    if method == "llm":
+        extractor = Extractor(llm, settings.extraction, settings.prompts_dir)
+        requests = await asyncio.to_thread(extraction_requests, extractor, profile, plan.chunks)
+        stages += extraction_stages(requests, profile, settings.llm.max_tokens,
+                                    settings.extraction.gleaning_passes)
+        new_chunks = requests.extraction_calls
+    else:
+        stages += [StageEstimate(EXTRACTION, note="fast: NLP extraction, no LLM"),
+                   StageEstimate(GLEANING, note="fast: no LLM")]
+        new_chunks = len(plan.chunks)
+    stages += dependent_stages(profile, settings, new_chunks, method=method, reports=reports)
+    derived = sum((s.completion_tokens for s in stages), Range.of(0))
+    stages.insert(-1 if reports else len(stages),
+                  await asyncio.to_thread(embedding_stage, plan.chunks, embedder, profile, derived))
+    notes = [*plan.notes, *_notes(profile)]
+    if not reports:
+        notes.append("Community reports are not counted: this run writes none now (lazy ones "
+                     "are written by global search for the communities a question selects).")
+    return CostEstimate(_facts(plan, profile), stages, notes)
+
+
+def _facts(plan: InputPlan, profile: ModelProfile) -> dict[str, int | str]:
+    return {
+        "documents": plan.documents, "documents unchanged (skipped)": plan.unchanged,
+        "documents to index": len(plan.todo), "documents changed": plan.changed,
+        "chunks to index": len(plan.chunks), "model": profile.model_name or "(unnamed)",
+        "prices": profile.prices.source if profile.prices else "unknown",
+    }
+
+
+def _notes(profile: ModelProfile) -> list[str]:
+    notes = [TIME_NOTE]
+    if profile.prices is None:
+        notes.append(f"No price is known for {profile.model_name or 'this model'}: set "
+                     "llm.prompt_price_per_1m and llm.completion_price_per_1m for a cost.")
+    if profile.throughput is None:
+        notes.append("No timings of this model yet: run `graphrag-neo4j models` (a probe) or "
+                     "one indexing run, and later estimates give a time.")
+    return notes
+
+
+def project_batch(chunks: list[Chunk], extractor: Extractor, profile: ModelProfile
+                  ) -> tuple[float, float]:
+    """The fewest LLM calls and least cost extracting these chunks can take (for budgets)."""
+    requests = extraction_requests(extractor, profile, chunks)
+    rows = extraction_stages(requests, profile, extractor.llm.settings.max_tokens,
+                             extractor.settings.gleaning_passes)
+    calls = sum(row.calls.low for row in rows)
+    cost = sum(row.cost.low for row in rows if row.cost is not None)
+    return calls, cost

@@ -1,0 +1,1 @@
+"""Extraction methods behind one protocol and one registry: llm, fast (spaCy), triplets."""

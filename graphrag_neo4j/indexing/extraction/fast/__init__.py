@@ -1,0 +1,1 @@
+"""Fast extraction: spaCy parsing, terms and pruning, no LLM."""

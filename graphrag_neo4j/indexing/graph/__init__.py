@@ -1,0 +1,1 @@
+"""Writing the graph: mentions, descriptions, summaries, deletion and unmerging."""

@@ -1,0 +1,1 @@
+"""Reading the input: loaders, record files, triplet corpora, chunking, limits, shards."""

@@ -1,0 +1,1 @@
+"""Prices, measured model rates, estimates and spending limits."""

