@@ -1,29 +1,32 @@
-"""The indexing story: documents -> chunks -> extraction -> resolution -> graph -> descriptions."""
+"""The indexing story: documents -> chunks -> extraction -> the stages after it -> the graph."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 
 from rich.console import Console
 
 from graphrag_neo4j.indexing.costs.budgets import guard_batch, stopped
-from graphrag_neo4j.indexing.extraction.fast.extraction import extract_fast_in_thread
-from graphrag_neo4j.indexing.extraction.fast.nlp_model import load_pipeline
-from graphrag_neo4j.indexing.extraction.llm import Extractor
-from graphrag_neo4j.indexing.extraction.triplets import extractions_from_triplets
+from graphrag_neo4j.indexing.extraction.base import (
+    Batch,
+    ExtractionMethod,
+    IndexingServices,
+    RunServices,
+)
+from graphrag_neo4j.indexing.extraction.registry import create_extraction_method
 from graphrag_neo4j.indexing.graph.deletion import delete_document
-from graphrag_neo4j.indexing.graph.refresh import refresh_entities, refresh_relations
 from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
-from graphrag_neo4j.indexing.graph.writer import write_documents_and_chunks, write_mentions
+from graphrag_neo4j.indexing.graph.writer import write_documents_and_chunks
 from graphrag_neo4j.indexing.input.chunking import chunk_document
 from graphrag_neo4j.indexing.input.limits import documents_within_limits, extraction_within_limits
-from graphrag_neo4j.indexing.input.triplet_corpus import TripletPassage
-from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction, Document
-from graphrag_neo4j.indexing.resolution.stage import ResolvingStage
+from graphrag_neo4j.indexing.input.triplet_corpus import Triplet, TripletPassage
+from graphrag_neo4j.indexing.records import Document
 from graphrag_neo4j.indexing.run_report import IndexStats
+from graphrag_neo4j.indexing.stages.base import CHUNKS_LABEL, BatchState
+from graphrag_neo4j.indexing.stages.registry import AFTER_EXTRACTION
 from graphrag_neo4j.llm.calls import LLMCaller
 from graphrag_neo4j.llm.costs.budget import BudgetExceededError
 from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
@@ -32,8 +35,7 @@ from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 
 DOCUMENTS_PER_BATCH = 100
-CHUNK_STAGE = "embed + write chunks"
-EXTRACT_STAGES = {"llm": "extract (LLM)", "fast": "extract (fast, spaCy)"}
+TRIPLETS = "triplets"  # the method that reads the triplets passages bring
 GRAPH_LOCK = "graph"  # held while a batch is resolved and written (see Store.exclusive)
 
 
@@ -47,34 +49,32 @@ class Indexer:
     llm: LLMCaller | None = None
     console: Console = field(default_factory=lambda: Console(stderr=True))
 
+    @property
+    def services(self) -> IndexingServices:
+        """What the extraction method and the stages are built from."""
+        return RunServices(self.settings, self.store, self.embedder, self.llm)
+
     async def index_documents(
         self, documents: Sequence[Document], progress: StageProgress | None = None
     ) -> IndexStats:
-        """Index texts with the configured extraction method (`llm` requires an LLM);
-        `progress` is a caller's display to show the stages in."""
-        if self.llm is None and self._method == "llm":
-            raise ValueError("LLM extraction needs an LLM; pass one or use index_triplets()")
-        return await self._run(documents, {}, progress)
-
-    @property
-    def _method(self) -> str:
-        return self.settings.extraction.method
-
-    @property
-    def _extract_stage(self) -> str:
-        return EXTRACT_STAGES[self._method]
+        """Index texts with the configured extraction method; `progress` is a caller's
+        display to show the stages in."""
+        method = create_extraction_method(self.settings.extraction.method, self.services)
+        return await self._run(method, documents, {}, progress)
 
     async def index_triplets(self, passages: Sequence[TripletPassage]) -> IndexStats:
         """Index passages that bring their own triplets: no LLM, as the Milvus notebook does."""
         triplets = {p.document.id: p.triplets for p in passages}
-        stats = await self._run([p.document for p in passages], triplets)
+        method = create_extraction_method(TRIPLETS, self.services)
+        stats = await self._run(method, [p.document for p in passages], triplets)
         stats.triplets = sum(len(t) for t in triplets.values())
         return stats
 
     async def _run(
         self,
+        method: ExtractionMethod,
         documents: Sequence[Document],
-        triplets: dict[str, list[tuple[str, str, str]]],
+        triplets: Mapping[str, Sequence[Triplet]],
         shown: StageProgress | None = None,
     ) -> IndexStats:
         stats = IndexStats()
@@ -86,17 +86,17 @@ class Indexer:
             # A caller's display (e.g. a server job's) is used as it is; otherwise one is opened.
             progress = shown or stack.enter_context(StageProgress(self.console))
             stats.stage_seconds = progress.stage_seconds
-            progress.declare(CHUNK_STAGE, total_chunks)
-            if not triplets:
-                progress.declare(self._extract_stage, total_chunks)
+            progress.declare(CHUNKS_LABEL, total_chunks)
+            progress.declare(method.progress_label, total_chunks)
             start = 0
             try:
                 for start in range(0, len(todo), DOCUMENTS_PER_BATCH):
-                    batch = todo[start : start + DOCUMENTS_PER_BATCH]
-                    if self.llm is not None and not triplets and self._method == "llm":
-                        guard_batch(self._extractor(), [c for d in batch for c in chunks[d.id]],
-                                    start // DOCUMENTS_PER_BATCH + 1)
-                    await self._index_batch(batch, chunks, triplets, progress, stats)
+                    documents_now = todo[start : start + DOCUMENTS_PER_BATCH]
+                    batch = Batch(documents_now, {d.id: chunks[d.id] for d in documents_now},
+                                  triplets)
+                    guard_batch(method, self.llm, batch.all_chunks,
+                                start // DOCUMENTS_PER_BATCH + 1)
+                    await self._index_batch(method, batch, progress, stats)
             except BudgetExceededError as exc:
                 raise stopped(exc, start, todo[start:], chunks) from exc
         if todo:
@@ -121,129 +121,44 @@ class Indexer:
                 continue
             if row and row["content_hash"] != document.content_hash:
                 stats.changed_documents += 1
-                await delete_document(self.store, document.id, self._merger(), self.embedder)
+                merger = DescriptionMerger.from_settings(self.llm, self.settings)
+                await delete_document(self.store, document.id, merger, self.embedder)
             todo.append(document)
         return todo
 
-    def _merger(self) -> DescriptionMerger:
-        return DescriptionMerger.from_settings(self.llm, self.settings)
-
     async def _index_batch(
-        self,
-        documents: list[Document],
-        chunks_by_document: dict[str, list[Chunk]],
-        triplets: dict[str, list[tuple[str, str, str]]],
-        progress: StageProgress,
-        stats: IndexStats,
+        self, method: ExtractionMethod, batch: Batch, progress: StageProgress, stats: IndexStats
     ) -> None:
-        chunks = [c for d in documents for c in chunks_by_document[d.id]]
-        with progress.stage(CHUNK_STAGE) as advance:
+        chunks = batch.all_chunks
+        with progress.stage(CHUNKS_LABEL) as advance:
             vectors = await self.embedder.embed([c.text for c in chunks])
-            method = "triplets" if triplets else self._method
             await asyncio.to_thread(
-                write_documents_and_chunks, self.store, documents, chunks, vectors, advance, method
+                write_documents_and_chunks, self.store, batch.documents, chunks, vectors,
+                advance, method.name,
             )
-        extractions = await self._extractions(documents, chunks_by_document, triplets, progress)
-        extractions = [extraction_within_limits(e) for e in extractions]
+        with progress.stage(method.progress_label) as advance:
+            extractions = await method.extract(batch, advance)
+        state = BatchState(batch, [extraction_within_limits(e) for e in extractions], stats)
         # Resolution reads the entities it merges into: another run writing between its read
-        # and this write would record different merges, so this part runs one writer at a time
-        # (extraction, the slow part, stays concurrent).
+        # and this write would record different merges, so the stages after extraction run
+        # one writer at a time (extraction, the slow part, stays concurrent).
         with self.store.exclusive(GRAPH_LOCK):
-            await self._resolve_and_write(documents, chunks, extractions, progress, stats)
+            for stage in AFTER_EXTRACTION:
+                await stage.run(state, self.services, progress)
+            await asyncio.to_thread(self.store.write, "indexing/mark_documents_indexed",
+                                    ids=[d.id for d in batch.documents])
+        _count(state)
 
-    async def _resolve_and_write(
-        self,
-        documents: list[Document],
-        chunks: list[Chunk],
-        extractions: list[ChunkExtraction],
-        progress: StageProgress,
-        stats: IndexStats,
-    ) -> None:
-        stage = ResolvingStage(
-            self.store, self.settings.extraction, self.embedder, self.llm, self.settings.prompts_dir
-        )
-        with progress.stage("resolve entities", add_total=1) as advance:
-            resolution = await stage.resolve(extractions, {c.id: c.document_id for c in chunks})
-            advance(1)
-        with progress.stage("write graph", add_total=1) as advance:
-            entity_ids, relation_ids = await asyncio.to_thread(
-                write_mentions, self.store, extractions, resolution
-            )
-            advance(1)
-        await self._refresh(entity_ids, relation_ids, progress)
-        await asyncio.to_thread(
-            self.store.write, "indexing/mark_documents_indexed", ids=[d.id for d in documents]
-        )
-        self._count(stats, extractions, resolution.merges, entity_ids, relation_ids)
+
+def _count(state: BatchState) -> None:
+    """Add what one batch did to the run's summary."""
+    stats, resolution = state.stats, state.resolution
+    stats.entities += len(state.entity_ids)
+    stats.relations += len(state.relation_ids)
+    if resolution is not None:
+        stats.merges += len(resolution.merges)
         stats.llm_decisions += resolution.llm_decisions
-
-    async def _extractions(
-        self,
-        documents: list[Document],
-        chunks_by_document: dict[str, list[Chunk]],
-        triplets: dict[str, list[tuple[str, str, str]]],
-        progress: StageProgress,
-    ) -> list[ChunkExtraction]:
-        """The batch's mentions: given triplets, spaCy (fast) or the LLM."""
-        if triplets:
-            return [
-                extraction
-                for d in documents
-                for extraction in extractions_from_triplets(
-                    chunks_by_document[d.id], triplets.get(d.id, [])
-                )
-            ]
-        chunks = [c for d in documents for c in chunks_by_document[d.id]]
-        if self._method == "fast":
-            return await self._extract_fast(chunks, progress)
-        return await self._extract(chunks, progress)
-
-    async def _extract(self, chunks: list[Chunk], progress: StageProgress) -> list[ChunkExtraction]:
-        extractor = self._extractor()
-        with progress.stage(self._extract_stage) as advance:
-
-            async def one(chunk: Chunk) -> ChunkExtraction:
-                result = await extractor.extract(chunk)
-                advance(1)
-                return result
-
-            return list(await asyncio.gather(*(one(c) for c in chunks)))
-
-    async def _extract_fast(
-        self, chunks: list[Chunk], progress: StageProgress
-    ) -> list[ChunkExtraction]:
-        """spaCy over the batch's chunks in a worker thread, so the event loop stays free."""
-        with progress.stage(self._extract_stage) as advance:
-            nlp = await asyncio.to_thread(load_pipeline)
-            return await extract_fast_in_thread(
-                nlp, chunks, self.settings.extraction.fast, advance
-            )
-
-    def _extractor(self) -> Extractor:
-        assert self.llm is not None  # index_documents() checked it
-        return Extractor(self.llm, self.settings.extraction, self.settings.prompts_dir)
-
-    async def _refresh(
-        self, entity_ids: set[str], relation_ids: set[str], progress: StageProgress
-    ) -> None:
-        merger = self._merger()
-        with progress.stage("entity descriptions", add_total=len(entity_ids)) as advance:
-            await refresh_entities(self.store, entity_ids, merger, self.embedder, advance)
-        with progress.stage("relation descriptions", add_total=len(relation_ids)) as advance:
-            await refresh_relations(self.store, relation_ids, merger, self.embedder, advance)
-
-    @staticmethod
-    def _count(
-        stats: IndexStats,
-        extractions: list[ChunkExtraction],
-        merges: Sequence[object],
-        entity_ids: set[str],
-        relation_ids: set[str],
-    ) -> None:
-        stats.entities += len(entity_ids)
-        stats.relations += len(relation_ids)
-        stats.merges += len(merges)
-        for extraction in extractions:
-            stats.dropped_records += extraction.dropped_records
-            stats.orphans_added += extraction.orphans_added
-            stats.orphans_dropped += extraction.orphans_dropped
+    for extraction in state.extractions:
+        stats.dropped_records += extraction.dropped_records
+        stats.orphans_added += extraction.orphans_added
+        stats.orphans_dropped += extraction.orphans_dropped

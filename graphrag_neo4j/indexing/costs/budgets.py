@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
-from graphrag_neo4j.indexing.costs.estimate import project_batch
-from graphrag_neo4j.indexing.extraction.llm import Extractor
+from graphrag_neo4j.indexing.extraction.base import ExtractionMethod
 from graphrag_neo4j.indexing.records import Chunk, Document
+from graphrag_neo4j.llm.calls import LLMCaller
 from graphrag_neo4j.llm.costs.budget import BudgetExceededError
 from graphrag_neo4j.llm.costs.profile import ModelProfile
 
 
-def guard_batch(extractor: Extractor, chunks: list[Chunk], number: int) -> None:
+def project_batch(method: ExtractionMethod, chunks: list[Chunk], profile: ModelProfile
+                  ) -> tuple[float, float]:
+    """The fewest LLM calls and least cost extracting these chunks can take."""
+    rows = method.estimate(chunks, profile)
+    calls = sum(row.calls.low for row in rows)
+    cost = sum(row.cost.low for row in rows if row.cost is not None)
+    return calls, cost
+
+
+def guard_batch(method: ExtractionMethod, llm: LLMCaller | None, chunks: list[Chunk],
+                number: int) -> None:
     """Raise before extracting a batch whose least calls or cost would pass the run's limits."""
-    budget = extractor.llm.budget
-    if budget is None:
+    if llm is None or llm.budget is None or not method.needs_llm:
         return
-    calls, cost = project_batch(chunks, extractor, ModelProfile.of(extractor.llm, None))
-    budget.before_batch(f"batch {number} ({len(chunks):,} chunks)", calls, cost)
+    calls, cost = project_batch(method, chunks, ModelProfile.of(llm, None))
+    llm.budget.before_batch(f"batch {number} ({len(chunks):,} chunks)", calls, cost)
 
 
 def stopped(exc: BudgetExceededError, done: int, left: list[Document],

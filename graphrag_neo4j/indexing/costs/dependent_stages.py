@@ -1,4 +1,4 @@
-"""Stages whose LLM calls depend on what extraction finds: resolution, summaries, reports."""
+"""Rows for the stages whose LLM calls scale with what extraction finds (resolution, reports)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from graphrag_neo4j.llm.tokens import count_tokens
 from graphrag_neo4j.resources import load_prompt
 from graphrag_neo4j.settings import Settings
 
-RESOLUTION, SUMMARIES, REPORTS = "resolution", "summaries", "community reports"
+REPORTS = "community reports"
 # Without earlier runs of this model: at most this many calls per newly extracted chunk.
 RULE_OF_THUMB_CALLS_PER_CHUNK = 1.0
 # Earlier runs' rate per extraction call, widened both ways for a range.
@@ -18,7 +18,9 @@ SPREAD = 0.5
 
 
 @dataclass(frozen=True)
-class _Dependent:
+class Dependent:
+    """A stage whose calls scale with what extraction found, and the prompt it sends."""
+
     name: str
     stats_stage: str
     prompt: str
@@ -29,19 +31,7 @@ class _Dependent:
     attempts: int = 1
 
 
-def _stages(settings: Settings) -> list[_Dependent]:
-    budget = settings.extraction.summary_token_budget
-    return [
-        _Dependent(RESOLUTION, "resolve", "resolve_entities", 600, settings.llm.max_tokens),
-        _Dependent(SUMMARIES, "summarize", "summarize_descriptions", 4 * budget,
-                   settings.llm.max_tokens),
-        _Dependent(REPORTS, REPORTS, "community_report",
-                   settings.communities.report_max_input_tokens,
-                   settings.communities.report_max_tokens, attempts=2),
-    ]
-
-
-def _calls(profile: ModelProfile, stage: _Dependent, new_chunks: int) -> tuple[Range, str]:
+def _calls(profile: ModelProfile, stage: Dependent, new_chunks: float) -> tuple[Range, str]:
     rate = profile.calls_per_extraction(stage.stats_stage)
     if rate is None:  # earlier runs' rates count retries; the rule of thumb must add them
         high = new_chunks * RULE_OF_THUMB_CALLS_PER_CHUNK * stage.attempts
@@ -50,7 +40,7 @@ def _calls(profile: ModelProfile, stage: _Dependent, new_chunks: int) -> tuple[R
     return Range(expected * (1 - SPREAD), expected * (1 + SPREAD), expected), "earlier runs"
 
 
-def _prompt_per_call(profile: ModelProfile, stage: _Dependent, settings: Settings) -> Range:
+def _prompt_per_call(profile: ModelProfile, stage: Dependent, settings: Settings) -> Range:
     measured = profile.prompt_per_call(stage.stats_stage)
     if measured is not None:
         return Range(measured * (1 - SPREAD), measured * (1 + SPREAD), measured)
@@ -58,25 +48,21 @@ def _prompt_per_call(profile: ModelProfile, stage: _Dependent, settings: Setting
     return Range(template, template + stage.fill_tokens)
 
 
-def dependent_stages(profile: ModelProfile, settings: Settings, new_chunks: int, *,
-                     method: str = "llm", reports: bool = True) -> list[StageEstimate]:
-    """Range rows for resolution, summaries and (with `reports`) community reports."""
-    rows = []
-    for stage in _stages(settings):
-        if stage.name == REPORTS and not reports:
-            continue
-        # Fast extraction asks the LLM nothing before reports unless it summarises with it.
-        if stage.name != REPORTS and method != "llm" and not settings.extraction.fast.llm_summaries:
-            rows.append(StageEstimate(stage.name, note=f"{method}: no LLM"))
-            continue
-        if stage.name == RESOLUTION and not settings.extraction.resolution:
-            rows.append(StageEstimate(stage.name, note="resolution is off"))
-            continue
-        calls, source = _calls(profile, stage, new_chunks)
-        per_call = _prompt_per_call(profile, stage, settings)
-        prompt = Range(calls.low * per_call.low, calls.high * per_call.high,
-                       calls.expected * per_call.expected)
-        note = f"depends on extraction ({source})"
-        rows.append(profile.llm_stage(stage.name, calls, prompt, max_tokens=stage.max_tokens,
-                                      note=note, stats_stage=stage.stats_stage))
-    return rows
+def dependent_row(profile: ModelProfile, settings: Settings, stage: Dependent,
+                  new_chunks: float) -> StageEstimate:
+    """The range row of one dependent stage, from earlier runs or the rule of thumb."""
+    calls, source = _calls(profile, stage, new_chunks)
+    per_call = _prompt_per_call(profile, stage, settings)
+    prompt = Range(calls.low * per_call.low, calls.high * per_call.high,
+                   calls.expected * per_call.expected)
+    return profile.llm_stage(stage.name, calls, prompt, max_tokens=stage.max_tokens,
+                             note=f"depends on extraction ({source})",
+                             stats_stage=stage.stats_stage)
+
+
+def reports_row(profile: ModelProfile, settings: Settings, new_chunks: float) -> StageEstimate:
+    """Community reports (written by `communities --build`, or lazily by global search)."""
+    communities = settings.communities
+    stage = Dependent(REPORTS, REPORTS, "community_report", communities.report_max_input_tokens,
+                      communities.report_max_tokens, attempts=2)
+    return dependent_row(profile, settings, stage, new_chunks)

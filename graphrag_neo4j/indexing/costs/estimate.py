@@ -8,12 +8,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graphrag_neo4j.errors import GraphRAGError, InputError
-from graphrag_neo4j.indexing.costs.dependent_stages import dependent_stages
-from graphrag_neo4j.indexing.extraction.llm import Extractor
-from graphrag_neo4j.indexing.extraction.llm_requests import ExtractionRequests, extraction_requests
+from graphrag_neo4j.indexing.costs.dependent_stages import reports_row
+from graphrag_neo4j.indexing.extraction.registry import (
+    check_extraction_method,
+    create_extraction_method,
+)
 from graphrag_neo4j.indexing.input.chunking import chunk_document
 from graphrag_neo4j.indexing.input.loaders import load_documents
 from graphrag_neo4j.indexing.records import Chunk, Document
+from graphrag_neo4j.indexing.stages.base import CHUNKS_ROW, EstimateInputs
+from graphrag_neo4j.indexing.stages.registry import AFTER_EXTRACTION
 from graphrag_neo4j.llm.calls import LLMCaller
 from graphrag_neo4j.llm.costs.estimate import CostEstimate, Range, StageEstimate
 from graphrag_neo4j.llm.costs.profile import ModelProfile
@@ -22,8 +26,7 @@ from graphrag_neo4j.llm.tokens import count_tokens
 from graphrag_neo4j.settings import ExtractionSettings, Settings
 from graphrag_neo4j.store import Store
 
-METHODS = ("llm", "fast")
-EXTRACTION, GLEANING, EMBEDDINGS = "extraction", "gleaning", "embeddings"
+EMBEDDINGS = CHUNKS_ROW
 TIME_NOTE = ("Time is model time at the configured concurrency, from this model's measured "
              "throughput; Neo4j writes and clustering come on top.")
 
@@ -90,22 +93,6 @@ def plan_input(documents: Sequence[Document], settings: Settings,
     return plan
 
 
-def extraction_stages(requests: ExtractionRequests, profile: ModelProfile, max_tokens: int,
-                      passes: int) -> list[StageEstimate]:
-    """The extraction and gleaning rows: calls exact, gleaning beyond its first pass a bound."""
-    glean_note = "" if requests.gleaning_calls.exact else (
-        "later passes may stop early")
-    return [
-        profile.llm_stage(EXTRACTION, Range.of(requests.extraction_calls),
-                          Range.of(requests.extraction_prompt), max_tokens=max_tokens,
-                          cached=requests.extraction_cached, stats_stage="extract"),
-        profile.llm_stage(GLEANING, requests.gleaning_calls, requests.gleaning_prompt,
-                          max_tokens=max_tokens, cached=requests.gleaning_cached,
-                          stats_stage="glean",
-                          note=glean_note if passes else "gleaning_passes = 0"),
-    ]
-
-
 def embedding_stage(chunks: list[Chunk], embedder: EmbeddingCaller, profile: ModelProfile,
                     derived: Range) -> StageEstimate:
     """Chunk vectors exactly (minus cached ones), plus the vectors of what extraction finds."""
@@ -115,6 +102,20 @@ def embedding_stage(chunks: list[Chunk], embedder: EmbeddingCaller, profile: Mod
     note = "chunks exact, + what extraction finds"
     return profile.embedding_stage(EMBEDDINGS, Range(tokens, tokens + derived.high),
                                    cached=len(cached), note=note)
+
+
+@dataclass(frozen=True)
+class _EstimateServices:
+    """The run's services as an estimate sees them: Neo4j opened only if a method asks."""
+
+    settings: Settings
+    open_store: Callable[[], Store]
+    embedder: EmbeddingCaller
+    llm: LLMCaller | None
+
+    @property
+    def store(self) -> Store:
+        return self.open_store()
 
 
 async def estimate_documents(
@@ -128,30 +129,35 @@ async def estimate_documents(
     reports: bool = True,
 ) -> CostEstimate:
     """Per stage: calls, tokens, cost and time an `index` run of `documents` would spend."""
-    if method not in METHODS:
-        raise ValueError(f"unknown extraction method {method!r}; use one of {METHODS}")
+    settings = settings.model_copy(update={"extraction": settings.extraction.model_copy(
+        update={"method": check_extraction_method(method)})})
     plan = await asyncio.to_thread(plan_input, documents, settings, open_store)
     profile = ModelProfile.of(llm, embedder, settings.embedding.price_per_1m)
-    stages: list[StageEstimate] = []
-    if method == "llm":
-        extractor = Extractor(llm, settings.extraction, settings.prompts_dir)
-        requests = await asyncio.to_thread(extraction_requests, extractor, profile, plan.chunks)
-        stages += extraction_stages(requests, profile, settings.llm.max_tokens,
-                                    settings.extraction.gleaning_passes)
-        new_chunks = requests.extraction_calls
-    else:
-        stages += [StageEstimate(EXTRACTION, note="fast: NLP extraction, no LLM"),
-                   StageEstimate(GLEANING, note="fast: no LLM")]
-        new_chunks = len(plan.chunks)
-    stages += dependent_stages(profile, settings, new_chunks, method=method, reports=reports)
+    extraction = create_extraction_method(
+        method, _EstimateServices(settings, open_store, embedder, llm))
+    stages = await asyncio.to_thread(extraction.estimate, plan.chunks, profile)
+    new_chunks = _fresh_chunks(stages, plan.chunks)
+    inputs = EstimateInputs(profile, settings, new_chunks, llm_used=extraction.needs_llm)
+    for stage in AFTER_EXTRACTION:
+        stages += stage.estimate(inputs)
     derived = sum((s.completion_tokens for s in stages), Range.of(0))
-    stages.insert(-1 if reports else len(stages),
-                  await asyncio.to_thread(embedding_stage, plan.chunks, embedder, profile, derived))
+    stages.append(await asyncio.to_thread(embedding_stage, plan.chunks, embedder, profile,
+                                          derived))
+    if reports:
+        stages.append(reports_row(profile, settings, new_chunks))
     notes = [*plan.notes, *_notes(profile)]
     if not reports:
         notes.append("Community reports are not counted: this run writes none now (lazy ones "
                      "are written by global search for the communities a question selects).")
     return CostEstimate(_facts(plan, profile), stages, notes)
+
+
+def _fresh_chunks(rows: list[StageEstimate], chunks: list[Chunk]) -> float:
+    """Chunks extraction reads afresh: its uncached calls when it asks the LLM, else all."""
+    first = rows[0] if rows else None
+    if first is not None and (first.calls.high or first.cached_calls):
+        return first.calls.high
+    return len(chunks)
 
 
 def _facts(plan: InputPlan, profile: ModelProfile) -> dict[str, int | str]:
@@ -172,14 +178,3 @@ def _notes(profile: ModelProfile) -> list[str]:
         notes.append("No timings of this model yet: run `graphrag-neo4j models` (a probe) or "
                      "one indexing run, and later estimates give a time.")
     return notes
-
-
-def project_batch(chunks: list[Chunk], extractor: Extractor, profile: ModelProfile
-                  ) -> tuple[float, float]:
-    """The fewest LLM calls and least cost extracting these chunks can take (for budgets)."""
-    requests = extraction_requests(extractor, profile, chunks)
-    rows = extraction_stages(requests, profile, extractor.llm.settings.max_tokens,
-                             extractor.settings.gleaning_passes)
-    calls = sum(row.calls.low for row in rows)
-    cost = sum(row.cost.low for row in rows if row.cost is not None)
-    return calls, cost

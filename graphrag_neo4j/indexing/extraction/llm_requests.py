@@ -14,8 +14,10 @@ from graphrag_neo4j.indexing.extraction.llm import (
 from graphrag_neo4j.indexing.extraction.tag_parser import parse_extraction
 from graphrag_neo4j.indexing.records import Chunk
 from graphrag_neo4j.llm.calls import prompt_messages
-from graphrag_neo4j.llm.costs.estimate import Range
+from graphrag_neo4j.llm.costs.estimate import Range, StageEstimate
 from graphrag_neo4j.llm.costs.profile import ModelProfile
+
+EXTRACTION_ROW, GLEANING_ROW = "extraction", "gleaning"  # their rows in `index --estimate`
 
 
 @dataclass
@@ -103,3 +105,21 @@ def extraction_requests(extractor: Extractor, profile: ModelProfile, chunks: lis
             still_open.append(item)
         open_items = still_open
     return result
+
+
+def extraction_rows(extractor: Extractor, profile: ModelProfile, chunks: list[Chunk]
+                    ) -> list[StageEstimate]:
+    """The extraction and gleaning rows: calls exact, gleaning beyond its first pass a bound."""
+    requests = extraction_requests(extractor, profile, chunks)
+    passes = extractor.settings.gleaning_passes
+    max_tokens = extractor.llm.settings.max_tokens
+    glean_note = "" if requests.gleaning_calls.exact else "later passes may stop early"
+    return [
+        profile.llm_stage(EXTRACTION_ROW, Range.of(requests.extraction_calls),
+                          Range.of(requests.extraction_prompt), max_tokens=max_tokens,
+                          cached=requests.extraction_cached, stats_stage=STAGE),
+        profile.llm_stage(GLEANING_ROW, requests.gleaning_calls, requests.gleaning_prompt,
+                          max_tokens=max_tokens, cached=requests.gleaning_cached,
+                          stats_stage=GLEAN_STAGE,
+                          note=glean_note if passes else "gleaning_passes = 0"),
+    ]

@@ -1,10 +1,15 @@
-"""Pre-extracted triplets as chunk mentions, so they travel the same path as LLM extractions."""
+"""Triplets the input brings, as chunk mentions: they travel the same path as LLM extractions."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
+from graphrag_neo4j.indexing.extraction.base import Advance, Batch, IndexingServices
+from graphrag_neo4j.indexing.extraction.llm_requests import EXTRACTION_ROW, GLEANING_ROW
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction, EntityMention, RelationMention
+from graphrag_neo4j.llm.costs.estimate import StageEstimate
+from graphrag_neo4j.llm.costs.profile import ModelProfile
 
 UNKNOWN_TYPE = "unknown"
 
@@ -36,3 +41,32 @@ def extractions_from_triplets(
                 extraction.entities.append(EntityMention(chunk.id, name, UNKNOWN_TYPE, ""))
         extraction.relations.append(RelationMention(chunk.id, subject, predicate, obj))
     return list(extractions.values())
+
+
+@dataclass
+class TripletExtraction:
+    """The subject-predicate-object triplets each passage brings, as untyped mentions; no LLM."""
+
+    services: IndexingServices
+    name: str = field(default="triplets", init=False)
+    description: str = field(init=False, default=(
+        "Passages that bring their own subject-predicate-object triplets (`index --triplets "
+        "FILE.jsonl`): the triplets become the graph as given, no LLM, no NLP."))
+    progress_label: str = field(default="extract (triplets)", init=False)
+    needs_llm: bool = field(default=False, init=False)
+
+    async def extract(self, batch: Batch, advance: Advance) -> list[ChunkExtraction]:
+        """Each document's triplets placed in the chunk that names them."""
+        extractions = []
+        for document in batch.documents:
+            chunks = batch.chunks[document.id]
+            extractions += extractions_from_triplets(chunks, batch.triplets.get(document.id, []))
+            advance(len(chunks))
+        return extractions
+
+    def estimate(
+        self, chunks: Sequence[Chunk], profile: ModelProfile  # noqa: ARG002 (no model call)
+    ) -> list[StageEstimate]:
+        """No model calls: the triplets come with the input."""
+        return [StageEstimate(EXTRACTION_ROW, note="triplets: given with the input, no LLM"),
+                StageEstimate(GLEANING_ROW, note="triplets: no LLM")]

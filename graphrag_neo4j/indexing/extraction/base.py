@@ -1,0 +1,95 @@
+"""The extraction seam: the contract every extraction method meets and what it is built from."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction, Document
+
+if TYPE_CHECKING:
+    from graphrag_neo4j.indexing.input.triplet_corpus import Triplet
+    from graphrag_neo4j.llm.calls import LLMCaller
+    from graphrag_neo4j.llm.costs.estimate import StageEstimate
+    from graphrag_neo4j.llm.costs.profile import ModelProfile
+    from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+    from graphrag_neo4j.settings import Settings
+    from graphrag_neo4j.store import Store
+
+Advance = Callable[[int], None]
+
+
+class IndexingServices(Protocol):
+    """What extraction methods and stages use; the twin of the query side's `Services`."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def embedder(self) -> EmbeddingCaller: ...
+
+    @property
+    def llm(self) -> LLMCaller | None: ...
+
+
+@dataclass(frozen=True)
+class RunServices:
+    """The services of one run, as the engine composes them."""
+
+    settings: Settings
+    store: Store
+    embedder: EmbeddingCaller
+    llm: LLMCaller | None = None
+
+
+def require_llm(services: IndexingServices, method: str) -> LLMCaller:
+    """The run's LLM, or one sentence saying that `method` needs one."""
+    if services.llm is None:
+        raise InputError(f"Extraction method {method!r} needs an LLM; configure one "
+                         "([llm] in the settings) or choose a method that needs none.")
+    return services.llm
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Documents indexed together, their chunks, and triplets the input brought for them."""
+
+    documents: Sequence[Document]
+    chunks: Mapping[str, Sequence[Chunk]]
+    triplets: Mapping[str, Sequence[Triplet]] = field(default_factory=dict)
+
+    @property
+    def all_chunks(self) -> list[Chunk]:
+        """Every chunk of the batch, document by document, in order."""
+        return [c for d in self.documents for c in self.chunks[d.id]]
+
+
+class ExtractionMethod(Protocol):
+    """One way to turn chunks into entity and relation mentions.
+
+    `needs_llm`: the run calls the LLM (for extraction, or for the summaries it asks for).
+    `progress_label` names its bar in the run's progress and its time in the summary.
+    """
+
+    name: str
+    description: str
+    progress_label: str
+
+    @property
+    def needs_llm(self) -> bool: ...
+
+    async def extract(self, batch: Batch, advance: Advance) -> list[ChunkExtraction]:
+        """One extraction per chunk of the batch (advance(1) per chunk done)."""
+        ...
+
+    def estimate(self, chunks: Sequence[Chunk], profile: ModelProfile) -> list[StageEstimate]:
+        """The estimate rows of extracting these chunks: calls, tokens and cost, no LLM call."""
+        ...
+
+
+ExtractionFactory = Callable[[IndexingServices], ExtractionMethod]

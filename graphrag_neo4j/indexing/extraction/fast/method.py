@@ -1,0 +1,46 @@
+"""Fast extraction as an extraction method: spaCy entities, noun-phrase concepts, co-occurrence."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from graphrag_neo4j.indexing.extraction.base import Advance, Batch, IndexingServices
+from graphrag_neo4j.indexing.extraction.fast.extraction import extract_fast_in_thread
+from graphrag_neo4j.indexing.extraction.fast.nlp_model import load_pipeline
+from graphrag_neo4j.indexing.extraction.llm_requests import EXTRACTION_ROW, GLEANING_ROW
+from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction
+from graphrag_neo4j.llm.costs.estimate import StageEstimate
+from graphrag_neo4j.llm.costs.profile import ModelProfile
+
+
+@dataclass
+class FastExtraction:
+    """spaCy's named entities and frequent noun phrases, related by co-occurrence; no LLM."""
+
+    services: IndexingServices
+    name: str = field(default="fast", init=False)
+    description: str = field(init=False, default=(
+        "spaCy's named entities and frequent noun phrases related by co-occurrence, with "
+        "verbatim sentences as descriptions: thousands of words a second, no LLM."))
+    progress_label: str = field(default="extract (fast, spaCy)", init=False)
+
+    @property
+    def needs_llm(self) -> bool:
+        """Only when the settings ask the LLM to summarise long descriptions."""
+        return self.services.settings.extraction.fast.llm_summaries
+
+    async def extract(self, batch: Batch, advance: Advance) -> list[ChunkExtraction]:
+        """spaCy over the batch's chunks in a worker thread, so the event loop stays free."""
+        nlp = await asyncio.to_thread(load_pipeline)
+        return await extract_fast_in_thread(
+            nlp, batch.all_chunks, self.services.settings.extraction.fast, advance
+        )
+
+    def estimate(
+        self, chunks: Sequence[Chunk], profile: ModelProfile  # noqa: ARG002 (no model call)
+    ) -> list[StageEstimate]:
+        """No model calls: NLP extraction on the CPU."""
+        return [StageEstimate(EXTRACTION_ROW, note="fast: NLP extraction, no LLM"),
+                StageEstimate(GLEANING_ROW, note="fast: no LLM")]

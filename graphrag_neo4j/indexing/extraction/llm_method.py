@@ -1,0 +1,48 @@
+"""LLM extraction as an extraction method: one tagged-extraction call per chunk plus gleaning."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from graphrag_neo4j.indexing.extraction.base import Advance, Batch, IndexingServices, require_llm
+from graphrag_neo4j.indexing.extraction.llm import Extractor
+from graphrag_neo4j.indexing.extraction.llm_requests import extraction_rows
+from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction
+from graphrag_neo4j.llm.costs.estimate import StageEstimate
+from graphrag_neo4j.llm.costs.profile import ModelProfile
+
+
+@dataclass
+class LLMExtraction:
+    """Entities and triplets in tagged records from the LLM, gleaning what it missed."""
+
+    services: IndexingServices
+    name: str = field(default="llm", init=False)
+    description: str = field(init=False, default=(
+        "The LLM reads every chunk and returns typed entities with descriptions and "
+        "relations (plus gleaning passes): the richest graph, at one or more calls per chunk."))
+    progress_label: str = field(default="extract (LLM)", init=False)
+    needs_llm: bool = field(default=True, init=False)
+
+    def extractor(self) -> Extractor:
+        """The per-chunk extractor over the run's LLM and settings."""
+        settings = self.services.settings
+        return Extractor(require_llm(self.services, self.name), settings.extraction,
+                         settings.prompts_dir)
+
+    async def extract(self, batch: Batch, advance: Advance) -> list[ChunkExtraction]:
+        """Every chunk's extraction, the calls in flight as the LLM's concurrency allows."""
+        extractor = self.extractor()
+
+        async def one(chunk: Chunk) -> ChunkExtraction:
+            result = await extractor.extract(chunk)
+            advance(1)
+            return result
+
+        return list(await asyncio.gather(*(one(c) for c in batch.all_chunks)))
+
+    def estimate(self, chunks: Sequence[Chunk], profile: ModelProfile) -> list[StageEstimate]:
+        """The extraction and gleaning rows, followed through the cache as a run would."""
+        return extraction_rows(self.extractor(), profile, list(chunks))

@@ -1,0 +1,37 @@
+"""The registry of extraction methods: the only place that lists their names."""
+
+from __future__ import annotations
+
+from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.indexing.extraction.base import (
+    ExtractionFactory,
+    ExtractionMethod,
+    IndexingServices,
+)
+from graphrag_neo4j.indexing.extraction.fast.method import FastExtraction
+from graphrag_neo4j.indexing.extraction.llm_method import LLMExtraction
+from graphrag_neo4j.indexing.extraction.triplets import TripletExtraction
+
+# Adding a method: one module with a class that meets ExtractionMethod, plus one line here.
+METHODS: dict[str, ExtractionFactory] = {
+    "llm": LLMExtraction,
+    "fast": FastExtraction,
+    "triplets": TripletExtraction,
+}
+
+
+def extraction_method_names() -> list[str]:
+    """Every registered extraction method, in registry order."""
+    return list(METHODS)
+
+
+def check_extraction_method(name: str) -> str:
+    """`name` when registered; otherwise one sentence naming the ones there are."""
+    if name not in METHODS:
+        raise InputError(f"Unknown extraction method {name!r}: use one of {', '.join(METHODS)}.")
+    return name
+
+
+def create_extraction_method(name: str, services: IndexingServices) -> ExtractionMethod:
+    """A new instance of the extraction method `name`."""
+    return METHODS[check_extraction_method(name)](services)
