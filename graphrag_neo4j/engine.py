@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Coroutine, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rich.console import Console
 from rich.text import Text
@@ -131,34 +131,54 @@ class GraphRAG:
         """Sync version of `aensure_schema`."""
         return _run(self.aensure_schema())
 
-    def _indexer(self, with_llm: bool, settings: Settings | None = None) -> Any:
+    def _indexer(self, settings: Settings | None = None) -> Any:
+        """An Indexer for `settings` (default: the engine's), with the LLM only if its
+        extraction method needs one: no model is loaded for a run that asks none."""
+        from graphrag_neo4j.indexing.extraction.base import RunServices
+        from graphrag_neo4j.indexing.extraction.registry import create_extraction_method
         from graphrag_neo4j.indexing.indexer import Indexer
 
-        llm = self.llm if with_llm else None
-        return Indexer(settings or self.settings, self.store, self.embedder, llm, self.console)
+        settings = settings or self.settings
+        method = create_extraction_method(
+            settings.extraction.method, RunServices(settings, self.store, self.embedder)
+        )
+        llm = self.llm if method.needs_llm else None
+        return Indexer(settings, self.store, self.embedder, llm, self.console)
+
+    def _with_method(self, method: str | None) -> Settings:
+        """The settings with `method` (checked against the registry) as extraction method."""
+        from graphrag_neo4j.indexing.extraction.registry import check_extraction_method
+
+        name = check_extraction_method(method or self.settings.extraction.method)
+        extraction = self.settings.extraction.model_copy(update={"method": name})
+        return self.settings.model_copy(update={"extraction": extraction})
+
+    @property
+    def llm_in_use(self) -> bool:
+        """Whether this engine has resolved its LLM (a run or a question used it)."""
+        return self._llm is not None
 
     async def aindex(
         self,
         paths: Sequence[Path | str],
-        method: Literal["llm", "fast"] | None = None,
+        method: str | None = None,
         progress: StageProgress | None = None,
         *,
         follow_links: bool = False,
         shard: Shard | None = None,
     ) -> tuple[IndexStats, LoadResult]:
-        """Load files and folders, extract (LLM, or `method="fast"`: spaCy) and write the graph.
+        """Load files and folders, extract them with a registered method and write the graph.
 
-        `method` overrides the `extraction.method` setting for this call; `progress` is a
-        display of the caller's to show the stages in (e.g. a server job's). Folder walks stay
-        inside each folder unless `follow_links`; with `shard` only that shard's documents are
-        indexed (see `indexing.sharding`).
+        `method` (a name of `indexing/extraction/registry.py`) overrides the
+        `extraction.method` setting for this call; `progress` is a display of the caller's to
+        show the stages in (e.g. a server job's). Folder walks stay inside each folder unless
+        `follow_links`; with `shard` only that shard's documents are indexed (see
+        `indexing.input.sharding`).
         """
         from graphrag_neo4j.indexing.input.loaders import load_documents
 
-        extraction = self.settings.extraction
-        if method is not None:
-            extraction = extraction.model_copy(update={"method": method})
-        settings = self.settings.model_copy(update={"extraction": extraction})
+        settings = self._with_method(method)
+        extraction = settings.extraction
         loaded = load_documents(
             [Path(p) for p in paths],
             text_field=extraction.text_field,
@@ -172,9 +192,7 @@ class GraphRAG:
             raise InputError(f"Nothing to index: {why}; fix or add inputs and run again.")
         documents = shard.select(loaded.documents) if shard else loaded.documents
         await self.aensure_schema()
-        with_llm = extraction.method == "llm" or extraction.fast.llm_summaries
-        indexer = self._indexer(with_llm, settings)
-        stats = await indexer.index_documents(documents, progress)
+        stats = await self._indexer(settings).index_documents(documents, progress)
         stats.skipped_files = len(loaded.skipped)
         return stats, loaded
 
@@ -185,10 +203,11 @@ class GraphRAG:
         reads the input, the graph and the caches only: nothing is written, no LLM is called."""
         from graphrag_neo4j.indexing.costs.estimate import estimate_documents, load_input
 
-        documents = load_input([Path(p) for p in paths], self.settings.extraction)
+        settings = self._with_method(method)
+        documents = load_input([Path(p) for p in paths], settings.extraction)
         return await estimate_documents(
-            documents, self.settings, lambda: self.store, self.llm, self.embedder,
-            method=method or self.settings.extraction.method, reports=reports,
+            documents, settings, lambda: self.store, self.llm, self.embedder,
+            method=settings.extraction.method, reports=reports,
         )
 
     def estimate(
@@ -206,7 +225,10 @@ class GraphRAG:
             self.console.print(Text.assemble(("Skipped: ", "yellow"), reason), highlight=False)
         await self.aensure_schema()
         passages = shard.select(corpus.passages) if shard else corpus.passages
-        stats: IndexStats = await self._indexer(with_llm=False).index_triplets(passages)
+        from graphrag_neo4j.indexing.indexer import TRIPLETS
+
+        indexer = self._indexer(self._with_method(TRIPLETS))
+        stats: IndexStats = await indexer.index_triplets(passages)
         stats.skipped_files = len(corpus.skipped)
         stats.malformed_triplets = corpus.dropped_triplets
         return stats
@@ -350,7 +372,7 @@ class GraphRAG:
     def index(
         self,
         paths: Sequence[Path | str],
-        method: Literal["llm", "fast"] | None = None,
+        method: str | None = None,
         *,
         follow_links: bool = False,
         shard: Shard | None = None,

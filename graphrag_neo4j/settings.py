@@ -252,8 +252,9 @@ class FastExtractionSettings(_Section):
 class ExtractionSettings(_Section):
     """How entities and triplets are pulled from chunks and resolved."""
 
-    method: Literal["llm", "fast"] = Field(
-        "llm", description="llm = an LLM call per chunk; fast = spaCy, no LLM (see [fast])."
+    method: str = Field(
+        "llm", description="A registered extraction method (`graphrag-neo4j index --help` "
+        "lists them): llm = an LLM call per chunk; fast = spaCy, no LLM (see [fast])."
     )
 
     entity_types: list[str] = Field(

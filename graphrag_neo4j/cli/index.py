@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal, cast
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -13,6 +13,10 @@ from rich.text import Text
 from graphrag_neo4j.cli.budget_options import MaxCost, MaxLLMCalls
 from graphrag_neo4j.cli.estimate_output import index_estimate
 from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.indexing.extraction.registry import (
+    check_extraction_method,
+    extraction_method_names,
+)
 
 console = Console(stderr=True)
 out = Console()
@@ -26,8 +30,8 @@ def index_command(
     ] = None,
     method: Annotated[
         str | None,
-        typer.Option(help="Extraction: llm, or fast (spaCy, no LLM); default: the setting "
-                     "extraction.method."),
+        typer.Option(help=f"Extraction: one of {', '.join(extraction_method_names())}; "
+                     "default: the setting extraction.method."),
     ] = None,
     no_cache: Annotated[bool, typer.Option(help="Ignore cached LLM replies.")] = False,
     communities: Annotated[
@@ -57,8 +61,8 @@ def index_command(
     from graphrag_neo4j.indexing.input.sharding import parse_shard
     from graphrag_neo4j.llm.costs.budget import Budget
 
-    if method not in (None, "llm", "fast"):
-        raise InputError(f"Unknown --method {method!r}: use llm or fast.")
+    if method is not None:
+        check_extraction_method(method)
     if estimate:
         index_estimate(paths, triplets, method=method, no_cache=no_cache,
                        communities=communities, reports=reports, as_json=as_json)
@@ -68,13 +72,12 @@ def index_command(
     part = parse_shard(shard) if shard is not None else None
     budget = Budget(max_cost, max_llm_calls)
     with GraphRAG(console=console, no_cache=no_cache, budget=budget) as rag:
-        chosen = cast(Literal["llm", "fast"], method or rag.settings.extraction.method)
         if part is not None:
             console.print(f"Shard {part}: indexing the documents whose id hashes to it.")
         if triplets is not None:
             stats = rag.index_triplets(triplets, part)
         if paths:
-            stats, loaded = rag.index(paths, chosen, follow_links=follow_links, shard=part)
+            stats, loaded = rag.index(paths, method, follow_links=follow_links, shard=part)
             for skipped in loaded.skipped:
                 console.print(Text.assemble(("Skipped ", "yellow"), skipped.reason))
         console.print(stats.table())
@@ -83,7 +86,7 @@ def index_command(
         if built is not None:
             console.print(built.table())
             console.print(built.message, highlight=False)
-        if (paths and chosen == "llm") or (built is not None and built.report_mode == "all"):
+        if rag.llm_in_use:
             console.print(rag.llm.usage_table())
         console.print(_counts_table(rag.counts()))
 

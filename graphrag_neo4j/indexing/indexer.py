@@ -25,8 +25,8 @@ from graphrag_neo4j.indexing.input.limits import documents_within_limits, extrac
 from graphrag_neo4j.indexing.input.triplet_corpus import Triplet, TripletPassage
 from graphrag_neo4j.indexing.records import Document
 from graphrag_neo4j.indexing.run_report import IndexStats
+from graphrag_neo4j.indexing.stages import registry as stage_list
 from graphrag_neo4j.indexing.stages.base import CHUNKS_LABEL, BatchState
-from graphrag_neo4j.indexing.stages.registry import AFTER_EXTRACTION
 from graphrag_neo4j.llm.calls import LLMCaller
 from graphrag_neo4j.llm.costs.budget import BudgetExceededError
 from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
@@ -143,7 +143,7 @@ class Indexer:
         # and this write would record different merges, so the stages after extraction run
         # one writer at a time (extraction, the slow part, stays concurrent).
         with self.store.exclusive(GRAPH_LOCK):
-            for stage in AFTER_EXTRACTION:
+            for stage in stage_list.AFTER_EXTRACTION:
                 await stage.run(state, self.services, progress)
             await asyncio.to_thread(self.store.write, "indexing/mark_documents_indexed",
                                     ids=[d.id for d in batch.documents])

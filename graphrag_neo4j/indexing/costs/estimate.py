@@ -16,8 +16,8 @@ from graphrag_neo4j.indexing.extraction.registry import (
 from graphrag_neo4j.indexing.input.chunking import chunk_document
 from graphrag_neo4j.indexing.input.loaders import load_documents
 from graphrag_neo4j.indexing.records import Chunk, Document
+from graphrag_neo4j.indexing.stages import registry as stage_list
 from graphrag_neo4j.indexing.stages.base import CHUNKS_ROW, EstimateInputs
-from graphrag_neo4j.indexing.stages.registry import AFTER_EXTRACTION
 from graphrag_neo4j.llm.calls import LLMCaller
 from graphrag_neo4j.llm.costs.estimate import CostEstimate, Range, StageEstimate
 from graphrag_neo4j.llm.costs.profile import ModelProfile
@@ -138,7 +138,7 @@ async def estimate_documents(
     stages = await asyncio.to_thread(extraction.estimate, plan.chunks, profile)
     new_chunks = _fresh_chunks(stages, plan.chunks)
     inputs = EstimateInputs(profile, settings, new_chunks, llm_used=extraction.needs_llm)
-    for stage in AFTER_EXTRACTION:
+    for stage in stage_list.AFTER_EXTRACTION:
         stages += stage.estimate(inputs)
     derived = sum((s.completion_tokens for s in stages), Range.of(0))
     stages.append(await asyncio.to_thread(embedding_stage, plan.chunks, embedder, profile,

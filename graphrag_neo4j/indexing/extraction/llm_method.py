@@ -5,13 +5,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from graphrag_neo4j.indexing.extraction.base import Advance, Batch, IndexingServices, require_llm
-from graphrag_neo4j.indexing.extraction.llm import Extractor
-from graphrag_neo4j.indexing.extraction.llm_requests import extraction_rows
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction
-from graphrag_neo4j.llm.costs.estimate import StageEstimate
-from graphrag_neo4j.llm.costs.profile import ModelProfile
+
+if TYPE_CHECKING:
+    from graphrag_neo4j.indexing.extraction.llm import Extractor
+    from graphrag_neo4j.llm.costs.estimate import StageEstimate
+    from graphrag_neo4j.llm.costs.profile import ModelProfile
 
 
 @dataclass
@@ -28,6 +30,9 @@ class LLMExtraction:
 
     def extractor(self) -> Extractor:
         """The per-chunk extractor over the run's LLM and settings."""
+        # Imported here: the registry is read by every CLI command, the LLM stack only by runs.
+        from graphrag_neo4j.indexing.extraction.llm import Extractor
+
         settings = self.services.settings
         return Extractor(require_llm(self.services, self.name), settings.extraction,
                          settings.prompts_dir)
@@ -45,4 +50,6 @@ class LLMExtraction:
 
     def estimate(self, chunks: Sequence[Chunk], profile: ModelProfile) -> list[StageEstimate]:
         """The extraction and gleaning rows, followed through the cache as a run would."""
+        from graphrag_neo4j.indexing.extraction.llm_requests import extraction_rows
+
         return extraction_rows(self.extractor(), profile, list(chunks))

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.extraction.base import Advance, Batch, IndexingServices
-from graphrag_neo4j.indexing.extraction.llm_requests import EXTRACTION_ROW, GLEANING_ROW
+from graphrag_neo4j.indexing.extraction.rows import EXTRACTION_ROW, GLEANING_ROW
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction, EntityMention, RelationMention
 from graphrag_neo4j.llm.costs.estimate import StageEstimate
 from graphrag_neo4j.llm.costs.profile import ModelProfile
@@ -59,6 +60,12 @@ class TripletExtraction:
         """Each document's triplets placed in the chunk that names them."""
         extractions = []
         for document in batch.documents:
+            if document.id not in batch.triplets:
+                raise InputError(
+                    f"Document {document.id!r} brings no triplets: the triplets method reads "
+                    "passages with their own (`graphrag-neo4j index --triplets FILE.jsonl`); "
+                    "index plain documents with another method."
+                )
             chunks = batch.chunks[document.id]
             extractions += extractions_from_triplets(chunks, batch.triplets.get(document.id, []))
             advance(len(chunks))

@@ -7,9 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from graphrag_neo4j.indexing.extraction.base import Advance, Batch, IndexingServices
-from graphrag_neo4j.indexing.extraction.fast.extraction import extract_fast_in_thread
-from graphrag_neo4j.indexing.extraction.fast.nlp_model import load_pipeline
-from graphrag_neo4j.indexing.extraction.llm_requests import EXTRACTION_ROW, GLEANING_ROW
+from graphrag_neo4j.indexing.extraction.rows import EXTRACTION_ROW, GLEANING_ROW
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction
 from graphrag_neo4j.llm.costs.estimate import StageEstimate
 from graphrag_neo4j.llm.costs.profile import ModelProfile
@@ -33,6 +31,10 @@ class FastExtraction:
 
     async def extract(self, batch: Batch, advance: Advance) -> list[ChunkExtraction]:
         """spaCy over the batch's chunks in a worker thread, so the event loop stays free."""
+        # Imported here: the registry is read by every CLI command, spaCy only by runs.
+        from graphrag_neo4j.indexing.extraction.fast.extraction import extract_fast_in_thread
+        from graphrag_neo4j.indexing.extraction.fast.nlp_model import load_pipeline
+
         nlp = await asyncio.to_thread(load_pipeline)
         return await extract_fast_in_thread(
             nlp, batch.all_chunks, self.services.settings.extraction.fast, advance
