@@ -72,7 +72,7 @@ def fold_aliases(
 
     Folds chain ("Tim" -> "Tiny Tim" -> "Tiny Tim Cratchit") and a full name may be merged
     away by an earlier fold (into a stored short name, which keeps its id): every merge lands
-    on whatever its two ends have become, so the order of the folds does not matter.
+    on whatever its two ends have become, so no fold needs another to have run first.
     """
     folds = alias_folds(resolution, extractions, chunk_documents, types)
     # Read before any merge: an earlier fold may have merged the full name away.
