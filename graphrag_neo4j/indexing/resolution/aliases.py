@@ -68,14 +68,21 @@ def fold_aliases(
     chunk_documents: Mapping[str, str],
     types: Collection[str],
 ) -> int:
-    """Merge each unambiguous alias into its full name, recorded as an undoable merge."""
+    """Merge each unambiguous alias into its full name, recorded as an undoable merge.
+
+    Folds chain ("Tim" -> "Tiny Tim" -> "Tiny Tim Cratchit") and a full name may be merged
+    away by an earlier fold (into a stored short name, which keeps its id): every merge lands
+    on whatever its two ends have become, so no fold needs another to have run first.
+    """
     folds = alias_folds(resolution, extractions, chunk_documents, types)
+    # Read before any merge: an earlier fold may have merged the full name away.
+    names = {proto_id: proto.name for proto_id, proto in resolution.protos.items()}
     before = len(resolution.merges)
     for short_id, full_id in sorted(folds.items()):
-        if short_id in folds.values():
-            continue  # "Tim" -> "Tiny Tim" while "Tiny Tim" folds further: keep chains out
-        full_name = resolution.protos[full_id].name
-        reason = f"short form of {full_name!r}, the only full name holding it in its documents"
+        reason = (
+            f"{names[short_id]!r} is a short form of {names[full_id]!r}, "
+            "the only full name holding it in its documents"
+        )
         apply_merge(resolution, short_id, full_id, reason, decided_by=DECIDER)
     repoint_merges(resolution)
     return len(resolution.merges) - before

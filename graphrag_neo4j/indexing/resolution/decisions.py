@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from graphrag_neo4j.content_ids import content_id
+from graphrag_neo4j.indexing.records import normalize_name
 from graphrag_neo4j.indexing.resolution.grouping import UNKNOWN, Grouping, MergeRecord, ProtoEntity
 from graphrag_neo4j.llm.calls import LLMCaller
 
@@ -138,6 +139,20 @@ def _final(resolution: Resolution, proto_id: str) -> str:
     return proto_id
 
 
+def _vetoed(resolution: Resolution, source: ProtoEntity, target: ProtoEntity) -> bool:
+    """A user undid a merge of a name one entity carries into the other.
+
+    Every name it carries counts, not only its own: after "Bob" joined "Bob Cratchit", a
+    chained fold of "Bob Cratchit" into "Young Bob Cratchit" would bring back an undone
+    "Bob" -> "Young Bob Cratchit".
+    """
+    return any(
+        (key, other.id) in resolution.vetoed
+        for one, other in ((source, target), (target, source))
+        for key in {one.name_key, *map(normalize_name, one.surface_names)}
+    )
+
+
 def apply_merge(
     resolution: Resolution, source_id: str, target_id: str, reason: str, decided_by: str = "llm"
 ) -> None:
@@ -150,7 +165,7 @@ def apply_merge(
         source, target = target, source  # ids already stored stay stable
     if source.existing:
         return  # two stored entities: merging them would rewrite stored provenance
-    if {(source.name_key, target.id), (target.name_key, source.id)} & resolution.vetoed:
+    if _vetoed(resolution, source, target):
         return  # a user undid this merge (either way round: they are two things)
     if target.type == UNKNOWN and not target.existing:
         target.type = source.type

@@ -82,12 +82,16 @@ def group_mentions(
     """Same normalised name and compatible type -> one entity; existing ids are kept."""
     by_key: dict[str, list[ProtoEntity]] = {}
     stored: dict[str, ProtoEntity] = {}
-    for entity in existing:
+    for entity in sorted(existing, key=_found_by_own_name_first):
         # One object per stored id, even when it is found under an alias key too.
         proto = stored.setdefault(entity.id, _proto_of_existing(entity))
         if proto not in by_key.setdefault(entity.name_key, []):
             by_key[entity.name_key].append(proto)
-    typed_first = sorted(mentions, key=lambda m: (m.type == UNKNOWN, m.chunk_id, m.name))
+    # A total order: the entities made and the ties broken depend on the mentions, not on
+    # the order they come in.
+    typed_first = sorted(
+        mentions, key=lambda m: (m.type == UNKNOWN, m.chunk_id, m.name, m.type, m.description)
+    )
     assignment: dict[tuple[str, str], str] = {}
     for mention in typed_first:
         key = normalize_name(mention.name)
@@ -101,6 +105,11 @@ def group_mentions(
     for proto in protos.values():
         _choose_display_name(proto)
     return Grouping(protos, assignment, conflicts)
+
+
+def _found_by_own_name_first(entity: ExistingEntity) -> tuple[bool, str, str]:
+    """Stored rows in a fixed order, a name's own entity before one merged under that name."""
+    return normalize_name(entity.name) != entity.name_key, entity.id, entity.name_key
 
 
 def _proto_of_existing(entity: ExistingEntity) -> ProtoEntity:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from graphrag_neo4j.indexing.records import ChunkExtraction, EntityMention, entity_id
 from graphrag_neo4j.indexing.resolution.aliases import fold_aliases
 from graphrag_neo4j.indexing.resolution.decisions import Resolution, surface_merges
-from graphrag_neo4j.indexing.resolution.grouping import group_mentions
+from graphrag_neo4j.indexing.resolution.grouping import ExistingEntity, group_mentions
 
 TYPES = ("person", "location", "organization")
 
@@ -18,8 +20,9 @@ def _fold(
     extractions: list[ChunkExtraction],
     documents: dict[str, str],
     vetoed: frozenset[tuple[str, str]] = frozenset(),
+    stored: tuple[ExistingEntity, ...] = (),
 ) -> Resolution:
-    grouping = group_mentions([m for x in extractions for m in x.entities], [])
+    grouping = group_mentions([m for x in extractions for m in x.entities], stored)
     resolution = Resolution(grouping.protos, grouping.assignment, surface_merges(grouping))
     resolution.vetoed = set(vetoed)
     fold_aliases(resolution, extractions, documents, TYPES)
@@ -57,3 +60,46 @@ def test_a_vetoed_fold_is_not_made_again() -> None:
     veto = frozenset({("scrooge", entity_id("Ebenezer Scrooge", "person"))})
     resolution = _fold(extractions, {"c1": "d1"}, veto)
     assert resolution.merges == []
+
+
+def _stored(name: str, kind: str = "person") -> ExistingEntity:
+    return ExistingEntity(entity_id(name, kind), name, kind, name.lower())
+
+
+def test_two_stored_short_names_of_one_new_full_name_do_not_crash() -> None:
+    # The 2wiki crash: the first fold keeps the stored short name and merges the new full name
+    # away, so the second fold's full name is no longer an entity of its own.
+    full = "Academy Award for Best Adapted Screenplay"
+    shorts = ("Academy Award", "Academy Award for Best")
+    extractions = [_extraction(f"c{n}", full, short, kind="organization")
+                   for n, short in enumerate(shorts)]
+    stored = tuple(_stored(name, "organization") for name in shorts)
+    resolution = _fold(extractions, {"c0": "d0", "c1": "d1"}, stored=stored)
+    (merge,) = [m for m in resolution.merges if m.decided_by == "alias"]
+    assert merge.from_name == full and merge.into_id in {s.id for s in stored}
+    assert all(s.id in resolution.protos for s in stored)  # two stored entities never merge
+    assert resolution.assignment[(full.lower(), "organization")] == merge.into_id
+
+
+def test_a_chain_of_short_names_folds_into_its_longest_name() -> None:
+    # "Tim" abbreviates only "Tiny Tim", which abbreviates only "Tiny Tim Cratchit".
+    extractions = [_extraction("c1", "Tim", "Tiny Tim", "Tiny Tim Cratchit")]
+    resolution = _fold(extractions, {"c1": "d1"})
+    longest = entity_id("Tiny Tim Cratchit", "person")
+    assert sorted((m.from_name, m.into_id) for m in resolution.merges) == [
+        ("Tim", longest), ("Tiny Tim", longest)
+    ]
+    assert set(resolution.assignment.values()) == {longest}
+
+
+CHAINS = [("Tim", "Tiny Tim", "Tiny Tim Cratchit"), ("Bob", "Bob Cratchit", "Young Bob Cratchit")]
+
+
+@pytest.mark.parametrize("chain", CHAINS)
+def test_an_undone_fold_is_not_made_again_through_a_chain(chain: tuple[str, str, str]) -> None:
+    # The user undid only "short -> longest" (where the chain had put it); the two chains
+    # apply their folds in opposite orders (folds go by entity id).
+    short, longest = chain[0], chain[-1]
+    veto = frozenset({(short.lower(), entity_id(longest, "person"))})
+    resolution = _fold([_extraction("c1", *chain)], {"c1": "d1"}, veto)
+    assert resolution.assignment[(short.lower(), "person")] != entity_id(longest, "person")
