@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from langchain_core.documents import Document
 from rich.console import Console
 
 from graphrag_neo4j.llm.calls import LLMCaller
@@ -27,7 +26,7 @@ from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
 from graphrag_neo4j.llm.providers import resolve_llm
 from graphrag_neo4j.query.base import make_query
 from graphrag_neo4j.query.drift import DriftSearch
-from graphrag_neo4j.query.local import LocalSearch
+from graphrag_neo4j.query.local import ENTITY_INDEX, LocalSearch
 from graphrag_neo4j.query.run import run_query
 from graphrag_neo4j.settings import Settings, load_settings
 from graphrag_neo4j.testing import FakeEmbeddings
@@ -45,33 +44,29 @@ def paragraphs() -> list[str]:
 
 @dataclass
 class SampleStore:
-    """The primer's nearest reports: groups of the sample's paragraphs."""
+    """The primer's nearest reports (groups of the sample's paragraphs), and one local search
+    context whose passages every question gets: no fulltext seeds nor candidate passages."""
 
     reports: list[dict[str, Any]]
+    local_context: dict[str, Any]
 
     def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        """Reports for the primer; no fulltext seeds or candidate passages for local search
-        (the canned retrieval row carries the passages)."""
-        return self.reports[: params["k"]] if name == "query/search_communities_by_vector" else []
+        """The reports for the primer, the entity index and local search's retrieval row."""
+        if name == "query/search_communities_by_vector":
+            return self.reports[: params["k"]]
+        if name == "show_vector_indexes":
+            return [{"name": ENTITY_INDEX, "dimensions": FakeEmbeddings().dimension}]
+        if name == "query/local_retrieval":
+            chunks = self.local_context["chunks"][: params["top_chunks"]]
+            return [{"text": "", "score": 0.8,
+                     "metadata": {**self.local_context, "chunks": chunks}}]
+        return []
 
     def write_rows(
         self, name: str, rows: Sequence[Mapping[str, Any]], **params: Any  # noqa: ARG002
     ) -> int:
         """Nothing is written: DRIFT and local search only read."""
         raise AssertionError(f"unexpected write {name}")
-
-
-@dataclass
-class SampleVectors:
-    """Stands in for the entity index + retrieval query: the same passages for every question."""
-
-    metadata: dict[str, Any]
-
-    def similarity_search_with_score_by_vector(
-        self, vector: list[float], k: int, params: dict[str, Any]  # noqa: ARG002
-    ) -> list[tuple[Document, float]]:
-        chunks = self.metadata["chunks"][: params["top_chunks"]]
-        return [(Document(page_content="", metadata={**self.metadata, "chunks": chunks}), 0.8)]
 
 
 @dataclass
@@ -84,11 +79,8 @@ class SampleServices:
     embedder: EmbeddingCaller
 
 
-Rows = list[dict[str, Any]]
-
-
-def services() -> tuple[SampleServices, Rows, Rows]:
-    """The services, the sample's passages and its reports."""
+def services() -> SampleServices:
+    """The services over the sample's passages and reports."""
     settings = load_settings(ROOT / "sample" / "graphrag.toml")
     settings = fit_to_window(settings, settings.llm.n_ctx)
     texts = paragraphs()
@@ -100,7 +92,10 @@ def services() -> tuple[SampleServices, Rows, Rows]:
               for i, (a, b) in enumerate([(0, 4), (4, 7), (7, 10)])]
     llm = LLMCaller(resolve_llm(settings).model, settings.llm, None, no_cache=True)
     embedder = EmbeddingCaller(FakeEmbeddings(), settings.embedding, None, no_cache=True)
-    return SampleServices(settings, SampleStore(reports), llm, embedder), chunks, reports
+    local_context = {"chunks": chunks, "reports": reports[:1], "entities": [],
+                     "inside_rels": [], "outside_rels": []}
+    store = SampleStore(reports, local_context)
+    return SampleServices(settings, store, llm, embedder)
 
 
 async def timed(run: Awaitable[T]) -> tuple[T, float]:
@@ -112,17 +107,12 @@ async def timed(run: Awaitable[T]) -> tuple[T, float]:
 
 async def main() -> None:
     """Warm the model up, then time a local answer (the floor) and a DRIFT answer."""
-    bundle, chunks, reports = services()
+    bundle = services()
     console = Console()
     _, load_s = await timed(bundle.llm.complete("Say OK.", stage="warm_up", max_tokens=2))
-    local = LocalSearch(bundle)
-    local._vector_store = SampleVectors(  # type: ignore[assignment]
-        {"chunks": chunks, "reports": reports[:1], "entities": [], "inside_rels": [],
-         "outside_rels": []})
     query = make_query(bundle.settings, QUESTION)
-    local_answer, local_s = await timed(run_query(bundle, local, query))
+    local_answer, local_s = await timed(run_query(bundle, LocalSearch(bundle), query))
     drift = DriftSearch(bundle)
-    drift._local = local
     drift_answer, drift_s = await timed(run_query(bundle, drift, query))
     console.print(bundle.llm.usage_table("Offline LLM per stage"))
     console.print(f"model load + warm-up {load_s:.0f} s")

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.query.local import LocalSearch, retrieval_params
+from graphrag_neo4j.query.local import retrieval_params
 from graphrag_neo4j.settings import load_settings
 from graphrag_neo4j.testing import FakeChatModel
 
@@ -39,18 +39,13 @@ def main() -> None:
     settings = load_settings()
     with GraphRAG(settings, llm=FakeChatModel(rules=[])) as rag:
         vectors = asyncio.run(rag.embedder.embed(questions))
-        store = LocalSearch(rag)._store()
         search = settings.search
-        params = retrieval_params(search)
-        store.similarity_search_with_score_by_vector(vectors[0], k=search.top_k_entities,
-                                                     params=params)  # warm-up
+        rag.store.read("query/local_retrieval", **retrieval_params(search, vectors[0]))  # warm-up
         local, bare = [], []
         for _ in range(args.runs):
             for vector in vectors:
                 started = time.perf_counter()
-                store.similarity_search_with_score_by_vector(
-                    vector, k=search.top_k_entities, params=params
-                )
+                rag.store.read("query/local_retrieval", **retrieval_params(search, vector))
                 local.append((time.perf_counter() - started) * 1000)
                 started = time.perf_counter()
                 rag.store.read("bench/bare_entity_vector_search", top_k=search.top_k_entities,

@@ -277,7 +277,7 @@ class GraphRAG:
         return export_parquet(self.store, Path(path))
 
     def query_method(self, name: str | None = None) -> QueryMethod:
-        """The method called `name`, by default local (kept: local holds its vector store)."""
+        """The method called `name`, by default local (kept until `close`, which closes it)."""
         from graphrag_neo4j.query.registry import DEFAULT_METHOD, create_method
 
         key = name or DEFAULT_METHOD
@@ -286,7 +286,7 @@ class GraphRAG:
         return self._methods[key]
 
     async def aquery(self, question: str, method: str | None = None, **options: Any) -> Answer:
-        """Answer a question with any registered method (default local; global, hops, naive).
+        """Answer a question with any method of `query.registry` (by default local).
 
         `options` are `response_type`, `history` (earlier (role, text) turns), `on_token` (a
         callback for streamed answer text), `level` (global), `mentions` (hops) and any
@@ -393,11 +393,9 @@ class GraphRAG:
         return _run(self.adelete(document_id))
 
     def close(self) -> None:
-        """Close the Neo4j connection, the query methods' own connections and the caches."""
+        """Close the query methods, the Neo4j connection and the caches."""
         for method in self._methods.values():
-            close = getattr(method, "close", None)  # optional: only methods holding a driver
-            if callable(close):
-                close()
+            method.close()
         self._methods.clear()
         for resource in (self._store, self._llm, self._embedder):
             if resource is not None:

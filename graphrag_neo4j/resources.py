@@ -95,7 +95,3 @@ def write_private(path: Path, text: str) -> None:
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(text)
     temp.replace(path)
-
-
-RETRIEVAL_HEADS = {"query/local_retrieval": "query/fragments/entity_vector_search"}
-"""Retrieval queries run after a vector-search head written by LangChain, and that head."""

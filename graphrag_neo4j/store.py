@@ -200,13 +200,12 @@ class Store:
                 session.run(statement, params).consume()
         return len(statements)
 
-    def explain(self, name: str, head: str | None = None) -> list[str]:
-        """EXPLAIN every statement of a file (after fragment `head`, for retrieval queries)."""
-        prefix = load_cypher(head) if head else ""
+    def explain(self, name: str) -> list[str]:
+        """EXPLAIN every statement of a file: the plan's top operator of each."""
         plans = []
         with self._unavailable_as_error(), self._session(neo4j.READ_ACCESS) as session:
             for statement in split_statements(load_cypher(name)):
-                text = "EXPLAIN " + prefix + "\n" + statement
+                text = "EXPLAIN " + statement
                 summary = session.run(text).consume()
                 plans.append(str((summary.plan or {}).get("operatorType", "")))
         return plans

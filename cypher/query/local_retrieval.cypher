@@ -1,13 +1,16 @@
-// Local search context (LangChain Neo4jVector retrieval_query). The entities are those the
-// vector index found (`node`, `score`) after $seed_ids, the entities the question names (found by
-// name in Python). The passages are ranked by their similarity to the question ($query_vector,
-// passed by Neo4jVector) plus $mention_weight times the share of those entities they mention,
-// among the passages mentioning any of them and those of $chunk_scores (the question's best
-// passages: id -> score, kept where above the similarity, as hybrid search scores a passage
-// found by its words). Then
-// their highest ranked community reports, their relations (inside the set first, a budget per
-// entity) and their descriptions. One row: `text` is never null, `score` is the best vector score
-// and every entity keeps its own score in `metadata`.
+// Local search context. The entities are the $top_k whose description vectors are nearest the
+// question ($query_vector), after $seed_ids, the entities the question names (found by name in
+// Python). The passages are ranked by their similarity to the question plus $mention_weight
+// times the share of those entities they mention, among the passages mentioning any of them and
+// those of $chunk_scores (the question's best passages: id -> score, kept where above the
+// similarity, as hybrid search scores a passage found by its words). Then their highest ranked
+// community reports, their relations (inside the set first, a budget per entity) and their
+// descriptions. One row, even when nothing is found: `text` is never null, `score` is the best
+// vector score and every entity keeps its own score in `metadata`.
+CALL db.index.vector.queryNodes('entity_description_embedding', $top_k, $query_vector)
+YIELD node, score
+WITH node, score
+LIMIT $top_k
 WITH collect({node: node, score: score}) AS vector_hits
 CALL (vector_hits) {
   UNWIND $seed_ids AS seed_id

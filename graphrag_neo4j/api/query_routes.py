@@ -14,6 +14,7 @@ from graphrag_neo4j.api.errors import stream_error
 from graphrag_neo4j.api.sse import SSE_HEADERS, SSE_MEDIA_TYPE, sse_frame
 from graphrag_neo4j.api.state import ApiState, api_state
 from graphrag_neo4j.api.token_stream import StreamedQuery
+from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_guide
 
 router = APIRouter(prefix="/v1", tags=["query"])
 
@@ -23,7 +24,7 @@ class QueryRequest(BaseModel):
 
     question: str = Field(description="The question to answer.")
     method: str | None = Field(
-        None, description="A registered method (local, global, hops, naive); default local."
+        None, description=f"The query method (default {DEFAULT_METHOD}), one of:\n{method_guide()}"
     )
     options: dict[str, Any] = Field(
         default_factory=dict,

@@ -12,7 +12,7 @@ from rich.console import Console
 
 from graphrag_neo4j.query.base import Answer
 from graphrag_neo4j.query.conversation import HELP, Conversation, LineSource, Turn, run_chat
-from graphrag_neo4j.query.registry import method_names
+from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_list
 
 console = Console(stderr=True)
 out = Console()
@@ -47,7 +47,9 @@ class TerminalLines:
 def chat_command(
     method: Annotated[
         str | None,
-        typer.Option(help=f"Method to start with: {', '.join(method_names())} (default local)."),
+        typer.Option(
+            help=f"The query method to start with: {method_list()} (default {DEFAULT_METHOD})."
+        ),
     ] = None,
 ) -> None:
     """Talk with the graph: earlier turns go into every answer; /help lists the commands."""

@@ -22,7 +22,7 @@ from graphrag_neo4j.query.evaluation import (
     ranker_for,
     read_questions,
 )
-from graphrag_neo4j.query.registry import method_names
+from graphrag_neo4j.query.registry import EVAL_METHODS, method_list
 
 if TYPE_CHECKING:
     from graphrag_neo4j.engine import GraphRAG
@@ -53,10 +53,8 @@ def retrieval_command(
                      "is evaluated as it is, e.g. after `index --method fast`."),
     ] = None,
     method: Annotated[
-        str, typer.Option(help=f"Comma-separated, of: {', '.join(method_names())}.")
-    ] = (
-        "naive,hops"
-    ),
+        str, typer.Option(help=f"Comma-separated, of: {method_list()}.")
+    ] = ",".join(EVAL_METHODS),
     k: Annotated[str, typer.Option(help="Comma-separated cut-offs for Recall@k.")] = "2,5",
     no_rerank: Annotated[
         bool,

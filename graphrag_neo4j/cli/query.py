@@ -14,7 +14,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from graphrag_neo4j.query.base import Answer
-from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_names
+from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_list
 
 console = Console(stderr=True)
 out = Console()
@@ -50,7 +50,7 @@ def query_command(
     question: Annotated[str, typer.Argument(help="The question to answer.")],
     method: Annotated[
         str | None,
-        typer.Option(help=f"A registered method: {', '.join(method_names())} (default local)."),
+        typer.Option(help=f"The query method: {method_list()} (default {DEFAULT_METHOD})."),
     ] = None,
     community_level: Annotated[
         int | None, typer.Option(help="Global: community level to map over (default 2).")

@@ -1,1 +1,1 @@
-"""Query methods behind one protocol and one registry: local, global, hops, naive."""
+"""Query methods behind one protocol (`base.QueryMethod`) and one registry (`registry`)."""

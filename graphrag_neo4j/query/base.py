@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -146,10 +146,14 @@ class Answer:
 class QueryMethod(Protocol):
     """One query method: a context builder, an answer over it, optionally a document ranking.
 
-    Capabilities: `streams` (answer tokens reach `query.on_token`), `needs_llm` (building the
-    context calls the LLM with default settings, not only the answer), `ranks_documents`.
+    `name` is how users and the registry call it; `description` is one sentence on what it is
+    good for, written for an agent choosing a method. Capabilities: `streams` (answer tokens
+    reach `query.on_token`), `needs_llm` (building the context calls the LLM with default
+    settings, not only the answer), `ranks_documents`.
     """
 
+    name: str
+    description: str
     streams: bool
     needs_llm: bool
     ranks_documents: bool
@@ -166,5 +170,17 @@ class QueryMethod(Protocol):
         """The top-k document ids this method retrieves (for recall evaluation)."""
         ...
 
+    def close(self) -> None:
+        """Release what the method holds (the engine calls this once, on close)."""
+        ...
 
-MethodFactory = Callable[[Services], QueryMethod]
+
+class MethodFactory(Protocol):
+    """A query method's class: its name and description, and a new instance over services."""
+
+    name: str
+    description: str
+
+    def __call__(self, services: Services) -> QueryMethod:
+        """A new instance of the method."""
+        ...

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from graphrag_neo4j.errors import GraphRAGError, InputError
 from graphrag_neo4j.query.base import Answer
 from graphrag_neo4j.query.evidence import browser_script
-from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_names
+from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_list, method_names
 
 Turn = tuple[str, str]
 # (question, method, earlier turns, sink of streamed answer text) -> the answer.
@@ -55,7 +55,7 @@ class Conversation:
     def switch(self, name: str) -> None:
         """Use the method `name` from now on; an unknown name is one sentence."""
         if name not in method_names():
-            raise InputError(f"Unknown method {name!r}: use one of {', '.join(method_names())}.")
+            raise InputError(f"Unknown method {name!r}: use one of {method_list()}.")
         self.method = name
 
     def handle(self, line: str, out: ChatOutput) -> None:
@@ -95,7 +95,7 @@ class Conversation:
         if name == "/method":
             if argument:
                 self.switch(argument)
-            out.notice(f"Method: {self.method} (registered: {', '.join(method_names())}).")
+            out.notice(f"Method: {self.method} (registered: {method_list()}).")
         elif name in ("/context", "/evidence"):
             if self.last is None:
                 out.notice("Nothing asked yet: ask a question first.")

@@ -47,6 +47,12 @@ class DriftSearch:
     """Primer (reports) -> rounds of local follow-ups ranked by score -> reduce with citations."""
 
     services: Services
+    name = "drift"
+    description = (
+        "Questions needing both the big picture and details: starts from the community reports"
+        " nearest the question, answers follow-up questions with local search and combines the"
+        " findings, with many LLM calls."
+    )
     streams = True
     needs_llm = True
     ranks_documents = True
@@ -135,8 +141,8 @@ class DriftSearch:
         run = await self.explore(query)
         context = await self._context(query, run)
         if run.fallback is not None:
-            answer = await answer_from_context(self.services, "local", query, context)
-            answer.method = "drift"
+            answer = await answer_from_context(self.services, self.local.name, query, context)
+            answer.method = self.name
             return answer
         prompt = self._prompt("drift_reduce").format(
             response_type=query.response_type,
@@ -149,7 +155,7 @@ class DriftSearch:
         )
         known = {name: {str(row["ref"]) for row in rows} for name, rows in context.sources.items()}
         cleaned = clean_citations(text, known)
-        answer = Answer.from_context("drift", cleaned, context)
+        answer = Answer.from_context(self.name, cleaned, context)
         if cleaned != text:
             answer.notes.append(CITATIONS_DROPPED)
         answer.sources["Findings"] = [
@@ -166,3 +172,9 @@ class DriftSearch:
         contexts = run.ranked_contexts(helpful_only=False)
         ranked = [doc for context in contexts for doc in context.ranked_document_ids]
         return list(dict.fromkeys(ranked))[:k]
+
+    def close(self) -> None:
+        """Close the local search the follow-ups ran, if any did."""
+        if self._local is not None:
+            self._local.close()
+            self._local = None

@@ -8,13 +8,20 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 from graphrag_neo4j.errors import InputError
-from graphrag_neo4j.query.base import Services, make_query
-from graphrag_neo4j.query.registry import create_method
+from graphrag_neo4j.query.base import QueryMethod, Services, make_query
 
 Ranker = Callable[[str, int], Awaitable[list[str]]]
+
+
+class MethodSource(Services, Protocol):
+    """Services that also keep the query methods they make, and close them (`GraphRAG`)."""
+
+    def query_method(self, name: str | None = None) -> QueryMethod:
+        """The method called `name`, made once and closed by its keeper."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -77,10 +84,12 @@ def read_questions(path: Path, limit: int | None = None) -> list[EvalQuestion]:
     return questions[:limit] if limit is not None else questions
 
 
-def ranker_for(services: Services, name: str, overrides: dict[str, Any]) -> Ranker | str:
-    """A function giving a method's top-k document ids, or why the method cannot rank them."""
+def ranker_for(services: MethodSource, name: str, overrides: dict[str, Any]) -> Ranker | str:
+    """A function giving a method's top-k document ids, or why the method cannot rank them.
+
+    The method is the one `services` keeps, so whoever closes `services` closes it too."""
     try:
-        method = create_method(name, services)
+        method = services.query_method(name)
     except InputError as exc:
         return str(exc).rstrip(".")
     if not method.ranks_documents:

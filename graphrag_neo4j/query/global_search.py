@@ -62,6 +62,12 @@ class GlobalSearch:
     """Context builder (report selection) + map prompt + reduce prompt."""
 
     services: Services
+    name = "global"
+    description = (
+        "Broad questions about the whole collection (main themes, overall summaries): reads"
+        " the community reports of one level and combines their relevant points, with several"
+        " LLM calls."
+    )
     streams = True
     needs_llm = False
     ranks_documents = False
@@ -184,7 +190,7 @@ class GlobalSearch:
             text = NOTHING_RELEVANT
             if query.on_token is not None:
                 query.on_token(text)
-        answer = Answer.from_context("global", text, context)
+        answer = Answer.from_context(self.name, text, context)
         answer.notes.extend(notes)
         answer.context = ("\n".join(context.notes) + "\n\n" + block).strip()
         answer.sources["Points"] = [
@@ -196,6 +202,9 @@ class GlobalSearch:
     async def rank_documents(self, query: Query, k: int) -> list[str]:  # noqa: ARG002
         """Global search reads community reports, not passages: it ranks no documents."""
         return []
+
+    def close(self) -> None:
+        """Nothing to release: the method reads through the engine's store."""
 
 
 def numbered(rows: Sequence[Row]) -> list[Row]:

@@ -1,15 +1,14 @@
-"""Local search: entity vector index + retrieval query (via LangChain Neo4jVector) + one answer."""
+"""Local search: the entities nearest the question, what surrounds them in the graph, one answer."""
 
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from graphrag_neo4j.errors import InputError
-from graphrag_neo4j.query.base import Answer, Query, Services
+from graphrag_neo4j.query.base import Answer, GraphReader, Query, Services
 from graphrag_neo4j.query.candidates import entities_by_text, passages
 from graphrag_neo4j.query.context import (
     Row,
@@ -20,22 +19,21 @@ from graphrag_neo4j.query.context import (
 )
 from graphrag_neo4j.query.hops.mentions import capitalised_mentions
 from graphrag_neo4j.query.passages import answer_from_context
-from graphrag_neo4j.resources import load_cypher
 from graphrag_neo4j.settings import SearchSettings
-
-if TYPE_CHECKING:
-    from langchain_neo4j import Neo4jVector
 
 ENTITY_INDEX = "entity_description_embedding"
 
 
 def retrieval_params(
     search: SearchSettings,
+    vector: Sequence[float],
     seed_ids: Sequence[str] = (),
     chunk_scores: Mapping[str, float] | None = None,
 ) -> dict[str, Any]:
-    """The `$params` of cypher/query/local_retrieval.cypher."""
+    """The parameters of cypher/query/local_retrieval.cypher for the question's vector."""
     return {
+        "query_vector": list(vector),
+        "top_k": search.top_k_entities,
         "top_chunks": search.top_chunks,
         "top_communities": search.top_communities,
         "top_inside_rels": search.top_inside_rels,
@@ -45,6 +43,22 @@ def retrieval_params(
         "seed_ids": list(seed_ids),
         "chunk_scores": dict(chunk_scores or {}),
     }
+
+
+def check_entity_index(store: GraphReader, uri: str, dimensions: int) -> None:
+    """Refuse in one sentence a graph without the entity index, or with another embedder's."""
+    indexes = {row["name"]: row["dimensions"] for row in store.read("show_vector_indexes")}
+    if ENTITY_INDEX not in indexes:
+        raise InputError(
+            f"Local search cannot use the {ENTITY_INDEX!r} index in {uri} (it does not exist);"
+            " index some documents first with `graphrag-neo4j index`."
+        )
+    if indexes[ENTITY_INDEX] != dimensions:
+        raise InputError(
+            f"Local search cannot use the {ENTITY_INDEX!r} index in {uri}: it holds"
+            f" {indexes[ENTITY_INDEX]}-dimension vectors but the configured embedder makes"
+            f" {dimensions}; query with the embedder the graph was indexed with."
+        )
 
 
 def pack_context(metadata: dict[str, Any], search: SearchSettings, score: float) -> SearchContext:
@@ -80,46 +94,19 @@ class LocalSearch:
     """Context builder + prompt + one LLM call, over the entities nearest the question."""
 
     services: Services
+    name = "local"
+    description = (
+        "Questions about specific people, places, organisations or things: reads the entities"
+        " nearest the question with their relations, community reports and the passages that"
+        " mention them."
+    )
     streams = True
     needs_llm = False
     ranks_documents = True
-    _vector_store: Neo4jVector | None = field(default=None, init=False)
-
-    def _store(self) -> Neo4jVector:
-        if self._vector_store is None:
-            from langchain_neo4j import Neo4jVector
-
-            # LangChain's own driver reports "label does not exist yet" notices (e.g. before
-            # communities are built) as warnings; our store switches them off the same way.
-            logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
-
-            neo4j = self.services.settings.neo4j
-            try:
-                self._vector_store = self._open(Neo4jVector)
-            except ValueError as exc:
-                raise InputError(
-                    f"Local search cannot use the {ENTITY_INDEX!r} index in {neo4j.uri} ({exc});"
-                    " index some documents first with `graphrag-neo4j index`."
-                ) from exc
-        return self._vector_store
-
-    def _open(self, vector_class: type[Neo4jVector]) -> Neo4jVector:
-        neo4j = self.services.settings.neo4j
-        return vector_class.from_existing_index(
-            embedding=self.services.embedder.embedder,
-            url=neo4j.uri,
-            username=neo4j.user,
-            password=neo4j.secret(),
-            database=neo4j.database,
-            index_name=ENTITY_INDEX,
-            retrieval_query=load_cypher("query/local_retrieval"),
-        )
+    _index_checked: bool = field(default=False, init=False)
 
     def close(self) -> None:
-        """Close the driver LangChain's vector store opened (the engine calls this on close)."""
-        if self._vector_store is not None:
-            self._vector_store._driver.close()  # LangChain offers no close()
-            self._vector_store = None
+        """Nothing to release: the method reads through the engine's store."""
 
     async def _seeds(self, question: str, search: SearchSettings) -> list[str]:
         """Entities the question names (fulltext on its capitalised phrases; the whole
@@ -137,18 +124,20 @@ class LocalSearch:
             self._seeds(question, search),
             passages(self.services, question, vector, search.top_chunks, search),
         )
-        store = await asyncio.to_thread(self._store)
-        params = retrieval_params(search, seeds, {row["chunk_id"]: row["score"] for row in nearest})
-        hits = await asyncio.to_thread(
-            store.similarity_search_with_score_by_vector,
-            vector,
-            k=search.top_k_entities,
-            params=params,
-        )
-        if not hits:
+        chunk_scores = {row["chunk_id"]: row["score"] for row in nearest}
+        params = retrieval_params(search, vector, seeds, chunk_scores)
+        rows = await asyncio.to_thread(self._read_context, params)
+        if not rows:
             return {}, 0.0
-        document, score = hits[0]
-        return dict(document.metadata), float(score)
+        return dict(rows[0]["metadata"]), float(rows[0]["score"])
+
+    def _read_context(self, params: dict[str, Any]) -> list[Row]:
+        """The retrieval statement's rows, once the entity index is known to fit the vectors."""
+        if not self._index_checked:
+            uri = self.services.settings.neo4j.uri
+            check_entity_index(self.services.store, uri, len(params["query_vector"]))
+            self._index_checked = True
+        return self.services.store.read("query/local_retrieval", **params)
 
     async def build_context(self, query: Query) -> SearchContext:
         """Retrieval only: the packed data tables for the question."""
@@ -158,7 +147,7 @@ class LocalSearch:
     async def answer(self, query: Query) -> Answer:
         """Build the context, then one answer call citing the rows it used."""
         context = await self.build_context(query)
-        return await answer_from_context(self.services, "local", query, context)
+        return await answer_from_context(self.services, self.name, query, context)
 
     async def rank_documents(self, query: Query, k: int) -> list[str]:
         """Document ids in the order the context ranks their chunks."""

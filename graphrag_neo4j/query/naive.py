@@ -15,6 +15,11 @@ class NaiveSearch:
     """Context builder (passage search) + prompts/naive_answer.txt + one LLM call."""
 
     services: Services
+    name = "naive"
+    description = (
+        "Plain text search without the graph: answers from the passages most similar to the"
+        " question; the fastest method and the baseline for the others."
+    )
     streams = True
     needs_llm = False
     ranks_documents = True
@@ -29,9 +34,12 @@ class NaiveSearch:
     async def answer(self, query: Query) -> Answer:
         """Build the context, then one answer call citing the passages it used."""
         context = await self.build_context(query)
-        return await answer_from_context(self.services, "naive", query, context)
+        return await answer_from_context(self.services, self.name, query, context)
 
     async def rank_documents(self, query: Query, k: int) -> list[str]:
         """Document ids of the k nearest passages, best first."""
         context = await self.build_context(query.with_search(naive_top_k=max(k, 1)))
         return context.ranked_document_ids[:k]
+
+    def close(self) -> None:
+        """Nothing to release: the method reads through the engine's store."""

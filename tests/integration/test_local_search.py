@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.query.base import make_query
 from graphrag_neo4j.query.local import LocalSearch, retrieval_params
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
@@ -35,35 +36,30 @@ def nano_rag(
         yield rag
 
 
-def test_retrieval_query_honours_langchain_contract(nano_rag: GraphRAG) -> None:
-    search = LocalSearch(nano_rag)
+def test_retrieval_statement_returns_one_row_with_every_table(nano_rag: GraphRAG) -> None:
     vector = asyncio.run(nano_rag.embedder.embed_query(QUESTION))
-    store = search._store()
-    params = retrieval_params(nano_rag.settings.search)
-    hits = store.similarity_search_with_score_by_vector(vector, k=5, params=params)
-    assert len(hits) == 1
-    document, score = hits[0]
-    assert isinstance(document.page_content, str) and document.page_content
-    entity_scores = [e["score"] for e in document.metadata["entities"]]
+    search = nano_rag.settings.search.model_copy(update={"top_k_entities": 5})
+    rows = nano_rag.store.read("query/local_retrieval", **retrieval_params(search, vector))
+    assert len(rows) == 1
+    text, score, metadata = rows[0]["text"], rows[0]["score"], rows[0]["metadata"]
+    assert isinstance(text, str) and text
+    entity_scores = [e["score"] for e in metadata["entities"]]
     assert len(entity_scores) == 5
     assert entity_scores == sorted(entity_scores, reverse=True)
     assert score == pytest.approx(entity_scores[0]) and 0 < score < 1.0
-    assert set(document.metadata) == {
-        "entities", "chunks", "reports", "inside_rels", "outside_rels"
-    }
+    assert set(metadata) == {"entities", "chunks", "reports", "inside_rels", "outside_rels"}
 
 
-def test_retrieval_query_text_is_never_null_on_an_empty_graph(
+def test_retrieval_statement_text_is_never_null_on_an_empty_graph(
     nano_rag: GraphRAG, store: Store
 ) -> None:
-    search = LocalSearch(nano_rag)
     vector = asyncio.run(nano_rag.embedder.embed_query(QUESTION))
-    vector_store = search._store()
     store.run_autocommit("delete_all")
-    hits = vector_store.similarity_search_with_score_by_vector(
-        vector, k=5, params=retrieval_params(nano_rag.settings.search)
-    )
-    assert [(doc.page_content, score) for doc, score in hits] == [("", 0.0)]
+    rows = store.read("query/local_retrieval", **retrieval_params(nano_rag.settings.search, vector))
+    assert [(row["text"], row["score"]) for row in rows] == [("", 0.0)]
+    context = asyncio.run(LocalSearch(nano_rag).build_context(
+        make_query(nano_rag.settings, QUESTION)))
+    assert context.sources == {"Entities": [], "Relationships": [], "Reports": [], "Sources": []}
 
 
 def test_local_context_has_daniel_passage_and_johann_euler_relation(nano_rag: GraphRAG) -> None:

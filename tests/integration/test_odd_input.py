@@ -89,19 +89,3 @@ def test_an_over_long_id_or_name_is_refused_and_the_batch_goes_on(
     assert again.documents == 0 and again.unchanged_documents == 2
     refused = [r.getMessage() for r in caplog.records if str(MAX_KEY_BYTES) in r.getMessage()]
     assert len(refused) == 3 and all(len(line) < 400 for line in refused)  # 2 ids, 1 name
-
-
-def test_close_releases_the_local_search_driver_too(
-    store: Store, settings: Settings, tmp_path: Path
-) -> None:
-    corpus = _corpus(tmp_path / "c.jsonl", [
-        {"id": "d1", "text": "Ada wrote notes.", "triplets": [["Ada", "wrote", "Notes"]]},
-    ])
-    rag = _rag_factory(settings, tmp_path)()
-    rag.index_triplets(corpus)
-    rag.retrieve("What did Ada write?", "local")
-    vector_store = rag.query_method("local")._vector_store  # type: ignore[attr-defined]
-    assert vector_store is not None
-    driver = vector_store._driver
-    rag.close()
-    assert driver._closed, "LangChain's Neo4jVector driver was left open"

@@ -8,7 +8,7 @@ import pytest
 from neo4j import GraphDatabase
 
 from graphrag_neo4j.errors import SchemaMismatchError
-from graphrag_neo4j.resources import RETRIEVAL_HEADS, all_cypher_names, split_statements
+from graphrag_neo4j.resources import all_cypher_names, split_statements
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import LEGACY_CHUNK_FULLTEXT, VECTOR_INDEXES, Store
 
@@ -60,15 +60,7 @@ def test_dimension_mismatch_is_one_clear_error(store: Store) -> None:
     assert set(store.vector_index_dimensions().values()) == {384}
 
 
-STATEMENTS = [n for n in all_cypher_names() if "fragments/" not in n]
-
-
-@pytest.mark.parametrize("name", STATEMENTS)
+@pytest.mark.parametrize("name", all_cypher_names())
 def test_every_cypher_file_explains(session_store: Store, name: str) -> None:
     session_store.apply_schema(384)
-    assert session_store.explain(name, RETRIEVAL_HEADS.get(name))
-
-
-def test_every_fragment_heads_a_retrieval_query() -> None:
-    fragments = {n for n in all_cypher_names() if "fragments/" in n}
-    assert fragments == set(RETRIEVAL_HEADS.values())
+    assert session_store.explain(name)

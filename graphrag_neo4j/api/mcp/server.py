@@ -15,7 +15,7 @@ from graphrag_neo4j.api.answers import answer_json, checked_call, jsonable
 from graphrag_neo4j.api.mcp import graph_lookup
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.errors import GraphRAGError
-from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_names
+from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_guide, method_list
 
 INSTRUCTIONS = """This server answers questions over a knowledge graph built from a collection of
 documents: entities (people, places, organisations, concepts, ...) joined by relations, the text
@@ -26,11 +26,10 @@ mention it, its communities) and read a community's report with `community_repor
 `list_documents` shows which documents the graph was built from."""
 
 QUERY = """Answer a question from the documents in the knowledge graph, with citations.
-Methods: {methods}. `local` (default) suits questions about specific people, places or things;
-`global` suits broad questions about the whole collection (themes, summaries), reading
-community reports; `hops` suits multi-step questions that chain facts ("the teacher of the
-person who ..."); `naive` only searches text passages. The result has `answer`, `citations`
-(the rows the answer cites, with entity/chunk/document ids), `notes` and `usage`."""
+Choose the `method` that suits the question:
+{methods}
+The result has `answer`, `citations` (the rows the answer cites, with entity/chunk/document
+ids), `notes` and `usage`."""
 SEARCH = """Find entities (people, places, organisations, concepts, ...) by name or by a few
 words describing them. Returns up to `limit` entities with `id`, `name`, `type`, a short
 `description`, `degree` (how many relations it has) and `matched` ("name" or "description").
@@ -69,12 +68,10 @@ def create_mcp_server(rag: GraphRAG) -> MCPServer[Any]:
 
 
 def _add_query_tool(server: MCPServer[Any], rag: GraphRAG) -> None:
-    methods = method_names()
-
-    @server.tool(description=QUERY.format(methods=", ".join(methods)), annotations=_READ_ONLY)
+    @server.tool(description=QUERY.format(methods=method_guide()), annotations=_READ_ONLY)
     async def query(
         question: Annotated[str, Field(description="The question, in plain language.")],
-        method: Annotated[str, Field(description=f"One of {', '.join(methods)}.")]
+        method: Annotated[str, Field(description=f"One of {method_list()}.")]
         = DEFAULT_METHOD,
         options: Annotated[dict[str, Any] | None, Field(
             description='Optional: {"response_type": "Single Sentence"}, {"level": 1} for'

@@ -20,7 +20,7 @@ from graphrag_neo4j.api.state import ApiState, api_state
 from graphrag_neo4j.api.token_stream import StreamedQuery
 from graphrag_neo4j.llm.streaming import TokenSink
 from graphrag_neo4j.query.base import Answer
-from graphrag_neo4j.query.registry import method_names
+from graphrag_neo4j.query.registry import METHODS
 
 router = APIRouter(prefix="/v1", tags=["openai"])
 MODEL_PREFIX = "graphrag-"
@@ -50,11 +50,14 @@ class ChatRequest(BaseModel):
 
 def model_ids() -> list[str]:
     """`graphrag-<method>` for every registered method."""
-    return [f"{MODEL_PREFIX}{name}" for name in method_names()]
+    return [f"{MODEL_PREFIX}{name}" for name in METHODS]
 
 
 def _model_card(model_id: str) -> dict[str, Any]:
-    return {"id": model_id, "object": "model", "created": 0, "owned_by": OWNER}
+    """OpenAI's model object, with what the model's method is good for (an extra field)."""
+    description = METHODS[model_id.removeprefix(MODEL_PREFIX)].description
+    return {"id": model_id, "object": "model", "created": 0, "owned_by": OWNER,
+            "description": description}
 
 
 def method_of(model: str) -> str:
@@ -84,7 +87,7 @@ def conversation(messages: list[ChatMessage]) -> tuple[str, list[tuple[str, str]
 
 @router.get("/models", summary="The query methods, as OpenAI models")
 async def list_models() -> dict[str, Any]:
-    """OpenAI's model list: `graphrag-local`, `graphrag-global`, ..."""
+    """OpenAI's model list: `graphrag-<method>` for every registered method."""
     return {"object": "list", "data": [_model_card(m) for m in model_ids()]}
 
 

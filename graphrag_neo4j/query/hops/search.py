@@ -64,6 +64,11 @@ class HopsSearch:
     """Context builder (entities + relations -> subgraph -> rerank -> passages) + one answer."""
 
     services: Services
+    name = "hops"
+    description = (
+        "Multi-step questions that chain facts (\"the teacher of the person who ...\"): follows"
+        " the relations around the entities the question names to the passages along the chain."
+    )
     streams = True
     needs_llm = True
     ranks_documents = True
@@ -229,7 +234,7 @@ class HopsSearch:
     async def answer(self, query: Query) -> Answer:
         """Build the context (NER and rerank calls when enabled), then one answer call."""
         context = await self.build_context(query)
-        return await answer_from_context(self.services, "hops", query, context)
+        return await answer_from_context(self.services, self.name, query, context)
 
     async def rank_documents(self, query: Query, k: int) -> list[str]:
         """Document ids in hops order, best first."""
@@ -237,6 +242,9 @@ class HopsSearch:
         found = await self.retrieve(query.question, search, query.mentions)
         ranked = (found.document_of[c] for c in found.chunk_order if c in found.document_of)
         return list(dict.fromkeys(ranked))[:k]
+
+    def close(self) -> None:
+        """Nothing to release: the method reads through the engine's store."""
 
 
 def _extra(found: HopsRetrieval) -> dict[str, list[Row]]:

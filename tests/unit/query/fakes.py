@@ -9,6 +9,8 @@ from typing import Any
 
 from graphrag_neo4j.llm.calls import LLMCaller
 from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.query.base import QueryMethod
+from graphrag_neo4j.query.registry import DEFAULT_METHOD, create_method
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings, Rule
 
@@ -53,6 +55,14 @@ class FakeServices:
     llm: LLMCaller
     embedder: EmbeddingCaller
     chat: FakeChatModel
+    methods: dict[str, QueryMethod] = field(default_factory=dict)
+
+    def query_method(self, name: str | None = None) -> QueryMethod:
+        """The method called `name`, made once (as the engine keeps its methods)."""
+        key = name or DEFAULT_METHOD
+        if key not in self.methods:
+            self.methods[key] = create_method(key, self)
+        return self.methods[key]
 
 
 def fake_services(rows: dict[str, list[Row]], rules: list[Rule], tmp: Path) -> FakeServices:

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from graphrag_neo4j.llm.tokens import count_tokens
 from graphrag_neo4j.query.base import make_query
 from graphrag_neo4j.query.context import SearchContext
@@ -28,7 +30,7 @@ from graphrag_neo4j.query.local import LocalSearch
 from graphrag_neo4j.query.run import retrieve_only, run_query
 from graphrag_neo4j.testing import Rule
 from tests.unit.query.fakes import FakeServices, fake_services
-from tests.unit.query.test_methods import LOCAL_ROW, CannedVectorStore
+from tests.unit.query.test_methods import LOCAL_ROW, local_rows
 
 PRIMER = "You start a search through a collection"
 FOLLOW_UP = "answering one follow-up"
@@ -65,7 +67,7 @@ def follow_up_reply(prompt: str) -> str:
 # nothing, so each follow-up's context is the canned retrieval row.
 LOCAL_READS: dict[str, list[dict[str, Any]]] = {
     "query/search_entities_by_fulltext": [], "query/search_chunks_by_vector": [],
-    "query/search_chunks_by_fulltext": []}
+    "query/search_chunks_by_fulltext": [], **local_rows(LOCAL_ROW)}
 
 
 def drift_services(tmp: Path, reports: list[dict[str, Any]], rules: list[Rule]) -> FakeServices:
@@ -74,11 +76,7 @@ def drift_services(tmp: Path, reports: list[dict[str, Any]], rules: list[Rule]) 
 
 
 def drift_over(services: FakeServices) -> DriftSearch:
-    drift = DriftSearch(services)
-    local = LocalSearch(services)
-    local._vector_store = CannedVectorStore(LOCAL_ROW)  # type: ignore[assignment]
-    drift._local = local
-    return drift
+    return DriftSearch(services)
 
 
 def asked_follow_ups(services: FakeServices) -> list[str]:
@@ -177,6 +175,19 @@ async def test_retrieval_and_ranking_use_the_follow_ups_local_contexts(tmp_path:
     assert context.context.startswith("-----Findings-----\n(1) score 90.")
     assert await drift.rank_documents(query, 5) == ["d9", "d8"]
     assert drift.needs_llm and drift.streams and drift.ranks_documents
+
+
+def test_closing_drift_closes_the_local_search_of_its_follow_ups(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drift = DriftSearch(drift_services(tmp_path, REPORTS, []))
+    closed: list[LocalSearch] = []
+    local = drift.local
+    monkeypatch.setattr(local, "close", lambda: closed.append(local))
+    drift.close()
+    assert closed == [local] and drift._local is None
+    drift.close()  # nothing left to close
+    assert closed == [local]
 
 
 def test_a_broken_reply_is_an_empty_step_and_questions_normalise() -> None:

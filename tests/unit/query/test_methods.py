@@ -6,15 +6,17 @@ import json
 from pathlib import Path
 from typing import Any
 
-from langchain_core.documents import Document
+import pytest
 
+from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.base import QueryMethod, make_query
 from graphrag_neo4j.query.global_points import CITED_FOR_THE_MODEL
 from graphrag_neo4j.query.global_search import NOTHING_RELEVANT, GlobalSearch
 from graphrag_neo4j.query.hops.search import HopsSearch
-from graphrag_neo4j.query.local import LocalSearch
+from graphrag_neo4j.query.local import ENTITY_INDEX, LocalSearch
 from graphrag_neo4j.query.naive import NaiveSearch
 from graphrag_neo4j.query.run import retrieve_only, run_query
+from graphrag_neo4j.testing import FakeEmbeddings
 from tests.unit.query.fakes import fake_services
 
 PASSAGES = [
@@ -53,18 +55,12 @@ async def test_naive_ranks_documents_without_an_answer_call(tmp_path: Path) -> N
     assert services.store.params_of("query/search_chunks_by_vector")[0]["k"] == 5
 
 
-class CannedVectorStore:
-    """Stands in for LangChain's Neo4jVector: one hit whose metadata is the retrieval row."""
-
-    def __init__(self, metadata: dict[str, Any]) -> None:
-        self.metadata = metadata
-        self.params: list[dict[str, Any]] = []
-
-    def similarity_search_with_score_by_vector(
-        self, vector: list[float], k: int, params: dict[str, Any]
-    ) -> list[tuple[Document, float]]:
-        self.params.append({"k": k, **params})
-        return [(Document(page_content="", metadata=self.metadata), 0.9)]
+def local_rows(metadata: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """Local search's own reads: the entity index (sized for FakeEmbeddings) and the one row of
+    its retrieval statement, whose metadata is `metadata`."""
+    index = {"name": ENTITY_INDEX, "dimensions": FakeEmbeddings().dimension}
+    return {"show_vector_indexes": [index],
+            "query/local_retrieval": [{"text": "", "score": 0.9, "metadata": metadata}]}
 
 
 LOCAL_ROW = {
@@ -85,27 +81,46 @@ async def test_local_packs_every_table_and_answers(tmp_path: Path) -> None:
                                                "score": 3.0}],
         "query/search_chunks_by_vector": PASSAGES,
         "query/search_chunks_by_fulltext": [],
+        **local_rows(LOCAL_ROW),
     }
     services = fake_services(rows, [("graph search found", "Bob Cratchit is his clerk.")],
                              tmp_path)
     search = LocalSearch(services)
-    vectors = CannedVectorStore(LOCAL_ROW)
-    search._vector_store = vectors  # type: ignore[assignment]
     query = make_query(services.settings, "Who is Scrooge's clerk?", top_chunks="3", hybrid=True)
     answer = await run_query(services, search, query)
     assert answer.text == "Bob Cratchit is his clerk."
     assert {name: len(rows) for name, rows in answer.sources.items()} == {
         "Entities": 1, "Relationships": 1, "Reports": 1, "Sources": 2}
-    assert vectors.params[0]["top_chunks"] == 3  # the string override was validated to an int
-    assert vectors.params[0]["seed_ids"] == ["e1"]  # the named entity joins the vector hits
+    params = services.store.params_of("query/local_retrieval")
+    assert params[0]["top_chunks"] == 3  # the string override was validated to an int
+    assert params[0]["seed_ids"] == ["e1"]  # the named entity joins the vector hits
+    assert params[0]["top_k"] == services.settings.search.top_k_entities
+    assert params[0]["query_vector"] == await services.embedder.embed_query(query.question)
     # The nearest passages too, with the scores their search gave them.
-    assert vectors.params[0]["chunk_scores"] == {"c1": 0.9, "c2": 0.8, "c3": 0.7}
+    assert params[0]["chunk_scores"] == {"c1": 0.9, "c2": 0.8, "c3": 0.7}
     searched = [p["texts"][0]["query"] for p in
                 services.store.params_of("query/search_entities_by_fulltext")]
     assert searched == ["scrooge", "scrooge clerk"]  # its mention, then the whole question
     assert "Scrooge|employs|Bob Cratchit" in services.chat.calls[0].prompt
     assert await search.rank_documents(query, 1) == ["d9"]
-    assert vectors.params[-1]["top_chunks"] == 1
+    assert services.store.params_of("query/local_retrieval")[-1]["top_chunks"] == 1
+    assert len(services.store.params_of("show_vector_indexes")) == 1  # checked once
+
+
+@pytest.mark.parametrize(("indexes", "problem"), [
+    ([], "index some documents first"),
+    ([{"name": ENTITY_INDEX, "dimensions": 8}], "holds 8-dimension vectors"),
+])
+async def test_local_refuses_a_graph_its_vectors_cannot_search(
+    tmp_path: Path, indexes: list[dict[str, Any]], problem: str
+) -> None:
+    rows = {**local_rows(LOCAL_ROW), "show_vector_indexes": indexes,
+            "query/search_entities_by_fulltext": [], "query/search_chunks_by_vector": []}
+    services = fake_services(rows, [], tmp_path)
+    query = make_query(services.settings, "Who is Scrooge's clerk?", hybrid=False)
+    with pytest.raises(InputError, match=problem):
+        await LocalSearch(services).build_context(query)
+    assert services.store.params_of("query/local_retrieval") == []
 
 
 REPORTS = [
