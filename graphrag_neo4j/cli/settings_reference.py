@@ -54,11 +54,11 @@ def leaf_fields(model: type[BaseModel]) -> Iterator[tuple[str, FieldInfo]]:
             yield setting_name(field_name, info), info
 
 
-def setting_names() -> list[str]:
+def setting_names(settings: type[BaseModel] = Settings) -> list[str]:
     """Every setting's dotted name (`search.top_chunks`, `cache_dir`)."""
     return [
         f"{section}.{name}" if section else name
-        for section, model in sections()
+        for section, model in sections(settings)
         for name, _ in leaf_fields(model)
     ]
 
@@ -120,10 +120,10 @@ def _section_lines(section: str, model: type[BaseModel]) -> list[str]:
     return lines
 
 
-def render_settings_reference() -> str:
+def render_settings_reference(settings: type[BaseModel] = Settings) -> str:
     """The whole reference page: every section and setting with type, default, description."""
     lines = HEADER.rstrip("\n").splitlines()
-    for section, model in sections():
+    for section, model in sections(settings):
         if any(True for _ in leaf_fields(model)):
             lines += _section_lines(section, model)
     return "\n".join(lines) + "\n"
