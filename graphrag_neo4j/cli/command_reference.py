@@ -58,7 +58,7 @@ def _cell(text: str) -> str:
 
 def _usage(path: str, command: Command) -> str:
     arguments = [
-        (param.name or "").upper() + ("" if param.required else "?")
+        (param.name or "").upper() if param.required else f"[{(param.name or '').upper()}]"
         for param in command.params
         if param.param_type_name == "argument"
     ]
