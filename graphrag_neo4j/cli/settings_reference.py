@@ -113,9 +113,10 @@ def _section_lines(section: str, model: type[BaseModel]) -> list[str]:
     lines += ["| setting | type | default | description |", "|---|---|---|---|"]
     for name, info in leaf_fields(model):
         full = f"{section}.{name}" if section else name
+        description = ("Deprecated. " if info.deprecated else "") + (info.description or "")
         lines.append(
             f"| `{full}` | `{_cell(type_text(info.annotation))}` | `{_cell(default_text(info))}` "
-            f"| {_cell(info.description or '')} `{env_var(section, name)}` |"
+            f"| {_cell(description)} `{env_var(section, name)}` |"
         )
     return lines
 
