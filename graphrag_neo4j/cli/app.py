@@ -53,6 +53,22 @@ def init_db(
     )
 
 
+@app.command("settings-reference")
+def settings_reference() -> None:
+    """Print the settings reference (docs/settings.md): every setting, its type and default."""
+    from graphrag_neo4j.cli.settings_reference import render_settings_reference
+
+    typer.echo(render_settings_reference(), nl=False)
+
+
+@app.command("cli-reference")
+def cli_reference() -> None:
+    """Print the command reference (docs/cli.md): every command and option."""
+    from graphrag_neo4j.cli.command_reference import render_command_reference
+
+    typer.echo(render_command_reference(app), nl=False)
+
+
 def _register_subcommands() -> None:
     from graphrag_neo4j.cli.chat import chat_command
     from graphrag_neo4j.cli.communities import communities_command
