@@ -41,24 +41,25 @@ def main() -> None:
         vectors = asyncio.run(rag.embedder.embed(questions))
         store = LocalSearch(rag)._store()
         search = settings.search
+        top_k = search.local.top_k_entities
         params = retrieval_params(search)
-        store.similarity_search_with_score_by_vector(vectors[0], k=search.top_k_entities,
+        store.similarity_search_with_score_by_vector(vectors[0], k=top_k,
                                                      params=params)  # warm-up
         local, bare = [], []
         for _ in range(args.runs):
             for vector in vectors:
                 started = time.perf_counter()
                 store.similarity_search_with_score_by_vector(
-                    vector, k=search.top_k_entities, params=params
+                    vector, k=top_k, params=params
                 )
                 local.append((time.perf_counter() - started) * 1000)
                 started = time.perf_counter()
-                rag.store.read("bench/bare_entity_vector_search", top_k=search.top_k_entities,
+                rag.store.read("bench/bare_entity_vector_search", top_k=top_k,
                                query_vector=vector)
                 bare.append((time.perf_counter() - started) * 1000)
         counts = rag.counts()
     print(f"graph: {counts}")
-    print(f"{len(questions)} questions x {args.runs} runs, top_k_entities={search.top_k_entities}")
+    print(f"{len(questions)} questions x {args.runs} runs, local.top_k_entities={top_k}")
     for name, values in (("local retrieval", local), ("bare vector search", bare)):
         print(f"{name:<20} p50 {percentile(values, 0.5):7.1f} ms   p95"
               f" {percentile(values, 0.95):7.1f} ms   mean {statistics.mean(values):7.1f} ms")
