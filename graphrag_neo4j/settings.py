@@ -525,12 +525,26 @@ class SearchSettings(_Section):
         "that many communities nearest the question; DRIFT's primer writes the missing reports "
         "of its nearest ones. 0 reads the extractive summaries instead.",
     )
-    local: LocalSearchSettings = Field(default_factory=LocalSearchSettings)
-    global_: GlobalSearchSettings = Field(default_factory=GlobalSearchSettings, alias="global")
-    hops: HopsSearchSettings = Field(default_factory=HopsSearchSettings)
-    drift: DriftSearchSettings = Field(default_factory=DriftSearchSettings)
-    naive: NaiveSearchSettings = Field(default_factory=NaiveSearchSettings)
-    hybrid: HybridSearchSettings = Field(default_factory=HybridSearchSettings)
+    local: LocalSearchSettings = Field(
+        default_factory=LocalSearchSettings, description="Settings of local search."
+    )
+    global_: GlobalSearchSettings = Field(
+        default_factory=GlobalSearchSettings, alias="global",
+        description="Settings of global search.",
+    )
+    hops: HopsSearchSettings = Field(
+        default_factory=HopsSearchSettings, description="Settings of hops search."
+    )
+    drift: DriftSearchSettings = Field(
+        default_factory=DriftSearchSettings, description="Settings of DRIFT search."
+    )
+    naive: NaiveSearchSettings = Field(
+        default_factory=NaiveSearchSettings, description="Settings of naive search."
+    )
+    hybrid: HybridSearchSettings = Field(
+        default_factory=HybridSearchSettings,
+        description="Fulltext candidates beside vector ones (naive, hops and local).",
+    )
 
     @model_validator(mode="before")
     @classmethod

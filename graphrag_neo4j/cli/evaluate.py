@@ -73,9 +73,9 @@ def retrieval_command(
     from graphrag_neo4j.engine import GraphRAG
 
     ks = _int_list(k)
+    overrides = search_settings_set(settings)
     methods = [m.strip() for m in method.split(",") if m.strip()]
     items = read_questions(questions, limit)
-    overrides = search_settings_set(settings)
     runs = variants(methods, overrides, compare_hybrid)
     with GraphRAG(console=console) as rag, ExitStack() as stack:
         if corpus is not None:

@@ -85,7 +85,7 @@ def validated_search(
     the settings nor of the `options` taken besides them is refused in one sentence."""
     table, notes, unknown = search_overrides(overrides)
     if unknown:
-        allowed = ", ".join([*options, *search_setting_names()])
+        allowed = ", ".join(dict.fromkeys([*options, *search_setting_names()]))
         raise InputError(f"Unknown {kind} {', '.join(unknown)}: use one of {allowed}.")
     try:
         return SearchSettings.model_validate(merged_search(base, table)), notes
