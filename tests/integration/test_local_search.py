@@ -86,7 +86,7 @@ def test_local_answer_cites_and_reports_cost(nano_rag: GraphRAG) -> None:
 
 
 def test_per_query_budgets_shrink_the_context(nano_rag: GraphRAG) -> None:
-    small = nano_rag.retrieve(QUESTION, "local", top_chunks=1, top_k_entities=2,
-                              local_seeds_per_mention=0, hybrid=False)
+    small = nano_rag.retrieve(QUESTION, "local", hybrid={"enabled": False},
+                              local={"top_chunks": 1, "top_k_entities": 2, "seeds_per_mention": 0})
     assert len(small.sources["Sources"]) == 1
     assert len(small.sources["Entities"]) == 2
