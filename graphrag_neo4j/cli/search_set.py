@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import tomllib
 from typing import Annotated, Any
 
@@ -9,24 +10,31 @@ import typer
 
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.base import validated_search
-from graphrag_neo4j.settings import SearchSettings
+from graphrag_neo4j.settings import RENAMED_SEARCH_SETTINGS, SearchSettings
+
+logger = logging.getLogger(__name__)
 
 SetOption = Annotated[
     list[str] | None,
     typer.Option(
         "--set",
         metavar="KEY=VALUE",
-        help="A [search] setting for this run, repeatable: --set hops.degree=2"
-        " --set hybrid.enabled=false (keys as in the settings file's [search] section).",
+        # A backslash keeps Rich from reading [search] as markup in --help.
+        help="A search setting for this run, repeatable: --set hops.degree=2"
+        " --set hybrid.enabled=false (keys and values as under \\[search] in the settings"
+        " file).",
     ),
 ]
 
 
 def search_settings_set(assignments: list[str] | None) -> dict[str, Any]:
-    """The `--set` assignments as {dotted key: value}, validated like the settings file."""
+    """The `--set` assignments as {dotted key: value}, validated like the settings file; an
+    old flat name is warned about once here and passed on under its new name."""
     overrides = dict(_assignment(text) for text in assignments or ())
-    validated_search(SearchSettings(), overrides)
-    return overrides
+    _, deprecations = validated_search(SearchSettings(), overrides)
+    for line in deprecations:
+        logger.warning(line)
+    return {RENAMED_SEARCH_SETTINGS.get(key, key): value for key, value in overrides.items()}
 
 
 def _assignment(text: str) -> tuple[str, Any]:

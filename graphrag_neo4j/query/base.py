@@ -81,8 +81,9 @@ def validated_search(
     options: Sequence[str] = (),
 ) -> tuple[SearchSettings, list[str]]:
     """`base` with `overrides` (nested, dotted or by old flat names) applied and validated like
-    the settings file, and a deprecation line per old name; a `kind` that is neither one of
-    the settings nor of the `options` taken besides them is refused in one sentence."""
+    the settings file, and a deprecation line per old name. An unknown name or a bad value is
+    refused in one sentence calling it a `kind`; an unknown one's lists the settings and the
+    `options` the caller takes besides them."""
     table, notes, unknown = search_overrides(overrides)
     if unknown:
         allowed = ", ".join(dict.fromkeys([*options, *search_setting_names()]))

@@ -15,6 +15,7 @@ from graphrag_neo4j.cli.query import _options
 from graphrag_neo4j.cli.search_set import search_settings_set
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.base import Answer
+from graphrag_neo4j.settings import renamed_setting_line
 
 REMOVED_FLAGS = ("--dynamic", "--no-rerank", "--degree", "--hybrid", "--no-hybrid")
 
@@ -36,6 +37,14 @@ def test_set_values_are_toml_scalars_under_their_dotted_keys() -> None:
     ) == {"hops.degree": 2, "hybrid.enabled": False, "hybrid.fusion": "rrf",
           "local.text_unit_prop": 0.4, "response_type": "Single Sentence"}
     assert search_settings_set(None) == {}
+
+
+def test_an_old_flat_name_is_warned_about_once_and_passed_on_renamed(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    assert search_settings_set(["hops_degree=2"]) == {"hops.degree": 2}
+    assert [record.getMessage() for record in caplog.records] == [
+        renamed_setting_line("hops_degree", "hops.degree")]
 
 
 def test_community_level_and_response_type_flags_join_the_set_ones() -> None:
