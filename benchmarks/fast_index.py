@@ -14,10 +14,11 @@ Run against a Neo4j of its own (the graph is wiped, so --reset is required when 
    graph's size, the 10 best-connected entities, the expected characters and the
    Scrooge-Cratchit relation.
 3. MuSiQue: corpus.jsonl indexed from its passage text with `index --method fast` (its triplets
-   ignored), `eval retrieval` (naive, hops --no-rerank, local) on questions_dev.json without
-   --corpus; then the graph wiped and the same evaluation on the triplet graph. Both through the
-   CLI, each in a process of its own; their recalls side by side. --musique-passages N indexes
-   only the questions' gold passages plus the corpus's first others (N in all) for both graphs.
+   ignored), `eval retrieval` (naive, hops --set hops.rerank=false, local) on questions_dev.json
+   without --corpus; then the graph wiped and the same evaluation on the triplet graph. Both
+   through the CLI, each in a process of its own; their recalls side by side. --musique-passages N
+   indexes only the questions' gold passages plus the corpus's first others (N in all) for both
+   graphs.
 """
 
 from __future__ import annotations
@@ -212,7 +213,8 @@ def _subset(folder: Path, passages: int, limit: int | None) -> Path:
 def musique(store: Store, limit: int | None, passages: int | None) -> None:
     """Recall on the graph built from passage text (fast) beside the triplet graph."""
     eval_args = ["eval", "retrieval", "--questions", str(QUESTIONS),
-                 "--method", ",".join(METHODS), "--no-rerank", "--k", ",".join(map(str, KS))]
+                 "--method", ",".join(METHODS), "--set", "hops.rerank=false",
+                 "--k", ",".join(map(str, KS))]
     if limit:
         eval_args += ["--limit", str(limit)]
     results: dict[str, dict[str, dict[int, float]]] = {}

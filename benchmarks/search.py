@@ -40,6 +40,7 @@ def main() -> None:
     with GraphRAG(settings, llm=FakeChatModel(rules=[])) as rag:
         vectors = asyncio.run(rag.embedder.embed(questions))
         search = settings.search
+        top_k = search.local.top_k_entities
         rag.store.read("query/local_retrieval", **retrieval_params(search, vectors[0]))  # warm-up
         local, bare = [], []
         for _ in range(args.runs):
@@ -48,12 +49,12 @@ def main() -> None:
                 rag.store.read("query/local_retrieval", **retrieval_params(search, vector))
                 local.append((time.perf_counter() - started) * 1000)
                 started = time.perf_counter()
-                rag.store.read("bench/bare_entity_vector_search", top_k=search.top_k_entities,
+                rag.store.read("bench/bare_entity_vector_search", top_k=top_k,
                                query_vector=vector)
                 bare.append((time.perf_counter() - started) * 1000)
         counts = rag.counts()
     print(f"graph: {counts}")
-    print(f"{len(questions)} questions x {args.runs} runs, top_k_entities={search.top_k_entities}")
+    print(f"{len(questions)} questions x {args.runs} runs, local.top_k_entities={top_k}")
     for name, values in (("local retrieval", local), ("bare vector search", bare)):
         print(f"{name:<20} p50 {percentile(values, 0.5):7.1f} ms   p95"
               f" {percentile(values, 0.95):7.1f} ms   mean {statistics.mean(values):7.1f} ms")

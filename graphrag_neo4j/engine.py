@@ -290,7 +290,8 @@ class GraphRAG:
 
         `options` are `response_type`, `history` (earlier (role, text) turns), `on_token` (a
         callback for streamed answer text), `level` (global), `mentions` (hops) and any
-        SearchSettings field for this query only, e.g. `top_chunks=3`, `hops_rerank=False`.
+        [search] setting for this query only, nested or dotted: `hops={"rerank": False}`,
+        `**{"local.top_chunks": 3}`.
         """
         from graphrag_neo4j.query.base import make_query
         from graphrag_neo4j.query.run import run_query

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import re
+import warnings
+from collections.abc import Mapping
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import urlparse
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -20,6 +24,10 @@ CONFIG_FILE_NAME = "graphrag.toml"
 PASSWORD_FILE_NAME = "password"  # in neo4j.home: the password `neo4j start` generated
 CONFIG_ENV_VAR = "GRAPHRAG_CONFIG"
 PROMPTS_FOLDER_NAME = "prompts"
+
+logger = logging.getLogger(__name__)
+# Python spells the [search.global] section `global_`; overrides may too.
+_GLOBAL_ATTRIBUTE = re.compile(r"^global_(?=\.|$)")
 
 # Set only for the duration of one load_settings() call, so the file is a per-call choice.
 _active_config_file: ContextVar[Path | None] = ContextVar("graphrag_config_file", default=None)
@@ -305,29 +313,211 @@ class CommunitySettings(_Section):
     )
 
 
-class SearchSettings(_Section):
-    """Budgets of the query methods."""
+class LocalSearchSettings(_Section):
+    """Local search: the entities nearest the question and what surrounds them."""
 
-    response_type: str = Field("Multiple Paragraphs", description="Shape of the answer.")
-    top_k_entities: int = Field(10, description="Local: entities from the vector search.")
-    top_chunks: int = Field(3, description="Local: text units in the context.")
-    top_communities: int = Field(3, description="Local: community reports in the context.")
-    top_outside_rels: int = Field(10, description="Local: relations to outside entities.")
-    top_inside_rels: int = Field(10, description="Local: relations among the found entities.")
+    top_k_entities: int = Field(10, description="Entities from the vector search.")
+    top_chunks: int = Field(3, description="Text units in the context.")
+    top_communities: int = Field(3, description="Community reports in the context.")
+    top_outside_rels: int = Field(10, description="Relations to outside entities.")
+    top_inside_rels: int = Field(10, description="Relations among the found entities.")
     rels_per_entity: int = Field(
-        10, description="Local: relations gathered per entity, inside ones first."
+        10, description="Relations gathered per entity, inside ones first."
     )
-    local_context_tokens: int = Field(8000, description="Local: context token budget.")
-    text_unit_prop: float = Field(0.5, description="Local: share of the budget for text units.")
-    community_prop: float = Field(0.15, description="Local: share for community reports.")
-    community_level: int = Field(2, description="Global: community level to map over.")
-    map_batch_tokens: int = Field(8000, description="Global: report tokens per map call.")
-    reduce_tokens: int = Field(8000, description="Global: token budget of the reduce context.")
+    context_tokens: int = Field(8000, description="Context token budget.")
+    text_unit_prop: float = Field(0.5, description="Share of the budget for text units.")
+    community_prop: float = Field(0.15, description="Share for community reports.")
+    mention_weight: float = Field(
+        0.01,
+        description="Weight of the share of found entities a passage mentions, added to its"
+        " similarity to the question when ranking passages.",
+    )
+    seeds_per_mention: int = Field(
+        2, description="Entities added per name the question mentions (fulltext match)."
+    )
+
+
+class GlobalSearchSettings(_Section):
+    """Global search: map over community reports, then reduce."""
+
+    community_level: int = Field(2, description="Community level to map over.")
+    map_batch_tokens: int = Field(8000, description="Report tokens per map call.")
+    reduce_tokens: int = Field(8000, description="Token budget of the reduce context.")
     dynamic_selection: bool = Field(
-        False, description="Global: rate reports from the root down and map only relevant ones."
+        False, description="Rate reports from the root down and map only relevant ones."
     )
     dynamic_min_rating: int = Field(
-        5, description="Global: rating (0-10) a report needs to count as relevant."
+        5, description="Rating (0-10) a report needs to count as relevant."
+    )
+
+
+class HopsSearchSettings(_Section):
+    """Hops search: a subgraph around the question's entities ranks the passages."""
+
+    entity_top_k: int = Field(3, description="Entities per question mention.")
+    relation_top_k: int = Field(3, description="Relations from the question.")
+    degree: int = Field(1, description="Subgraph expansion degree (1 or 2).")
+    final_k: int = Field(2, description="Passages in the answer context.")
+    rerank: bool = Field(True, description="Rerank relations with the LLM.")
+    max_candidates: int = Field(
+        100, description="Candidate relations kept from the subgraph, nearest first."
+    )
+    rerank_candidates: int = Field(
+        25, description="Most candidate relations shown to the LLM reranker."
+    )
+    rerank_select: int = Field(3, description="Most relations the LLM reranker may choose.")
+    relation_weight: float = Field(
+        0.75,
+        description="Weight of the best relation's similarity added to a passage's own "
+        "(passages of LLM-extracted or triplet documents).",
+    )
+    fast_relation_weight: float = Field(
+        0.0,
+        description="The same for passages indexed with --method fast, whose relations "
+        "are co-occurrences, not stated facts (on MuSiQue any weight lowered Recall@5).",
+    )
+    bridge_weight: float = Field(
+        0.15,
+        description="Added to passages naming a bridge, a named entity of the passage "
+        "nearest the question that the question does not name (x 1/ln(2 + its passages)).",
+    )
+    bridge_max_passages: int = Field(
+        50, description="An entity named in more passages is too common to be a bridge."
+    )
+
+
+class DriftSearchSettings(_Section):
+    """DRIFT search: a primer over community reports, rounds of local follow-ups, a reduce."""
+
+    primer_k: int = Field(
+        5, ge=1, description="Community reports the primer reads, nearest first."
+    )
+    k_followups: int = Field(
+        3, ge=1, description="Follow-up questions answered by local search per round."
+    )
+    depth: int = Field(
+        2, ge=1, description="Rounds of follow-ups (local calls <= followups x depth)."
+    )
+    hyde: bool = Field(
+        False, description="Embed an LLM-written hypothetical answer with the question."
+    )
+    primer_tokens: int = Field(
+        4000, description="Token budget of the community reports in the primer prompt."
+    )
+    followup_tokens: int = Field(
+        3000, description="Token budget of each follow-up's local search context."
+    )
+    reduce_tokens: int = Field(
+        6000, description="Token budget of the findings and tables of the final answer."
+    )
+
+
+class NaiveSearchSettings(_Section):
+    """Naive search: the passages nearest the question."""
+
+    top_k: int = Field(3, description="Passages from the vector search.")
+
+
+class HybridSearchSettings(_Section):
+    """Fulltext (BM25) candidates beside the vector ones, for naive, hops and local."""
+
+    enabled: bool = Field(
+        True,
+        description="Candidates from the fulltext indexes (BM25) as well as the vector indexes,"
+        " fused as `fusion` says (passages for naive, hops and local; entities for hops"
+        " and local). On MuSiQue it adds 3.5 Recall@5 points to naive (README).",
+    )
+    candidates: int = Field(
+        20, description="Candidates each way (vector, fulltext) before fusion."
+    )
+    fusion: Literal["max", "rrf"] = Field(
+        "max",
+        description="max = each way's scores divided by its best, then each candidate's"
+        " best (neo4j-graphrag's and LangChain's hybrid search); rrf = reciprocal rank fusion.",
+    )
+
+
+# Old flat [search] names -> their place in a method's section. They keep working, with a
+# deprecation line, for one release (in the settings file, environment and query options).
+RENAMED_SEARCH_SETTINGS: dict[str, str] = {
+    "top_k_entities": "local.top_k_entities",
+    "top_chunks": "local.top_chunks",
+    "top_communities": "local.top_communities",
+    "top_outside_rels": "local.top_outside_rels",
+    "top_inside_rels": "local.top_inside_rels",
+    "rels_per_entity": "local.rels_per_entity",
+    "local_context_tokens": "local.context_tokens",
+    "text_unit_prop": "local.text_unit_prop",
+    "community_prop": "local.community_prop",
+    "local_mention_weight": "local.mention_weight",
+    "local_seeds_per_mention": "local.seeds_per_mention",
+    "community_level": "global.community_level",
+    "map_batch_tokens": "global.map_batch_tokens",
+    "reduce_tokens": "global.reduce_tokens",
+    "dynamic_selection": "global.dynamic_selection",
+    "dynamic_min_rating": "global.dynamic_min_rating",
+    "hops_entity_top_k": "hops.entity_top_k",
+    "hops_relation_top_k": "hops.relation_top_k",
+    "hops_degree": "hops.degree",
+    "hops_final_k": "hops.final_k",
+    "hops_rerank": "hops.rerank",
+    "hops_max_candidates": "hops.max_candidates",
+    "hops_rerank_candidates": "hops.rerank_candidates",
+    "hops_rerank_select": "hops.rerank_select",
+    "hops_relation_weight": "hops.relation_weight",
+    "hops_fast_relation_weight": "hops.fast_relation_weight",
+    "hops_bridge_weight": "hops.bridge_weight",
+    "hops_bridge_max_passages": "hops.bridge_max_passages",
+    "drift_primer_k": "drift.primer_k",
+    "drift_k_followups": "drift.k_followups",
+    "drift_depth": "drift.depth",
+    "drift_hyde": "drift.hyde",
+    "drift_primer_tokens": "drift.primer_tokens",
+    "drift_followup_tokens": "drift.followup_tokens",
+    "drift_reduce_tokens": "drift.reduce_tokens",
+    "naive_top_k": "naive.top_k",
+    "hybrid": "hybrid.enabled",
+    "hybrid_candidates": "hybrid.candidates",
+    "hybrid_fusion": "hybrid.fusion",
+}
+
+
+def renamed_setting_line(old: str, new: str) -> str:
+    """The one deprecation sentence for an old [search] name."""
+    return (f"search.{old} is deprecated: use search.{new} (the old name goes in the next"
+            " release).")
+
+
+def moved_search_names(table: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """A [search] table with old flat names moved into their sections, and a line per move.
+
+    A new name given as well wins over the old one.
+    """
+    # `hybrid` is an old name and a section: only its old, scalar form moves.
+    moved = {key: value for key, value in table.items()
+             if key in RENAMED_SEARCH_SETTINGS and not isinstance(value, Mapping | BaseModel)}
+    result = {key: value for key, value in table.items() if key not in moved}
+    for old, value in moved.items():
+        section, key = RENAMED_SEARCH_SETTINGS[old].split(".")
+        existing = result.get(section) or {}
+        if isinstance(existing, BaseModel):
+            existing = existing.model_dump(by_alias=True)
+        result[section] = {key: value, **existing}
+    lines = [renamed_setting_line(old, RENAMED_SEARCH_SETTINGS[old]) for old in moved]
+    return result, lines
+
+
+class SearchSettings(_Section):
+    """Budgets of the query methods: shared ones here, each method's in its own section."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    response_type: str = Field("Multiple Paragraphs", description="Shape of the answer.")
+    history_tokens: int = Field(
+        1000, ge=0, description="Every method: most tokens of earlier turns in a prompt."
+    )
+    passage_context_tokens: int = Field(
+        4000, description="Naive/Hops: token budget of the passages in the answer prompt."
     )
     lazy_report_budget: int = Field(
         5,
@@ -336,88 +526,97 @@ class SearchSettings(_Section):
         "that many communities nearest the question; DRIFT's primer writes the missing reports "
         "of its nearest ones. 0 reads the extractive summaries instead.",
     )
-    hops_entity_top_k: int = Field(3, description="Hops: entities per question mention.")
-    hops_relation_top_k: int = Field(3, description="Hops: relations from the question.")
-    hops_degree: int = Field(1, description="Hops: subgraph expansion degree (1 or 2).")
-    hops_final_k: int = Field(2, description="Hops: passages in the answer context.")
-    hops_rerank: bool = Field(True, description="Hops: rerank relations with the LLM.")
-    naive_top_k: int = Field(3, description="Naive: passages from the vector search.")
-    hops_max_candidates: int = Field(
-        100, description="Hops: candidate relations kept from the subgraph, nearest first."
+    local: LocalSearchSettings = Field(
+        default_factory=LocalSearchSettings, description="Settings of local search."
     )
-    hops_rerank_candidates: int = Field(
-        25, description="Hops: most candidate relations shown to the LLM reranker."
+    global_: GlobalSearchSettings = Field(
+        default_factory=GlobalSearchSettings, alias="global",
+        description="Settings of global search.",
     )
-    hops_rerank_select: int = Field(
-        3, description="Hops: most relations the LLM reranker may choose."
+    hops: HopsSearchSettings = Field(
+        default_factory=HopsSearchSettings, description="Settings of hops search."
     )
-    hops_relation_weight: float = Field(
-        0.75,
-        description="Hops: weight of the best relation's similarity added to a passage's own "
-        "(passages of LLM-extracted or triplet documents).",
+    drift: DriftSearchSettings = Field(
+        default_factory=DriftSearchSettings, description="Settings of DRIFT search."
     )
-    hops_fast_relation_weight: float = Field(
-        0.0,
-        description="Hops: the same for passages indexed with --method fast, whose relations "
-        "are co-occurrences, not stated facts (on MuSiQue any weight lowered Recall@5).",
+    naive: NaiveSearchSettings = Field(
+        default_factory=NaiveSearchSettings, description="Settings of naive search."
     )
-    hops_bridge_weight: float = Field(
-        0.15,
-        description="Hops: added to passages naming a bridge, a named entity of the passage "
-        "nearest the question that the question does not name (x 1/ln(2 + its passages)).",
+    hybrid: HybridSearchSettings = Field(
+        default_factory=HybridSearchSettings,
+        description="Fulltext candidates beside vector ones (naive, hops and local).",
     )
-    hops_bridge_max_passages: int = Field(
-        50, description="Hops: an entity named in more passages is too common to be a bridge."
-    )
-    passage_context_tokens: int = Field(
-        4000, description="Naive/Hops: token budget of the passages in the answer prompt."
-    )
-    hybrid: bool = Field(
-        True,
-        description="Candidates from the fulltext indexes (BM25) as well as the vector indexes,"
-        " fused as hybrid_fusion says (passages for naive, hops and local; entities for hops"
-        " and local). On MuSiQue it adds 3.5 Recall@5 points to naive (README).",
-    )
-    hybrid_candidates: int = Field(
-        20, description="Hybrid: candidates each way (vector, fulltext) before fusion."
-    )
-    hybrid_fusion: Literal["max", "rrf"] = Field(
-        "max",
-        description="Hybrid: max = each way's scores divided by its best, then each candidate's"
-        " best (neo4j-graphrag's and LangChain's hybrid search); rrf = reciprocal rank fusion.",
-    )
-    local_mention_weight: float = Field(
-        0.01,
-        description="Local: weight of the share of found entities a passage mentions, added to"
-        " its similarity to the question when ranking passages.",
-    )
-    local_seeds_per_mention: int = Field(
-        2, description="Local: entities added per name the question mentions (fulltext match)."
-    )
-    drift_primer_k: int = Field(
-        5, ge=1, description="DRIFT: community reports the primer reads, nearest first."
-    )
-    drift_k_followups: int = Field(
-        3, ge=1, description="DRIFT: follow-up questions answered by local search per round."
-    )
-    drift_depth: int = Field(
-        2, ge=1, description="DRIFT: rounds of follow-ups (local calls <= followups x depth)."
-    )
-    drift_hyde: bool = Field(
-        False, description="DRIFT: embed an LLM-written hypothetical answer with the question."
-    )
-    drift_primer_tokens: int = Field(
-        4000, description="DRIFT: token budget of the community reports in the primer prompt."
-    )
-    drift_followup_tokens: int = Field(
-        3000, description="DRIFT: token budget of each follow-up's local search context."
-    )
-    drift_reduce_tokens: int = Field(
-        6000, description="DRIFT: token budget of the findings and tables of the final answer."
-    )
-    history_tokens: int = Field(
-        1000, ge=0, description="Every method: most tokens of earlier turns in a prompt."
-    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _move_renamed(cls, data: Any) -> Any:
+        """Old flat names in a settings file or the environment still work, with a warning."""
+        if not isinstance(data, Mapping):
+            return data
+        moved, lines = moved_search_names(data)
+        for line in lines:
+            logger.warning(line)
+            warnings.warn(line, DeprecationWarning, stacklevel=2)
+        return moved
+
+
+def _search_sections() -> dict[str, type[BaseModel]]:
+    """The method sections of [search] by their TOML name."""
+    return {info.alias or name: info.annotation
+            for name, info in SearchSettings.model_fields.items()
+            if isinstance(info.annotation, type) and issubclass(info.annotation, BaseModel)}
+
+
+def search_setting_names() -> list[str]:
+    """Every [search] setting by its name relative to [search], e.g. `hops.degree`."""
+    sections = _search_sections()
+    shared = [name for name, info in SearchSettings.model_fields.items()
+              if (info.alias or name) not in sections]
+    return shared + [f"{key}.{field}" for key, section in sections.items()
+                     for field in section.model_fields]
+
+
+def search_overrides(
+    overrides: Mapping[str, Any],
+) -> tuple[dict[str, Any], list[str], list[str]]:
+    """Overrides given nested (`{"hops": {"degree": 2}}`), dotted (`"hops.degree"`) or by an
+    old flat name, as one nested [search] table; with a deprecation line per old name and the
+    names that are no setting at all."""
+    known = set(search_setting_names())
+    table: dict[str, Any] = {}
+    lines: list[str] = []
+    unknown: list[str] = []
+    for name, value in _dotted(overrides):
+        if name in RENAMED_SEARCH_SETTINGS:
+            lines.append(renamed_setting_line(name, RENAMED_SEARCH_SETTINGS[name]))
+            name = RENAMED_SEARCH_SETTINGS[name]
+        if name not in known:
+            unknown.append(name)
+            continue
+        section, _, key = name.rpartition(".")
+        (table.setdefault(section, {}) if section else table)[key] = value
+    return table, lines, unknown
+
+
+def _dotted(overrides: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """(dotted name, value) pairs: a section given as a table is opened into its keys."""
+    sections = _search_sections()
+    pairs: list[tuple[str, Any]] = []
+    for name, value in overrides.items():
+        name = _GLOBAL_ATTRIBUTE.sub("global", name)
+        if name in sections and isinstance(value, Mapping):
+            pairs.extend((f"{name}.{key}", item) for key, item in value.items())
+        else:
+            pairs.append((name, value))
+    return pairs
+
+
+def merged_search(base: SearchSettings, table: Mapping[str, Any]) -> dict[str, Any]:
+    """`base` as a [search] table with `table`'s keys laid over it, section by section."""
+    merged = base.model_dump(by_alias=True)
+    for key, value in table.items():
+        merged[key] = {**merged[key], **value} if isinstance(value, Mapping) else value
+    return merged
 
 
 class ServerSettings(_Section):

@@ -29,7 +29,8 @@ class QueryRequest(BaseModel):
     options: dict[str, Any] = Field(
         default_factory=dict,
         description="Per-query options: response_type, history ([[role, text], ...]), level,"
-        " mentions, or any [search] setting (e.g. top_chunks).",
+        ' mentions, or any [search] setting, dotted or nested (e.g. "local.top_chunks": 5 or'
+        ' "hops": {"degree": 2}).',
     )
     stream: bool = Field(False, description="Stream the answer as server-sent events.")
     retrieve_only: bool = Field(False, description="Return the context only; no LLM answer.")

@@ -14,7 +14,9 @@ from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
 
+from graphrag_neo4j.cli.search_set import SetOption, search_settings_set
 from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.query.base import validated_search
 from graphrag_neo4j.query.evaluation import (
     EvalQuestion,
     MethodResult,
@@ -56,38 +58,22 @@ def retrieval_command(
         str, typer.Option(help=f"Comma-separated, of: {method_list()}.")
     ] = ",".join(EVAL_METHODS),
     k: Annotated[str, typer.Option(help="Comma-separated cut-offs for Recall@k.")] = "2,5",
-    no_rerank: Annotated[
-        bool,
-        typer.Option("--no-rerank", help="Hops: no LLM (capitalised mentions, embedding ranking)."),
-    ] = False,
-    degree: Annotated[
-        int | None, typer.Option(help="Hops: expansion degree (default from settings).")
-    ] = None,
     per_question: Annotated[
         Path | None, typer.Option(help="Write one JSON line per method and question here.")
     ] = None,
     limit: Annotated[int | None, typer.Option(help="Only the first N questions.")] = None,
-    hybrid: Annotated[
-        bool | None,
-        typer.Option("--hybrid/--no-hybrid", help="Fuse fulltext and vector candidates."),
-    ] = None,
     compare_hybrid: Annotated[
         bool, typer.Option(help="Run each method without and with hybrid retrieval.")
     ] = False,
+    settings: SetOption = None,
 ) -> None:
     """Index the corpus if given and needed, rank passages for every question, print Recall@k."""
     from graphrag_neo4j.engine import GraphRAG
 
     ks = _int_list(k)
+    overrides = search_settings_set(settings)
     methods = [m.strip() for m in method.split(",") if m.strip()]
     items = read_questions(questions, limit)
-    overrides: dict[str, Any] = {}
-    if no_rerank:
-        overrides["hops_rerank"] = False
-    if degree is not None:
-        overrides["hops_degree"] = degree
-    if hybrid is not None:
-        overrides["hybrid"] = hybrid
     runs = variants(methods, overrides, compare_hybrid)
     with GraphRAG(console=console) as rag, ExitStack() as stack:
         if corpus is not None:
@@ -102,7 +88,8 @@ def retrieval_command(
         results = asyncio.run(_evaluate(rag, runs, items, ks, sink))
         out.print(results_table(results, ks, len(items), overrides))
         ran = [name for (label, name, _), r in zip(runs, results, strict=True) if not r.unavailable]
-        if overrides.get("hops_rerank", True) and any(rag.query_method(m).needs_llm for m in ran):
+        reranks = validated_search(rag.settings.search, overrides)[0].hops.rerank
+        if reranks and any(rag.query_method(m).needs_llm for m in ran):
             console.print(rag.llm.usage_table("LLM usage (retrieval calls)"))
 
 
@@ -114,7 +101,7 @@ def variants(methods: list[str], overrides: dict[str, Any], compare_hybrid: bool
     if not compare_hybrid:
         return [(name, name, overrides) for name in methods]
     return [
-        (f"{name} +hybrid" if on else name, name, {**overrides, "hybrid": on})
+        (f"{name} +hybrid" if on else name, name, {**overrides, "hybrid.enabled": on})
         for name in methods for on in (False, True)
     ]
 

@@ -13,6 +13,7 @@ from rich.markdown import Markdown
 from rich.panel import Panel
 from rich.text import Text
 
+from graphrag_neo4j.cli.search_set import SetOption, search_settings_set
 from graphrag_neo4j.query.base import Answer
 from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_list
 
@@ -23,26 +24,13 @@ CONTEXT_TABLES = ("Entities", "Relationships", "Reports", "Sources")
 
 
 def _options(
-    community_level: int | None,
-    response_type: str | None,
-    dynamic: bool,
-    no_rerank: bool,
-    degree: int | None = None,
-    hybrid: bool | None = None,
+    community_level: int | None, response_type: str | None, settings: dict[str, Any]
 ) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    if hybrid is not None:
-        options["hybrid"] = hybrid
-    if degree is not None:
-        options["hops_degree"] = degree
+    options: dict[str, Any] = dict(settings)
     if community_level is not None:
         options["level"] = community_level
     if response_type:
         options["response_type"] = response_type
-    if dynamic:
-        options["dynamic_selection"] = True
-    if no_rerank:
-        options["hops_rerank"] = False
     return options
 
 
@@ -58,19 +46,7 @@ def query_command(
     response_type: Annotated[
         str | None, typer.Option(help='Answer shape, e.g. "Single Sentence".')
     ] = None,
-    dynamic: Annotated[
-        bool, typer.Option(help="Global: rate reports from the root and map only relevant ones.")
-    ] = False,
-    no_rerank: Annotated[
-        bool, typer.Option("--no-rerank", help="Hops: rank by embeddings, no LLM.")
-    ] = False,
-    degree: Annotated[
-        int | None, typer.Option(min=1, max=2, help="Hops: subgraph expansion degree.")
-    ] = None,
-    hybrid: Annotated[
-        bool | None,
-        typer.Option("--hybrid/--no-hybrid", help="Fuse fulltext and vector candidates."),
-    ] = None,
+    settings: SetOption = None,
     show_context: Annotated[bool, typer.Option(help="Print the data the answer used.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the Answer as JSON.")] = False,
     show_cypher: Annotated[
@@ -89,7 +65,7 @@ def query_command(
     from graphrag_neo4j.query.base import check_question
 
     check_question(question)  # before the models and the connection are opened
-    options = _options(community_level, response_type, dynamic, no_rerank, degree, hybrid)
+    options = _options(community_level, response_type, search_settings_set(settings))
     if history is not None:
         from graphrag_neo4j.query.conversation import read_history
 

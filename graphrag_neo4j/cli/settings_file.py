@@ -53,10 +53,11 @@ def _section_lines(title: str, model: BaseModel) -> list[str]:
     nested = []
     for name, info in type(model).model_fields.items():
         value = getattr(model, name)
+        key = info.alias or name  # [search.global] is `global_` in Python
         if isinstance(value, BaseModel):
-            nested.append((f"{title}.{name}", value))  # a TOML sub-table comes after the keys
+            nested.append((f"{title}.{key}", value))  # a TOML sub-table comes after the keys
         else:
-            lines.extend(_field_lines(name, info, value))
+            lines.extend(_field_lines(key, info, value))
     for sub_title, sub_model in nested:
         lines.extend(_section_lines(sub_title, sub_model))
     return lines

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
+
+from pydantic import BaseModel
 
 from graphrag_neo4j.llm.providers import local_llm_chosen
 from graphrag_neo4j.settings import Settings
@@ -13,6 +15,7 @@ if TYPE_CHECKING:
 # Instructions, question and history around the data; generous for our prompt files.
 PROMPT_OVERHEAD_TOKENS = 800
 SMALLEST_BUDGET = 1000
+SectionT = TypeVar("SectionT", bound=BaseModel)
 
 
 def model_window(settings: Settings, llm: BaseChatModel | None) -> int | None:
@@ -31,16 +34,23 @@ def fit_to_window(settings: Settings, window: int) -> Settings:
     report_room = window - settings.communities.report_max_tokens - PROMPT_OVERHEAD_TOKENS
     search = settings.search
     fitted_search = search.model_copy(update={
-        name: _cap(getattr(search, name), answer_room)
-        for name in ("local_context_tokens", "map_batch_tokens", "reduce_tokens",
-                     "passage_context_tokens", "drift_primer_tokens", "drift_followup_tokens",
-                     "drift_reduce_tokens")
+        "passage_context_tokens": _cap(search.passage_context_tokens, answer_room),
+        "local": _capped(search.local, ("context_tokens",), answer_room),
+        "global_": _capped(search.global_, ("map_batch_tokens", "reduce_tokens"), answer_room),
+        "drift": _capped(
+            search.drift, ("primer_tokens", "followup_tokens", "reduce_tokens"), answer_room
+        ),
     })
     communities = settings.communities.model_copy(update={
         "report_max_input_tokens": _cap(settings.communities.report_max_input_tokens,
                                         report_room),
     })
     return settings.model_copy(update={"search": fitted_search, "communities": communities})
+
+
+def _capped(section: SectionT, names: tuple[str, ...], room: int) -> SectionT:
+    """A copy of a settings section with the named token budgets cut to `room`."""
+    return section.model_copy(update={name: _cap(getattr(section, name), room) for name in names})
 
 
 def _cap(wanted: int, room: int) -> int:

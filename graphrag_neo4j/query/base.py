@@ -10,14 +10,20 @@ from pydantic import ValidationError
 
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.context import CommunitySelection, Row, SearchContext, recent_turns
-from graphrag_neo4j.settings import SearchSettings, Settings
+from graphrag_neo4j.settings import (
+    SearchSettings,
+    Settings,
+    merged_search,
+    search_overrides,
+    search_setting_names,
+)
 
 if TYPE_CHECKING:
     from graphrag_neo4j.llm.calls import LLMCaller
     from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
     from graphrag_neo4j.llm.streaming import TokenSink
 
-# Options a query takes besides SearchSettings fields; `level` is community_level's short name.
+# Options a query takes besides [search] settings; `level` is global.community_level's short name.
 QUERY_OPTIONS = ("response_type", "history", "on_token", "mentions", "level")
 
 
@@ -59,23 +65,34 @@ class Query:
     history: tuple[tuple[str, str], ...] = ()
     on_token: TokenSink | None = None
     mentions: tuple[str, ...] | None = None
+    notes: tuple[str, ...] = ()  # for the answer: e.g. an option given by its deprecated name
 
     def with_search(self, **updates: Any) -> Query:
-        """The same query with some search settings changed (validated)."""
-        return replace(self, search=validated_search(self.search, updates))
+        """The same query with some search settings changed (validated), e.g.
+        `with_search(hops={"final_k": 5})`."""
+        search, notes = validated_search(self.search, updates)
+        return replace(self, search=search, notes=(*self.notes, *notes))
 
 
-def validated_search(base: SearchSettings, overrides: dict[str, Any]) -> SearchSettings:
-    """`base` with `overrides` applied and validated like the settings file; bad ones refused."""
-    unknown = sorted(set(overrides) - set(SearchSettings.model_fields))
+def validated_search(
+    base: SearchSettings,
+    overrides: Mapping[str, Any],
+    kind: str = "search setting",
+    options: Sequence[str] = (),
+) -> tuple[SearchSettings, list[str]]:
+    """`base` with `overrides` (nested, dotted or by old flat names) applied and validated like
+    the settings file, and a deprecation line per old name. An unknown name or a bad value is
+    refused in one sentence calling it a `kind`; an unknown one's lists the settings and the
+    `options` the caller takes besides them."""
+    table, notes, unknown = search_overrides(overrides)
     if unknown:
-        allowed = ", ".join([*QUERY_OPTIONS, *SearchSettings.model_fields])
-        raise InputError(f"Unknown query option {', '.join(unknown)}: use one of {allowed}.")
+        allowed = ", ".join(dict.fromkeys([*options, *search_setting_names()]))
+        raise InputError(f"Unknown {kind} {', '.join(unknown)}: use one of {allowed}.")
     try:
-        return SearchSettings.model_validate({**base.model_dump(), **overrides})
+        return SearchSettings.model_validate(merged_search(base, table)), notes
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        raise InputError(f"Invalid query option ({problems}).") from None
+        raise InputError(f"Invalid {kind} ({problems}).") from None
 
 
 def check_question(question: str) -> None:
@@ -88,13 +105,13 @@ def make_query(settings: Settings, question: str, **options: Any) -> Query:
     """The one way options become a Query: known names only, every value validated."""
     check_question(question)
     if options.get("level") is not None:
-        options["community_level"] = options.pop("level")
+        options["global.community_level"] = options.pop("level")
     options.pop("level", None)
     response_type = options.pop("response_type", None)
     history = options.pop("history", None) or ()
     on_token = options.pop("on_token", None)
     mentions = options.pop("mentions", None)
-    search = validated_search(settings.search, options)
+    search, notes = validated_search(settings.search, options, "query option", QUERY_OPTIONS)
     return Query(
         question=question,
         search=search,
@@ -102,6 +119,7 @@ def make_query(settings: Settings, question: str, **options: Any) -> Query:
         history=tuple(recent_turns(list(_turns(history)), search.history_tokens)),
         on_token=on_token,
         mentions=tuple(mentions) if mentions is not None else None,
+        notes=tuple(notes),
     )
 
 

@@ -30,12 +30,12 @@ async def passages(
     services: Services, question: str, vector: list[float], k: int, search: SearchSettings
 ) -> list[Row]:
     """The k best passages for the question: nearest vectors, fused with BM25 when hybrid."""
-    depth = max(k, search.hybrid_candidates) if search.hybrid else k
+    depth = max(k, search.hybrid.candidates) if search.hybrid.enabled else k
     nearest = await _read(
         services, "query/search_chunks_by_vector",
         embedding=vector, k=depth, candidates=ann_candidates(depth),
     )
-    words = lucene_query(question) if search.hybrid else ""
+    words = lucene_query(question) if search.hybrid.enabled else ""
     if not words:
         return nearest[:k]
     matching = await _read(services, "query/search_chunks_by_fulltext", query=words, k=depth)
@@ -54,7 +54,7 @@ async def entities_for_mentions(
         services, "query/search_entities_by_vector",
         mentions=rows, k=k, candidates=ann_candidates(k),
     )
-    if not search.hybrid:
+    if not search.hybrid.enabled:
         return nearest
     matching = await entities_by_text(services, mentions, k)
     fused: list[Row] = []
@@ -65,13 +65,13 @@ async def entities_for_mentions(
 
 
 def fuse(rankings: Sequence[Sequence[Row]], key: str, search: SearchSettings) -> list[Row]:
-    """Vector rows, then fulltext rows, as one ranking fused as `search.hybrid_fusion` says.
+    """Vector rows, then fulltext rows, as one ranking fused as `search.hybrid.fusion` says.
 
     Scores come back on the vector ranking's scale, as hops and local weigh them against
     similarities of their own (BM25's scale means nothing next to a similarity).
     """
     vector_scores = sorted((float(row["score"]) for row in rankings[0]), reverse=True)
-    if search.hybrid_fusion == "rrf":
+    if search.hybrid.fusion == "rrf":
         # Ranks only: the i-th fused row takes the i-th best vector score.
         fused = reciprocal_rank_fusion(rankings, key=lambda row: row[key])
         floor = vector_scores[-1] if vector_scores else 0.0

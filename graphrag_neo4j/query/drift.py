@@ -74,12 +74,12 @@ class DriftSearch:
         """A local search for the follow-up, then one call answering it from that context."""
         search = query.search
         local_query = replace(
-            query.with_search(local_context_tokens=search.drift_followup_tokens),
+            query.with_search(local={"context_tokens": search.drift.followup_tokens}),
             question=question,
         )
         context = await self.local.build_context(local_query)
         # The last round's follow-ups would never be asked: not writing them saves generation.
-        asked_for = 0 if last_round else search.drift_k_followups
+        asked_for = 0 if last_round else search.drift.k_followups
         prompt = self._prompt("drift_followup").format(
             followups=asked_for,
             question=query.question,
@@ -90,7 +90,7 @@ class DriftSearch:
         return parse_step(reply, question, depth), context
 
     async def explore(self, query: Query, write_reports: bool = True) -> DriftRun:
-        """Primer, then up to `drift_depth` rounds of the `drift_k_followups` best follow-ups.
+        """Primer, then up to `drift.depth` rounds of the `drift.k_followups` best follow-ups.
 
         `write_reports` lets the primer have lazy community reports written (not when only
         retrieving: the primer then reads extractive summaries).
@@ -104,9 +104,9 @@ class DriftSearch:
             return DriftRun(reports=shown, steps=[primer], fallback=NOTHING_PRIMED, notes=notes)
         run = DriftRun(reports=shown, steps=[primer], notes=notes)
         queue = FollowUpQueue.after_primer(query.question, primer)
-        rounds = query.search.drift_depth
+        rounds = query.search.drift.depth
         for number in range(1, rounds + 1):
-            batch = queue.take(query.search.drift_k_followups)
+            batch = queue.take(query.search.drift.k_followups)
             if not batch:
                 break
             done = await asyncio.gather(*(
@@ -126,7 +126,7 @@ class DriftSearch:
             return context
         context = reduce_context(
             run.steps, run.reports, run.ranked_contexts(helpful_only=True),
-            query.search.drift_reduce_tokens,
+            query.search.drift.reduce_tokens,
         )
         context.notes = [*run.notes, *context.notes]
         return context
@@ -166,7 +166,7 @@ class DriftSearch:
 
     async def rank_documents(self, query: Query, k: int) -> list[str]:
         """Documents of the follow-ups' local contexts, the most helpful answer's first."""
-        run = await self.explore(query.with_search(top_chunks=max(k, 1)))
+        run = await self.explore(query.with_search(local={"top_chunks": max(k, 1)}))
         if run.fallback is not None:
             return await self.local.rank_documents(query, k)
         contexts = run.ranked_contexts(helpful_only=False)

@@ -55,9 +55,9 @@ def extractive_note(rows: Sequence[Row], reason: str) -> str:
 
 
 async def _vector(services: Services, query: Query) -> list[float]:
-    """The question's vector, or with `drift_hyde` that of the question and a guessed answer."""
+    """The question's vector, or with `drift.hyde` that of the question and a guessed answer."""
     text = query.question
-    if query.search.drift_hyde:
+    if query.search.drift.hyde:
         prompt = load_prompt("drift_hyde", services.settings.prompts_dir).format(
             question=query.question, history=history_block(query.history)
         )
@@ -66,14 +66,14 @@ async def _vector(services: Services, query: Query) -> list[float]:
 
 
 async def primer_reports(services: Services, query: Query, write: bool) -> PrimerReports:
-    """The `drift_primer_k` communities nearest the question over every level.
+    """The `drift.primer_k` communities nearest the question over every level.
 
     On a lazy graph (extractive summaries only) the nearest without an LLM report get one,
     at most `lazy_report_budget`, unless `write` is off (retrieval only); the rest stay
     extractive summaries (`notes` says so for those the primer shows).
     """
     search = query.search
-    k = search.drift_primer_k
+    k = search.drift.primer_k
     rows = await nearest(services, await _vector(services, query), k, ann_candidates(k))
     budget = search.lazy_report_budget
     written = None
@@ -86,10 +86,10 @@ async def primer_reports(services: Services, query: Query, write: bool) -> Prime
 async def prime(services: Services, query: Query, reports: Sequence[Row]
                 ) -> tuple[Step, list[Row]]:
     """One primer call over the reports that fit its budget; the rows it was shown."""
-    table = TableBuilder("Reports", ["title", "content"], query.search.drift_primer_tokens)
+    table = TableBuilder("Reports", ["title", "content"], query.search.drift.primer_tokens)
     table.fill(reports, lambda r: (r["title"], r["full_content"]))
     prompt = load_prompt("drift_primer", services.settings.prompts_dir).format(
-        followups=query.search.drift_k_followups,
+        followups=query.search.drift.k_followups,
         history=history_block(query.history),
         context=table.render() or NO_DATA,
         question=query.question,

@@ -93,7 +93,7 @@ class GlobalSearch:
         levels = await self._levels()
         if not levels:
             return SearchContext("", {"Reports": []}, notes=["No community reports exist yet."])
-        wanted = search.community_level
+        wanted = search.global_.community_level
         chosen = choose_level(wanted, list(levels))
         notes = [] if chosen == wanted else [f"Level {wanted} has no reports; using {chosen}."]
         everything = await self._reports(chosen)
@@ -103,14 +103,14 @@ class GlobalSearch:
             reports = numbered(
                 await nearest_at_level(self.services, query, chosen, sum(levels.values())))
             notes.append(selection_note(chosen, reports, len(waiting(everything))))
-        elif search.dynamic_selection:
+        elif search.global_.dynamic_selection:
             selected, rating_calls = await select_dynamically(
-                self.services, query.question, chosen, search.dynamic_min_rating
+                self.services, query.question, chosen, search.global_.dynamic_min_rating
             )
             reports = numbered(selected)
-        batches = report_batches(reports, search.map_batch_tokens)
-        saved = len(report_batches(everything, search.map_batch_tokens)) - len(batches)
-        chose = search.dynamic_selection or lazy
+        batches = report_batches(reports, search.global_.map_batch_tokens)
+        saved = len(report_batches(everything, search.global_.map_batch_tokens)) - len(batches)
+        chose = search.global_.dynamic_selection or lazy
         return SearchContext(
             text="\n\n".join(batches),
             sources={"Reports": reports},
@@ -123,7 +123,7 @@ class GlobalSearch:
     async def _context(self, query: Query) -> SearchContext:
         """The context with the lazy reports it selected written (answers only)."""
         context = await self.build_context(query)
-        budget = query.search.map_batch_tokens
+        budget = query.search.global_.map_batch_tokens
         return await write_missing(
             self.services, query, context, lambda rows: report_batches(rows, budget)
         )
@@ -159,7 +159,8 @@ class GlobalSearch:
         # One question's lazy report budget covers both levels.
         left = query.search.lazy_report_budget - (selection.reports_written if selection else 0)
         broader = await self._context(
-            query.with_search(community_level=level - 1, lazy_report_budget=max(0, left))
+            query.with_search(global_={"community_level": level - 1},
+                              lazy_report_budget=max(0, left))
         )
         broader.notes = notes + broader.notes
         return broader, await self.map(query, broader)
@@ -167,7 +168,7 @@ class GlobalSearch:
     async def answer(self, query: Query) -> Answer:
         """Map, then reduce the best points into one answer (streamed if asked)."""
         context, points = await self._mapped(query)
-        used = reduced_points(points, query.search.reduce_tokens)
+        used = reduced_points(points, query.search.global_.reduce_tokens)
         block = reduce_block(used)
         notes: list[str] = []
         if block:

@@ -33,13 +33,13 @@ def retrieval_params(
     """The parameters of cypher/query/local_retrieval.cypher for the question's vector."""
     return {
         "query_vector": list(vector),
-        "top_k": search.top_k_entities,
-        "top_chunks": search.top_chunks,
-        "top_communities": search.top_communities,
-        "top_inside_rels": search.top_inside_rels,
-        "top_outside_rels": search.top_outside_rels,
-        "rels_per_entity": search.rels_per_entity,
-        "mention_weight": search.local_mention_weight,
+        "top_k": search.local.top_k_entities,
+        "top_chunks": search.local.top_chunks,
+        "top_communities": search.local.top_communities,
+        "top_inside_rels": search.local.top_inside_rels,
+        "top_outside_rels": search.local.top_outside_rels,
+        "rels_per_entity": search.local.rels_per_entity,
+        "mention_weight": search.local.mention_weight,
         "seed_ids": list(seed_ids),
         "chunk_scores": dict(chunk_scores or {}),
     }
@@ -63,10 +63,12 @@ def check_entity_index(store: GraphReader, uri: str, dimensions: int) -> None:
 
 def pack_context(metadata: dict[str, Any], search: SearchSettings, score: float) -> SearchContext:
     """Fill the tables within the token budget by proportions; unused shares flow onwards."""
-    total = search.local_context_tokens
-    reports = TableBuilder("Reports", ["title", "content"], int(total * search.community_prop))
+    total = search.local.context_tokens
+    reports = TableBuilder(
+        "Reports", ["title", "content"], int(total * search.local.community_prop)
+    )
     left = reports.fill(metadata.get("reports", []), lambda r: (r["title"], r["summary"]))
-    sources = TableBuilder("Sources", ["text"], int(total * search.text_unit_prop) + left)
+    sources = TableBuilder("Sources", ["text"], int(total * search.local.text_unit_prop) + left)
     left = sources.fill(metadata.get("chunks", []), lambda c: (c["text"],))
     rest = total - reports.used_tokens - sources.used_tokens
     entities = TableBuilder("Entities", ["entity", "type", "description"], rest // 2)
@@ -111,9 +113,9 @@ class LocalSearch:
     async def _seeds(self, question: str, search: SearchSettings) -> list[str]:
         """Entities the question names (fulltext on its capitalised phrases; the whole
         question too when hybrid): vectors of short names blur, so these join by name."""
-        per_mention = search.local_seeds_per_mention
+        per_mention = search.local.seeds_per_mention
         hits = await entities_by_text(self.services, capitalised_mentions(question), per_mention)
-        if search.hybrid:
+        if search.hybrid.enabled:
             hits += await entities_by_text(self.services, [question], per_mention)
         return list(dict.fromkeys(row["id"] for row in hits))
 
@@ -122,7 +124,7 @@ class LocalSearch:
         vector = await self.services.embedder.embed_query(question)
         seeds, nearest = await asyncio.gather(
             self._seeds(question, search),
-            passages(self.services, question, vector, search.top_chunks, search),
+            passages(self.services, question, vector, search.local.top_chunks, search),
         )
         chunk_scores = {row["chunk_id"]: row["score"] for row in nearest}
         params = retrieval_params(search, vector, seeds, chunk_scores)
@@ -151,5 +153,5 @@ class LocalSearch:
 
     async def rank_documents(self, query: Query, k: int) -> list[str]:
         """Document ids in the order the context ranks their chunks."""
-        context = await self.build_context(query.with_search(top_chunks=max(k, 1)))
+        context = await self.build_context(query.with_search(local={"top_chunks": max(k, 1)}))
         return context.ranked_document_ids[:k]

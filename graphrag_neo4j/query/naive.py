@@ -25,10 +25,10 @@ class NaiveSearch:
     ranks_documents = True
 
     async def build_context(self, query: Query) -> SearchContext:
-        """Retrieval only: the `naive_top_k` passages nearest to the question, best first."""
+        """Retrieval only: the `naive.top_k` passages nearest to the question, best first."""
         search = query.search
         vector = await self.services.embedder.embed_query(query.question)
-        rows = await passages(self.services, query.question, vector, search.naive_top_k, search)
+        rows = await passages(self.services, query.question, vector, search.naive.top_k, search)
         return passage_context(rows, search.passage_context_tokens)
 
     async def answer(self, query: Query) -> Answer:
@@ -38,7 +38,7 @@ class NaiveSearch:
 
     async def rank_documents(self, query: Query, k: int) -> list[str]:
         """Document ids of the k nearest passages, best first."""
-        context = await self.build_context(query.with_search(naive_top_k=max(k, 1)))
+        context = await self.build_context(query.with_search(naive={"top_k": max(k, 1)}))
         return context.ranked_document_ids[:k]
 
     def close(self) -> None:

@@ -21,7 +21,7 @@ async def _measured(services: Services, run: Callable[[], Awaitable[Answer]]) ->
 
 async def run_query(services: Services, method: QueryMethod, query: Query) -> Answer:
     """Answer the query; the Answer says how many LLM calls and tokens it took."""
-    return await _measured(services, lambda: method.answer(query))
+    return _noted(query, await _measured(services, lambda: method.answer(query)))
 
 
 async def retrieve_only(services: Services, name: str, method: QueryMethod, query: Query) -> Answer:
@@ -30,4 +30,10 @@ async def retrieve_only(services: Services, name: str, method: QueryMethod, quer
     async def context_only() -> Answer:
         return Answer.from_context(name, "", await method.build_context(query))
 
-    return await _measured(services, context_only)
+    return _noted(query, await _measured(services, context_only))
+
+
+def _noted(query: Query, answer: Answer) -> Answer:
+    """The answer with the query's own notes (deprecated option names) first."""
+    answer.notes[:0] = query.notes
+    return answer

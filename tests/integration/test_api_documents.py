@@ -29,7 +29,7 @@ def _finished(api_url: str, job: dict[str, Any]) -> dict[str, Any]:
 
 def _sources(api_url: str, question: str) -> list[str]:
     body = {"question": question, "method": "naive", "retrieve_only": True,
-            "options": {"naive_top_k": 10}}
+            "options": {"naive.top_k": 10}}
     response = httpx.post(f"{api_url}/v1/query", json=body, timeout=30)
     return [row["text"] for row in response.json()["context"]["tables"].get("Sources", [])]
 

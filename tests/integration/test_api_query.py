@@ -64,7 +64,7 @@ def test_streaming_sends_tokens_then_the_answer(api_url: str) -> None:
 
 def test_options_pass_through_and_a_bad_one_is_one_sentence(api_url: str) -> None:
     small = _post(api_url, method="local", retrieve_only=True,
-                  options={"top_chunks": 1, "top_k_entities": 2}).json()
+                  options={"local": {"top_chunks": 1, "top_k_entities": 2}}).json()
     assert len(small["context"]["tables"]["Sources"]) == 1
     bad = _post(api_url, method="local", options={"top_chunkz": 1})
     assert bad.status_code == 400

@@ -74,7 +74,7 @@ def test_drift_writes_lazy_reports_within_the_budget_cites_and_reuses_them(
     lazy_rag: GraphRAG, store: Store
 ) -> None:
     rag = lazy_rag
-    options: dict[str, Any] = {"drift_depth": 1, "drift_k_followups": 1}
+    options: dict[str, Any] = {"drift.depth": 1, "drift.k_followups": 1}
     retrieved = rag.retrieve(QUESTION, method="drift", lazy_report_budget=2, **options)
     assert not written(store) and not prompts(rag, REPORT_PROMPT)
     assert retrieved.llm_calls == 2  # the primer and one follow-up
@@ -86,8 +86,8 @@ def test_drift_writes_lazy_reports_within_the_budget_cites_and_reuses_them(
     assert extracts.notes[0].endswith("search.lazy_report_budget is 0.")
     assert extracts.text.startswith("Daniel studied fluid flow [Data: Reports (1, 2)")
 
-    first = rag.query(QUESTION, method="drift", lazy_report_budget=2, drift_primer_k=3,
-                      **options)
+    first = rag.query(QUESTION, method="drift", lazy_report_budget=2,
+                      **{**options, "drift.primer_k": 3})
     new = written(store)
     assert len(new) == 2 == len(prompts(rag, REPORT_PROMPT))
     assert all(row["report_status"] == "ok" and row["embedded"] for row in new.values())
@@ -102,8 +102,8 @@ def test_drift_writes_lazy_reports_within_the_budget_cites_and_reuses_them(
     assert "[Data: Reports (1, 2)" in first.text and {cited[1], cited[2]} == set(new)
     assert set(new) <= set(evidence_params(first)["community_ids"])
 
-    second = rag.query(QUESTION, method="drift", lazy_report_budget=2, drift_primer_k=2,
-                       **options)
+    second = rag.query(QUESTION, method="drift", lazy_report_budget=2,
+                       **{**options, "drift.primer_k": 2})
     assert len(prompts(rag, REPORT_PROMPT)) == 2 and written(store) == new
     assert not any("extractive" in note or "Wrote" in note for note in second.notes)
     assert {row["id"] for row in second.sources["Reports"][:2]} == set(new)

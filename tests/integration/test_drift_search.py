@@ -67,7 +67,7 @@ def test_drift_falls_back_without_reports_then_runs_within_its_budgets(
         assert before.notes[0] == NO_REPORTS and before.text == "I do not know."
 
         rag.build_communities()
-        answer = rag.query(QUESTION, method="drift", drift_k_followups=2, drift_depth=2)
+        answer = rag.query(QUESTION, method="drift", drift={"k_followups": 2, "depth": 2})
         asked = [_FOLLOW_UP.findall(p)[0] for p in _calls(llm, "answering one follow-up")]
         # Round one answers the primer's two distinct follow-ups concurrently, round two the one
         # new follow-up both raised: three local calls, within the budget of 2 x 2.

@@ -30,7 +30,7 @@ def test_eval_indexes_the_corpus_and_prints_recall_per_method(
     result = CliRunner().invoke(app, [
         "eval", "retrieval", "--corpus", str(shared_data / "milvus_nano" / "nano_dataset.json"),
         "--questions", str(questions), "--method", "naive,hops,nonsense", "--k", "1,4",
-        "--no-rerank", "--per-question", str(per_question),
+        "--set", "hops.rerank=false", "--per-question", str(per_question),
     ])
     assert result.exit_code == 0, result.output
     assert "Recall@1" in result.output and "Recall@4" in result.output
@@ -67,7 +67,7 @@ def test_eval_without_corpus_scores_a_graph_built_by_fast_indexing(
     assert indexed.exit_code == 0, indexed.output
     result = runner.invoke(app, [
         "eval", "retrieval", "--questions", str(questions), "--method", "naive,hops",
-        "--k", "4", "--no-rerank",
+        "--k", "4", "--set", "hops.rerank=false",
     ])
     assert result.exit_code == 0, result.output
     assert "evaluating the graph as it is" in result.output and "Recall@4" in result.output

@@ -79,7 +79,7 @@ def _calls(rag: GraphRAG, marker: str) -> list[Any]:
 
 
 def test_one_map_call_per_batch_and_only_nonzero_points_reduced(rag: GraphRAG) -> None:
-    answer = rag.query(QUESTION, method="global", map_batch_tokens=120)
+    answer = rag.query(QUESTION, method="global", **{"global.map_batch_tokens": 120})
     selection = answer.selection
     maps = _calls(rag, "Find what in these reports helps")
     assert selection is not None and selection.map_calls == len(maps) > 1
@@ -97,7 +97,8 @@ def test_nothing_relevant_is_said_plainly_without_a_reduce_call(rag: GraphRAG) -
 
 
 def test_dynamic_selection_maps_only_relevant_reports(rag: GraphRAG) -> None:
-    answer = rag.query(QUESTION, method="global", dynamic_selection=True, map_batch_tokens=120)
+    answer = rag.query(QUESTION, method="global",
+                       global_={"dynamic_selection": True, "map_batch_tokens": 120})
     selection = answer.selection
     assert selection is not None and selection.rating_calls > 0
     assert all("Daniel" in r["full_content"] for r in answer.sources["Reports"])

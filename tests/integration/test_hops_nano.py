@@ -13,7 +13,7 @@ import pytest
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.errors import ModelError
 from graphrag_neo4j.llm.offline.embeddings import MiniLMEmbeddings
-from graphrag_neo4j.query.base import make_query
+from graphrag_neo4j.query.base import make_query, validated_search
 from graphrag_neo4j.query.hops.search import HopsSearch
 from graphrag_neo4j.query.naive import NaiveSearch
 from graphrag_neo4j.settings import Settings
@@ -64,13 +64,13 @@ def rag(
     embeddings: MiniLMEmbeddings,
 ) -> Iterator[GraphRAG]:
     query = load_nano(nano_root)["queries"][0]
-    search = settings.search.model_copy(update={
-        "hops_entity_top_k": query["top_k_entity_and_relation_search"],
-        "hops_relation_top_k": query["top_k_entity_and_relation_search"],
-        "hops_degree": query["target_degree"],
-        "hops_final_k": query["final_top_k_passages"],
-        "naive_top_k": query["final_top_k_passages"],
-        "hybrid": False,  # the notebook ranks by vectors only
+    search, _ = validated_search(settings.search, {
+        "hops": {"entity_top_k": query["top_k_entity_and_relation_search"],
+                 "relation_top_k": query["top_k_entity_and_relation_search"],
+                 "degree": query["target_degree"],
+                 "final_k": query["final_top_k_passages"]},
+        "naive.top_k": query["final_top_k_passages"],
+        "hybrid.enabled": False,  # the notebook ranks by vectors only
     })
     tuned = settings.model_copy(update={"cache_dir": tmp_path / "cache", "search": search})
     with GraphRAG(tuned, llm=notebook_llm(), embeddings=embeddings) as engine:
@@ -127,7 +127,7 @@ async def test_without_an_llm_hops_still_ranks_euler_first(
     calls = len(llm.calls)
     query = _question(nano_root)["query"]
     context = await HopsSearch(rag).build_context(
-        make_query(rag.settings, query, hops_rerank=False, hops_final_k=4)
+        make_query(rag.settings, query, hops={"rerank": False, "final_k": 4})
     )
     assert len(llm.calls) == calls, "no-rerank retrieval called the LLM"
     assert context.ranked_document_ids[0] == "nano_dataset-3"
@@ -155,7 +155,7 @@ async def test_a_failing_reranker_leaves_the_embedding_ranking_and_a_note(
     query = _question(shared_data)["query"]
     with GraphRAG(rag.settings, llm=failing, embeddings=embeddings) as other:
         context = await HopsSearch(other).build_context(
-            make_query(other.settings, query, hops_final_k=4)
+            make_query(other.settings, query, hops={"final_k": 4})
         )
     assert context.notes == ["The rerank call failed, ranked by embeddings: the model process died"]
     assert context.ranked_document_ids[0] == "nano_dataset-3"
@@ -166,10 +166,11 @@ async def test_reciprocal_rank_hybrid_naive_finds_daniel_where_vectors_alone_do_
     rag: GraphRAG, nano_root: Path
 ) -> None:
     question = _question(nano_root)["query"]
-    plain = await NaiveSearch(rag).build_context(make_query(rag.settings, question, hybrid=False))
+    plain = await NaiveSearch(rag).build_context(make_query(rag.settings, question,
+                                                                hybrid={"enabled": False}))
     # Reciprocal rank fusion: Daniel's passage gains by its BM25 rank. (The default fusion, by
     # score relative to each ranking's best, does not lift it on these four passages.)
-    rrf = make_query(rag.settings, question, hybrid=True, hybrid_fusion="rrf")
+    rrf = make_query(rag.settings, question, hybrid={"enabled": True, "fusion": "rrf"})
     fused = await NaiveSearch(rag).build_context(rrf)
     assert "nano_dataset-2" not in plain.ranked_document_ids
     assert fused.ranked_document_ids == ["nano_dataset-3", "nano_dataset-2"]

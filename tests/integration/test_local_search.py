@@ -38,7 +38,8 @@ def nano_rag(
 
 def test_retrieval_statement_returns_one_row_with_every_table(nano_rag: GraphRAG) -> None:
     vector = asyncio.run(nano_rag.embedder.embed_query(QUESTION))
-    search = nano_rag.settings.search.model_copy(update={"top_k_entities": 5})
+    base = nano_rag.settings.search
+    search = base.model_copy(update={"local": base.local.model_copy(update={"top_k_entities": 5})})
     rows = nano_rag.store.read("query/local_retrieval", **retrieval_params(search, vector))
     assert len(rows) == 1
     text, score, metadata = rows[0]["text"], rows[0]["score"], rows[0]["metadata"]
@@ -82,7 +83,7 @@ def test_local_answer_cites_and_reports_cost(nano_rag: GraphRAG) -> None:
 
 
 def test_per_query_budgets_shrink_the_context(nano_rag: GraphRAG) -> None:
-    small = nano_rag.retrieve(QUESTION, "local", top_chunks=1, top_k_entities=2,
-                              local_seeds_per_mention=0, hybrid=False)
+    small = nano_rag.retrieve(QUESTION, "local", hybrid={"enabled": False},
+                              local={"top_chunks": 1, "top_k_entities": 2, "seeds_per_mention": 0})
     assert len(small.sources["Sources"]) == 1
     assert len(small.sources["Entities"]) == 2

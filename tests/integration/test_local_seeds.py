@@ -45,7 +45,7 @@ def _entities(rag: GraphRAG, **options: object) -> set[str]:
 def test_local_search_finds_the_chain_among_both_corpora(both_corpora: GraphRAG) -> None:
     found = _entities(both_corpora)
     assert "Leonhard Euler" in found and found & BERNOULLIS
-    context = both_corpora.retrieve(QUESTION, "local", top_chunks=3)
+    context = both_corpora.retrieve(QUESTION, "local", local={"top_chunks": 3})
     documents = [row["document_id"] for row in context.sources["Sources"]]
     assert "nano_dataset-3" in documents  # Euler's own passage
 
@@ -59,7 +59,9 @@ def nano(store: Store, settings: Settings, nano_root: Path, tmp_path: Path) -> I
 
 
 def test_named_entities_join_the_vector_hits(nano: GraphRAG) -> None:
-    alone = _entities(nano, top_k_entities=1, local_seeds_per_mention=0, hybrid=False)
-    seeded = _entities(nano, top_k_entities=1, local_seeds_per_mention=2, hybrid=False)
+    alone = _entities(nano, local={"top_k_entities": 1, "seeds_per_mention": 0},
+                      hybrid={"enabled": False})
+    seeded = _entities(nano, local={"top_k_entities": 1, "seeds_per_mention": 2},
+                       hybrid={"enabled": False})
     assert len(alone) == 1
     assert alone < seeded and {"Euler", "Leonhard Euler"} <= seeded  # both entities named Euler

@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import difflib
-import importlib
 import re
-import typing
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -36,8 +34,9 @@ from graphrag_neo4j.cli.settings_reference import (
     sections,
     setting_names,
 )
+from graphrag_neo4j.indexing.extraction.registry import extraction_method_names
 from graphrag_neo4j.query.registry import method_names
-from graphrag_neo4j.settings import ExtractionSettings, Settings
+from graphrag_neo4j.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -90,13 +89,8 @@ def cli_commands() -> dict[str, set[str]]:
 
 
 def extraction_methods() -> set[str]:
-    """The extraction methods: from their registry once it exists, else the setting's choices."""
-    try:
-        registry = importlib.import_module("graphrag_neo4j.indexing.extraction.registry")
-    except ModuleNotFoundError:
-        annotation = ExtractionSettings.model_fields["method"].annotation
-        return {*typing.get_args(annotation), "triplets"}  # triplets: `index --triplets`
-    return set(registry.METHODS)
+    """The extraction methods of their registry."""
+    return set(extraction_method_names())
 
 
 def method_values(command: str) -> set[str] | None:
@@ -219,6 +213,13 @@ def test_every_query_method_is_documented_and_every_documented_one_exists() -> N
         f"docs/query-methods.md headings {headings} != the registry's methods {registered}")
     assert sorted(rows) == sorted(registered), (
         f"README.md's method table rows {rows} != the registry's methods {registered}")
+
+
+def test_every_extraction_method_is_documented_and_every_documented_one_exists() -> None:
+    page = (DOCS / "indexing.md").read_text(encoding="utf-8")
+    headings = re.findall(r"^### `([^`]+)`", page, flags=re.MULTILINE)
+    assert sorted(headings) == sorted(extraction_methods()), (
+        f"docs/indexing.md headings {headings} != the registry's methods {extraction_methods()}")
 
 
 def test_every_mcp_tool_is_documented() -> None:

@@ -17,6 +17,7 @@ from pydantic import Field
 from typer.testing import CliRunner
 
 from graphrag_neo4j import resources
+from graphrag_neo4j import settings as settings_module
 from graphrag_neo4j.api.app import create_app
 from graphrag_neo4j.api.mcp.server import create_mcp_server
 from graphrag_neo4j.cli.app import _register_subcommands, app
@@ -133,6 +134,7 @@ def test_a_setting_declared_once_is_documented_and_overridable_per_query(
     settings_file = render_settings_file(ToySettings.model_construct())
     assert "# Toy: how many toys a query may read.\n# toy_budget = 7" in settings_file
     monkeypatch.setattr(base, "SearchSettings", ToySearchSettings)
+    monkeypatch.setattr(settings_module, "SearchSettings", ToySearchSettings)
     settings = ToySettings()
     query = make_query(settings, "Who?", toy_budget=3)
     assert isinstance(query.search, ToySearchSettings) and query.search.toy_budget == 3

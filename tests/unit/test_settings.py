@@ -9,7 +9,13 @@ import pytest
 
 from graphrag_neo4j import settings as settings_module
 from graphrag_neo4j.errors import ConfigError
-from graphrag_neo4j.settings import Settings, load_settings
+from graphrag_neo4j.settings import (
+    RENAMED_SEARCH_SETTINGS,
+    Settings,
+    load_settings,
+    renamed_setting_line,
+    search_setting_names,
+)
 
 
 def test_defaults_cover_every_section() -> None:
@@ -17,7 +23,7 @@ def test_defaults_cover_every_section() -> None:
     assert settings.neo4j.uri == "bolt://127.0.0.1:7687"
     assert settings.chunking.size == 1200 and settings.chunking.overlap == 100
     assert settings.communities.max_cluster_size == 10
-    assert settings.search.community_level == 2
+    assert settings.search.global_.community_level == 2
     for section in ("neo4j", "llm", "embedding", "chunking", "extraction", "communities", "search"):
         assert section in Settings.model_fields
 
@@ -84,3 +90,70 @@ def test_nothing_is_read_at_import(monkeypatch: pytest.MonkeyPatch) -> None:
     importlib.reload(settings_module)  # would raise if the module built settings on import
     with pytest.raises(ValueError, match="size"):
         settings_module.load_settings()
+
+
+def test_each_method_has_its_search_section(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "graphrag.toml"
+    config.write_text('[search]\nhistory_tokens = 200\n[search.hops]\ndegree = 2\n'
+                      '[search.global]\nreduce_tokens = 900\n[search.hybrid]\nfusion = "rrf"\n')
+    monkeypatch.setenv("GRAPHRAG_SEARCH__DRIFT__DEPTH", "4")
+    monkeypatch.setenv("GRAPHRAG_SEARCH__GLOBAL__COMMUNITY_LEVEL", "1")
+    search = load_settings(config).search
+    assert search.history_tokens == 200 and search.hops.degree == 2
+    assert search.global_.reduce_tokens == 900 and search.global_.community_level == 1
+    assert search.hybrid.fusion == "rrf" and search.hybrid.enabled is True
+    assert search.drift.depth == 4
+
+
+def test_an_unknown_key_of_a_method_section_is_rejected(tmp_path: Path) -> None:
+    config = tmp_path / "graphrag.toml"
+    config.write_text("[search.hops]\ndegre = 2\n")
+    with pytest.raises(ValueError, match="degre"):
+        load_settings(config)
+
+
+def test_an_old_flat_name_in_the_file_still_works_with_a_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    config = tmp_path / "graphrag.toml"
+    config.write_text("[search]\nhops_degree = 2\nhybrid = false\n[search.hops]\nrerank = false\n")
+    with pytest.warns(DeprecationWarning) as warned:
+        search = load_settings(config).search
+    assert search.hops.degree == 2 and search.hops.rerank is False
+    assert search.hybrid.enabled is False
+    lines = [renamed_setting_line("hops_degree", "hops.degree"),
+             renamed_setting_line("hybrid", "hybrid.enabled")]
+    assert [str(w.message) for w in warned] == lines
+    assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == lines
+    assert lines[0] == ("search.hops_degree is deprecated: use search.hops.degree (the old name"
+                        " goes in the next release).")
+
+
+def test_an_old_flat_name_in_the_environment_still_works_with_a_warning(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("GRAPHRAG_SEARCH__HOPS_DEGREE", "2")
+    monkeypatch.setenv("GRAPHRAG_SEARCH__MAP_BATCH_TOKENS", "3000")
+    with pytest.warns(DeprecationWarning) as warned:
+        search = load_settings().search
+    assert search.hops.degree == 2 and search.global_.map_batch_tokens == 3000
+    assert sorted(str(w.message) for w in warned) == [
+        renamed_setting_line("hops_degree", "hops.degree"),
+        renamed_setting_line("map_batch_tokens", "global.map_batch_tokens"),
+    ]
+
+
+def test_the_new_name_wins_over_the_old_one(tmp_path: Path) -> None:
+    config = tmp_path / "graphrag.toml"
+    config.write_text("[search]\nnaive_top_k = 9\n[search.naive]\ntop_k = 4\n")
+    with pytest.warns(DeprecationWarning, match="naive_top_k"):
+        assert load_settings(config).search.naive.top_k == 4
+
+
+def test_every_old_name_has_one_new_place_of_its_own() -> None:
+    names = search_setting_names()
+    assert set(RENAMED_SEARCH_SETTINGS.values()) <= set(names)
+    assert len(set(RENAMED_SEARCH_SETTINGS.values())) == len(RENAMED_SEARCH_SETTINGS)
+    assert not set(RENAMED_SEARCH_SETTINGS) & set(names)

@@ -75,7 +75,7 @@ def _add_query_tool(server: MCPServer[Any], rag: GraphRAG) -> None:
         = DEFAULT_METHOD,
         options: Annotated[dict[str, Any] | None, Field(
             description='Optional: {"response_type": "Single Sentence"}, {"level": 1} for'
-            ' global, or a search budget such as {"top_chunks": 5}.')] = None,
+            ' global, or a search setting such as {"local.top_chunks": 5}.')] = None,
     ) -> dict[str, Any]:
         async def answer() -> dict[str, Any]:
             checked = checked_call(rag, question, method, options or {})

@@ -26,7 +26,7 @@ async def expand_entities(
     Cypher round trip per step.
     """
     if degree < 1:
-        raise ValueError(f"hops_degree must be 1 or more, not {degree}.")
+        raise ValueError(f"search.hops.degree must be 1 or more, not {degree}.")
     reached = set(entity_ids)
     frontier = set(entity_ids)
     for step in range(degree):

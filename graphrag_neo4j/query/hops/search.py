@@ -78,7 +78,7 @@ class HopsSearch:
 
     def _llm(self, search: SearchSettings, notes: list[str]) -> LLMCaller | None:
         """The LLM for NER and rerank, or None (with a note) when off or unavailable."""
-        if not search.hops_rerank:
+        if not search.hops.rerank:
             return None
         try:
             return self.services.llm
@@ -98,10 +98,10 @@ class HopsSearch:
         self, question: str, search: SearchSettings, given: Sequence[str] | None,
         llm: LLMCaller | None, notes: list[str],
     ) -> tuple[list[str], list[Row]]:
-        """The question's mentions and, for each, the `hops_entity_top_k` best entities."""
+        """The question's mentions and, for each, the `hops.entity_top_k` best entities."""
         mentions = list(given) if given is not None else await self._mentions(question, llm, notes)
         hits = await entities_for_mentions(
-            self.services, mentions, search.hops_entity_top_k, search
+            self.services, mentions, search.hops.entity_top_k, search
         )
         return mentions, hits
 
@@ -120,7 +120,7 @@ class HopsSearch:
     ) -> list[Candidate]:
         endpoints = {row[key] for row in relations for key in ("source_id", "target_id")}
         ball = await expand_entities(
-            self._neighbours, {row["id"] for row in entities}, endpoints, search.hops_degree
+            self._neighbours, {row["id"] for row in entities}, endpoints, search.hops.degree
         )
         if not ball:
             return []
@@ -128,18 +128,18 @@ class HopsSearch:
             "query/relations_around_entities",
             ids=sorted(ball),
             embedding=vector,
-            limit=search.hops_max_candidates,
+            limit=search.hops.max_candidates,
         )
         return [_candidate(row) for row in rows]
 
     async def _bridges(self, nearest: list[Row], search: SearchSettings) -> list[Bridge]:
         """The bridges named by the passage nearest the question (none without one)."""
-        if not nearest or search.hops_bridge_weight == 0:
+        if not nearest or search.hops.bridge_weight == 0:
             return []
         rows = await self._read(
             "query/bridge_entities", chunk_id=nearest[0]["chunk_id"],
             concept_type=self.services.settings.extraction.fast.concept_type,
-            max_passages=search.hops_bridge_max_passages,
+            max_passages=search.hops.bridge_max_passages,
         )
         return [Bridge(row["name"], int(row["passages"]), tuple(row["chunk_ids"])) for row in rows]
 
@@ -161,9 +161,9 @@ class HopsSearch:
         documents = {row["chunk_id"]: str(row["document_id"]) for row in rows}
         fast = {row["chunk_id"] for row in rows if row["extraction_method"] == "fast"}
         evidence = [
-            ({c: v for c, v in relations.items() if c not in fast}, search.hops_relation_weight),
-            ({c: v for c, v in relations.items() if c in fast}, search.hops_fast_relation_weight),
-            (bridges, search.hops_bridge_weight),
+            ({c: v for c, v in relations.items() if c not in fast}, search.hops.relation_weight),
+            ({c: v for c, v in relations.items() if c in fast}, search.hops.fast_relation_weight),
+            (bridges, search.hops.bridge_weight),
         ]
         return blend_passages(scores, evidence), documents
 
@@ -177,8 +177,8 @@ class HopsSearch:
         # The ways are independent: the NER call overlaps the vector searches.
         (names, entities), relations, nearest = await asyncio.gather(
             self._entity_hits(question, search, mentions, llm, notes),
-            self._relation_hits(vector, search.hops_relation_top_k),
-            passages(self.services, question, vector, max(search.hops_final_k, 1), search),
+            self._relation_hits(vector, search.hops.relation_top_k),
+            passages(self.services, question, vector, max(search.hops.final_k, 1), search),
         )
         candidates = await self._candidates(entities, relations, vector, search)
         order, documents = await self._fallback_order(
@@ -196,20 +196,20 @@ class HopsSearch:
     ) -> None:
         """Let the LLM choose among the candidates; their passages then come first."""
         shown = shown_to_reranker(
-            found.candidates, search.hops_rerank_candidates, RELATIONS_PER_PASSAGE_SHOWN
+            found.candidates, search.hops.rerank_candidates, RELATIONS_PER_PASSAGE_SHOWN
         )
         try:
             found.rerank = await rerank_relations(
-                llm, question, shown, search.hops_rerank_select, self.services.settings.prompts_dir
+                llm, question, shown, search.hops.rerank_select, self.services.settings.prompts_dir
             )
         except ModelError as exc:
             found.notes.append(f"The rerank call failed, ranked by embeddings: {exc}")
             return
-        found.chosen = [shown[i] for i in found.rerank.order[: search.hops_rerank_select]]
+        found.chosen = [shown[i] for i in found.rerank.order[: search.hops.rerank_select]]
         found.chunk_order = passages_after_rerank(found.chosen, found.blended_order)
 
     async def build_context(self, query: Query) -> SearchContext:
-        """Retrieval only: the facts and `hops_final_k` passages for the answer prompt.
+        """Retrieval only: the facts and `hops.final_k` passages for the answer prompt.
 
         `query.mentions` replaces named-entity recognition (the notebook's prepared NER list).
         """
@@ -217,7 +217,7 @@ class HopsSearch:
         return await self._pack(found, query.search)
 
     async def _pack(self, found: HopsRetrieval, search: SearchSettings) -> SearchContext:
-        top = found.chunk_order[: search.hops_final_k]
+        top = found.chunk_order[: search.hops.final_k]
         rows = {row["chunk_id"]: row for row in await self._read("query/chunks_by_ids", ids=top)}
         passages = [rows[chunk_id] for chunk_id in top if chunk_id in rows]
         facts = found.chosen or found.candidates[:FACTS_IN_PROMPT]
@@ -238,7 +238,7 @@ class HopsSearch:
 
     async def rank_documents(self, query: Query, k: int) -> list[str]:
         """Document ids in hops order, best first."""
-        search = query.search.model_copy(update={"hops_final_k": max(k, 1)})
+        search = query.with_search(hops={"final_k": max(k, 1)}).search
         found = await self.retrieve(query.question, search, query.mentions)
         ranked = (found.document_of[c] for c in found.chunk_order if c in found.document_of)
         return list(dict.fromkeys(ranked))[:k]

@@ -20,6 +20,8 @@ def test_init_writes_a_loadable_commented_file(tmp_path: Path) -> None:
     assert "# size = 1200" in text
     expected: dict[str, dict[str, dict[str, object]]] = {section: {} for section in _sections()}
     expected["extraction"]["fast"] = {}  # a sub-table of its own
+    for method in ("local", "global", "hops", "drift", "naive", "hybrid"):
+        expected["search"][method] = {}  # [search.<method>]
     assert tomllib.loads(text) == expected
     assert load_settings(config).chunking.size == 1200
     shipped = sorted(p.name for p in prompts_dir().glob("*.txt"))
@@ -55,6 +57,16 @@ def test_init_refuses_to_overwrite(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="--force"):
         write_project(tmp_path)
     write_project(tmp_path, force=True)
+
+
+def test_a_search_method_section_line_takes_effect(tmp_path: Path) -> None:
+    config, _ = write_project(tmp_path)
+    text = config.read_text()
+    assert "[search.global]" in text and "global_" not in text
+    hops = text.index("[search.hops]")
+    config.write_text(text[:hops] + text[hops:].replace("# degree = 1", "degree = 2", 1))
+    search = load_settings(config).search
+    assert search.hops.degree == 2 and search.global_.community_level == 2
 
 
 def _sections() -> list[str]:

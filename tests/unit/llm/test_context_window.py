@@ -17,12 +17,12 @@ def test_budgets_leave_room_for_prompt_and_answer() -> None:
     fitted = fit_to_window(settings, 8192)
     room = (8192 - settings.llm.max_tokens - PROMPT_OVERHEAD_TOKENS
             - settings.search.history_tokens)
-    assert fitted.search.local_context_tokens == room < settings.search.local_context_tokens
-    assert fitted.search.map_batch_tokens == room
-    assert fitted.search.reduce_tokens == room
-    assert fitted.search.drift_reduce_tokens == room < settings.search.drift_reduce_tokens
+    assert fitted.search.local.context_tokens == room < settings.search.local.context_tokens
+    assert fitted.search.global_.map_batch_tokens == room
+    assert fitted.search.global_.reduce_tokens == room
+    assert fitted.search.drift.reduce_tokens == room < settings.search.drift.reduce_tokens
     assert fitted.search.passage_context_tokens == settings.search.passage_context_tokens
-    assert fitted.search.drift_followup_tokens == settings.search.drift_followup_tokens
+    assert fitted.search.drift.followup_tokens == settings.search.drift.followup_tokens
     report_room = 8192 - settings.communities.report_max_tokens - PROMPT_OVERHEAD_TOKENS
     assert fitted.communities.report_max_input_tokens == min(
         settings.communities.report_max_input_tokens, report_room

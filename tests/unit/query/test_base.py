@@ -14,20 +14,51 @@ from tests.unit.query.fakes import fake_services
 
 
 def test_overrides_are_validated_like_the_settings_file() -> None:
-    query = make_query(Settings(), "Who?", top_chunks="3", hops_degree=2, level=1)
-    assert query.search.top_chunks == 3 and query.search.hops_degree == 2
-    assert query.search.community_level == 1
+    query = make_query(Settings(), "Who?", hops={"degree": 2}, level=1,
+                       **{"local.top_chunks": "3", "global.reduce_tokens": 900})
+    assert query.search.local.top_chunks == 3 and query.search.hops.degree == 2
+    assert query.search.global_.community_level == 1
+    assert query.search.global_.reduce_tokens == 900
+    assert query.search.hops.rerank is Settings().search.hops.rerank  # the rest kept
     assert query.response_type == Settings().search.response_type
+    assert query.notes == ()
+
+
+def test_the_python_name_of_the_global_section_works_too() -> None:
+    query = make_query(Settings(), "Who?", global_={"dynamic_selection": True})
+    assert query.search.global_.dynamic_selection is True
+
+
+def test_old_flat_names_map_to_their_sections_with_a_note() -> None:
+    query = make_query(Settings(), "Who?", hops_degree=2, top_chunks="4", hybrid=False)
+    assert query.search.hops.degree == 2 and query.search.local.top_chunks == 4
+    assert query.search.hybrid.enabled is False
+    assert query.notes == (
+        "search.hops_degree is deprecated: use search.hops.degree (the old name goes in the next"
+        " release).",
+        "search.top_chunks is deprecated: use search.local.top_chunks (the old name goes in the"
+        " next release).",
+        "search.hybrid is deprecated: use search.hybrid.enabled (the old name goes in the next"
+        " release).",
+    )
 
 
 @pytest.mark.parametrize(
     ("options", "message"),
-    [({"top_chunks": "three"}, "top_chunks"), ({"hops_typo": 1}, "Unknown query option hops_typo"),
-     ({"top_k": 5}, "Unknown query option top_k")],
+    [({"local.top_chunks": "three"}, r"^Invalid query option \(local\.top_chunks: Input should"),
+     ({"top_chunks": "three"}, r"^Invalid query option \(local\.top_chunks: Input should"),
+     ({"hops": {"degree": "two"}}, r"^Invalid query option \(hops\.degree: Input should"),
+     ({"hops_typo": 1}, r"^Unknown query option hops_typo: use one of response_type, history,"),
+     ({"hops": {"typo": 1}}, r"^Unknown query option hops\.typo: use one of"),
+     ({"hops": 2}, r"^Unknown query option hops: use one of"),
+     ({"top_k": 5}, r"^Unknown query option top_k: use one of .*, hops\.degree, .*\.$")],
 )
 def test_bad_overrides_are_one_sentence(options: dict[str, object], message: str) -> None:
-    with pytest.raises(InputError, match=message):
+    with pytest.raises(InputError, match=message) as refused:
         make_query(Settings(), "Who?", **options)
+    sentence = str(refused.value)
+    assert "\n" not in sentence and sentence.endswith(".")
+    assert sentence.count("response_type") == (1 if sentence.startswith("Unknown") else 0)
 
 
 def test_an_empty_question_is_refused() -> None:
@@ -44,10 +75,11 @@ def test_history_and_mentions_become_tuples() -> None:
 
 def test_with_search_validates_and_keeps_the_rest() -> None:
     query = make_query(Settings(), "Who?", response_type="List")
-    changed = query.with_search(naive_top_k=7)
-    assert changed.search.naive_top_k == 7 and changed.response_type == "List"
-    with pytest.raises(InputError):
-        query.with_search(naive_top_k="many")
+    changed = query.with_search(naive={"top_k": 7})
+    assert changed.search.naive.top_k == 7 and changed.response_type == "List"
+    assert changed.search.hops == query.search.hops
+    with pytest.raises(InputError, match=r"naive\.top_k"):
+        query.with_search(naive={"top_k": "many"})
 
 
 def test_the_registry_creates_each_method_and_refuses_others(tmp_path: Path) -> None:

@@ -95,7 +95,7 @@ async def test_calls_per_stage_match_the_budgets_and_follow_ups_are_deduplicated
         (PRIMER, primer_reply(60)), (FOLLOW_UP, follow_up_reply), (REDUCE, REDUCED)])
     pieces: list[str] = []
     query = make_query(services.settings, "How does Scrooge treat his clerk?",
-                       drift_k_followups=2, drift_depth=2, on_token=pieces.append)
+                       drift={"k_followups": 2, "depth": 2}, on_token=pieces.append)
     answer = await run_query(services, drift_over(services), query)
     stages = services.llm.usage.stages()
     assert {name: usage.calls for name, usage in stages.items()} == {
@@ -120,7 +120,8 @@ async def test_calls_per_stage_match_the_budgets_and_follow_ups_are_deduplicated
 async def test_the_answer_cites_only_rows_of_its_context(tmp_path: Path) -> None:
     services = drift_services(tmp_path, REPORTS, [
         (PRIMER, primer_reply(60)), (FOLLOW_UP, follow_up_reply), (REDUCE, REDUCED)])
-    query = make_query(services.settings, "How does Scrooge treat his clerk?", drift_depth=1)
+    query = make_query(services.settings, "How does Scrooge treat his clerk?",
+                       drift={"depth": 1})
     answer = await run_query(services, drift_over(services), query)
     assert answer.text == "Bob is the clerk [Data: Reports (1); Entities (1); Sources (2)]. Fred."
     assert answer.notes == [CITATIONS_DROPPED]
@@ -157,7 +158,7 @@ async def test_hyde_embeds_a_written_passage_and_costs_one_call(tmp_path: Path) 
         (PRIMER, primer_reply(0)), (LOCAL_ANSWER, "Bob Cratchit.")])
     plain = make_query(services.settings, "Who is the clerk?")
     await run_query(services, drift_over(services), plain)
-    await run_query(services, drift_over(services), plain.with_search(drift_hyde=True))
+    await run_query(services, drift_over(services), plain.with_search(drift={"hyde": True}))
     reads = services.store.params_of("query/search_communities_by_vector")
     vectors = [params["vector"] for params in reads]
     assert vectors[0] != vectors[1]
@@ -168,8 +169,8 @@ async def test_retrieval_and_ranking_use_the_follow_ups_local_contexts(tmp_path:
     services = drift_services(tmp_path, REPORTS, [
         (PRIMER, primer_reply(60)), (FOLLOW_UP, follow_up_reply)])
     drift = drift_over(services)
-    query = make_query(services.settings, "Who is the clerk?", drift_depth=1,
-                       drift_k_followups=2)
+    query = make_query(services.settings, "Who is the clerk?",
+                       drift={"depth": 1, "k_followups": 2})
     context = await retrieve_only(services, "drift", drift, query)
     assert context.text == "" and context.llm_calls == 3  # primer + two follow-ups, no reduce
     assert context.context.startswith("-----Findings-----\n(1) score 90.")

@@ -57,7 +57,8 @@ async def test_the_primer_writes_the_nearest_missing_reports_within_the_budget(
         (REPORT_PROMPT, report), (PRIMER, primer_reply(60)), (FOLLOW_UP, follow_up_reply),
         (REDUCE, "Scrooge scolds Bob [Data: Reports (1, 3)]."),
     ], contexts=[context_row("k1", "Scrooge"), context_row("k3", "Tim")])
-    query = make_query(services.settings, QUESTION, lazy_report_budget=2, drift_depth=1)
+    query = make_query(services.settings, QUESTION, lazy_report_budget=2,
+                       drift={"depth": 1})
     answer = await run_query(services, drift_over(services), query)
     # The two nearest extracts got reports (k1, k3); k2 had one; k4 was past the budget.
     assert [p["ids"] for p in services.store.params_of("communities/community_contexts")] == [
@@ -85,7 +86,8 @@ async def test_a_budget_of_zero_primes_on_the_extracts_and_says_so(tmp_path: Pat
         (PRIMER, primer_reply(60)), (FOLLOW_UP, follow_up_reply),
         (REDUCE, "Scrooge scolds Bob [Data: Reports (1)]."),
     ])
-    query = make_query(services.settings, QUESTION, lazy_report_budget=0, drift_depth=1)
+    query = make_query(services.settings, QUESTION, lazy_report_budget=0,
+                       drift={"depth": 1})
     answer = await run_query(services, drift_over(services), query)
     assert report_writes(services) == [] and services.store.writes == []
     assert "# Scrooge and Marley" in primer_prompt(services)
@@ -98,8 +100,8 @@ async def test_a_budget_of_zero_primes_on_the_extracts_and_says_so(tmp_path: Pat
 
 async def test_retrieval_only_writes_no_report_and_reads_the_extracts(tmp_path: Path) -> None:
     services = lazy_services(tmp_path, [(PRIMER, primer_reply(60)), (FOLLOW_UP, follow_up_reply)])
-    query = make_query(services.settings, QUESTION, lazy_report_budget=3, drift_depth=1,
-                       drift_k_followups=1)
+    query = make_query(services.settings, QUESTION, lazy_report_budget=3,
+                       drift={"depth": 1, "k_followups": 1})
     context = await retrieve_only(services, "drift", drift_over(services), query)
     assert services.store.writes == [] and "community reports" not in services.llm.usage.stages()
     assert context.llm_calls == 2  # the primer and one follow-up, no report
@@ -113,7 +115,8 @@ async def test_communities_built_without_reports_prime_on_their_extracts(tmp_pat
         (PRIMER, primer_reply(60)), (FOLLOW_UP, follow_up_reply),
         (REDUCE, "Scrooge [Data: Reports (1)].")], nearest=nearest)
     answer = await run_query(services, drift_over(services),
-                             make_query(services.settings, QUESTION, drift_depth=1))
+                             make_query(services.settings, QUESTION,
+                                        drift={"depth": 1}))
     assert services.store.writes == []
     assert answer.notes[0] == extractive_note(
         nearest, "their communities were built with `--reports none`")

@@ -67,7 +67,7 @@ async def test_each_question_runs_once_at_the_deepest_k() -> None:
 def test_table_has_a_row_per_method_and_marks_unavailable_ones() -> None:
     done = MethodResult("hops", [2, 5], {2: 1.0, 5: 2.0}, [0.05, 0.15])
     missing = MethodResult("local", [2, 5], unavailable="no module")
-    table = results_table([done, missing], [2, 5], 2, {"hops_rerank": False})
+    table = results_table([done, missing], [2, 5], 2, {"hops.rerank": False})
     assert [column.header for column in table.columns][:3] == ["method", "Recall@2", "Recall@5"]
     assert list(table.columns[1].cells) == ["50.0", "n/a"]
     assert list(table.columns[3].cells) == ["100", "not available"]
@@ -89,6 +89,6 @@ def test_methods_that_rank_no_passages_are_reported_unavailable(tmp_path: Path) 
 async def test_a_ranker_runs_the_method_with_the_overrides(tmp_path: Path) -> None:
     rows = [{"chunk_id": "c1", "document_id": "d1", "title": "", "text": "x"}]
     services = fake_services({"query/search_chunks_by_vector": rows}, [], tmp_path)
-    ranker = ranker_for(services, "naive", {"hops_degree": 2})
+    ranker = ranker_for(services, "naive", {"hops.degree": 2})
     assert not isinstance(ranker, str)
     assert await ranker("Who?", 5) == ["d1"]

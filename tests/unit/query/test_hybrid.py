@@ -75,14 +75,14 @@ async def test_a_rare_name_ranks_its_passage_first_where_vectors_alone_do_not(
 
     # Max: the BM25 winner ties the vector favourite (both 1 relative to their best) and wins
     # the tie, as both ways found it. Scores stay on the vector scale, never BM25's 7.0.
-    assert await top3(hybrid=True) == [("c5", 0.94), ("c1", 0.94), ("c2", 0.93)]
+    assert await top3(hybrid={"enabled": True}) == [("c5", 0.94), ("c1", 0.94), ("c2", 0.93)]
     words = services.store.params_of("query/search_chunks_by_fulltext")[0]["query"]
     assert words == "xenocrates chalcedon born"
     # RRF: ranks only; c3, third and second, edges out c5, fifth and first. The i-th row takes
     # the i-th vector score.
-    assert await top3(hybrid=True, hybrid_fusion="rrf") == [("c3", 0.94), ("c5", 0.93),
-                                                            ("c1", 0.92)]
-    assert await top3(hybrid=False) == [("c1", 0.94), ("c2", 0.93), ("c3", 0.92)]
+    assert await top3(hybrid={"enabled": True, "fusion": "rrf"}) == [
+        ("c3", 0.94), ("c5", 0.93), ("c1", 0.92)]
+    assert await top3(hybrid={"enabled": False}) == [("c1", 0.94), ("c2", 0.93), ("c3", 0.92)]
 
 
 def test_max_fusion_compares_scores_relative_to_each_rankings_best() -> None:

@@ -16,6 +16,7 @@ from graphrag_neo4j.query.hops.search import HopsSearch
 from graphrag_neo4j.query.local import ENTITY_INDEX, LocalSearch
 from graphrag_neo4j.query.naive import NaiveSearch
 from graphrag_neo4j.query.run import retrieve_only, run_query
+from graphrag_neo4j.settings import renamed_setting_line
 from graphrag_neo4j.testing import FakeEmbeddings
 from tests.unit.query.fakes import fake_services
 
@@ -37,7 +38,7 @@ async def test_naive_answers_from_the_nearest_passages_and_streams(tmp_path: Pat
     )
     pieces: list[str] = []
     query = make_query(services.settings, "Who taught Euler?", on_token=pieces.append,
-                       naive_top_k=2, hybrid=True)
+                       naive={"top_k": 2}, hybrid={"enabled": True})
     answer = await run_query(services, NaiveSearch(services), query)
     assert answer.text == "Johann taught Euler [Data: Sources (1)]."
     assert "".join(pieces) == answer.text
@@ -48,9 +49,25 @@ async def test_naive_answers_from_the_nearest_passages_and_streams(tmp_path: Pat
     assert "1|Euler|Euler studied with Johann." in prompt and "Who taught Euler?" in prompt
 
 
+async def test_an_old_option_name_works_and_the_answer_says_so_first(tmp_path: Path) -> None:
+    services = fake_services(
+        {"query/search_chunks_by_vector": PASSAGES, "query/search_chunks_by_fulltext": []},
+        [("similarity search found", "Johann taught Euler [Data: Sources (1)].")],
+        tmp_path,
+    )
+    query = make_query(services.settings, "Who taught Euler?", naive_top_k=1)
+    line = renamed_setting_line("naive_top_k", "naive.top_k")
+    answer = await run_query(services, NaiveSearch(services), query)
+    assert [row["chunk_id"] for row in answer.sources["Sources"]] == ["c1"]
+    assert answer.notes[0] == line
+    context = await retrieve_only(services, "naive", NaiveSearch(services), query)
+    assert context.notes[0] == line and len(context.sources["Sources"]) == 1
+
+
 async def test_naive_ranks_documents_without_an_answer_call(tmp_path: Path) -> None:
     services = fake_services({"query/search_chunks_by_vector": PASSAGES}, [], tmp_path)
-    query = make_query(services.settings, "Who taught Euler?", hybrid=False)
+    query = make_query(services.settings, "Who taught Euler?",
+                       hybrid={"enabled": False})
     assert await NaiveSearch(services).rank_documents(query, 5) == ["d1", "d2"]
     assert services.store.params_of("query/search_chunks_by_vector")[0]["k"] == 5
 
@@ -86,7 +103,8 @@ async def test_local_packs_every_table_and_answers(tmp_path: Path) -> None:
     services = fake_services(rows, [("graph search found", "Bob Cratchit is his clerk.")],
                              tmp_path)
     search = LocalSearch(services)
-    query = make_query(services.settings, "Who is Scrooge's clerk?", top_chunks="3", hybrid=True)
+    query = make_query(services.settings, "Who is Scrooge's clerk?",
+                       local={"top_chunks": "3"}, hybrid={"enabled": True})
     answer = await run_query(services, search, query)
     assert answer.text == "Bob Cratchit is his clerk."
     assert {name: len(rows) for name, rows in answer.sources.items()} == {
@@ -94,7 +112,7 @@ async def test_local_packs_every_table_and_answers(tmp_path: Path) -> None:
     params = services.store.params_of("query/local_retrieval")
     assert params[0]["top_chunks"] == 3  # the string override was validated to an int
     assert params[0]["seed_ids"] == ["e1"]  # the named entity joins the vector hits
-    assert params[0]["top_k"] == services.settings.search.top_k_entities
+    assert params[0]["top_k"] == services.settings.search.local.top_k_entities
     assert params[0]["query_vector"] == await services.embedder.embed_query(query.question)
     # The nearest passages too, with the scores their search gave them.
     assert params[0]["chunk_scores"] == {"c1": 0.9, "c2": 0.8, "c3": 0.7}
@@ -207,7 +225,7 @@ HOPS_ROWS: dict[str, list[dict[str, Any]]] = {
 async def test_hops_without_llm_ranks_passages_by_relations(tmp_path: Path) -> None:
     services = fake_services(HOPS_ROWS, [("multi-hop search", "Daniel Bernoulli.")], tmp_path)
     query = make_query(services.settings, "Who is the son of Euler's teacher?",
-                       mentions=["Euler"], hops_rerank=False, hops_final_k=2)
+                       mentions=["Euler"], hops={"rerank": False, "final_k": 2})
     answer = await run_query(services, HopsSearch(services), query)
     assert answer.text == "Daniel Bernoulli." and answer.llm_calls == 1  # the answer only
     facts = [row["fact"] for row in answer.sources["Relationships"]]
@@ -232,7 +250,7 @@ def test_a_method_capability_tells_the_cli_whether_it_streams(tmp_path: Path) ->
 async def test_hops_lifts_passages_naming_a_bridge_and_weighs_fast_relations_apart(
     tmp_path: Path,
 ) -> None:
-    # c3's document was indexed fast: its relation counts with hops_fast_relation_weight (0);
+    # c3's document was indexed fast: its relation counts with hops.fast_relation_weight (0);
     # c2 names "Daniel Bernoulli", a bridge named by the nearest passage (c3) but not asked.
     rows = {
         **HOPS_ROWS,
@@ -250,7 +268,7 @@ async def test_hops_lifts_passages_naming_a_bridge_and_weighs_fast_relations_apa
     }
     services = fake_services(rows, [], tmp_path)
     query = make_query(services.settings, "Where did Euler work?", mentions=["Euler"],
-                       hops_rerank=False)
+                       hops={"rerank": False})
     assert await HopsSearch(services).rank_documents(query, 3) == ["d3", "d2", "d1"]
-    plain = query.with_search(hops_bridge_weight=0.0, hops_fast_relation_weight=0.75)
+    plain = query.with_search(hops={"bridge_weight": 0.0, "fast_relation_weight": 0.75})
     assert await HopsSearch(services).rank_documents(plain, 3) == ["d1", "d3", "d2"]

@@ -75,10 +75,13 @@ def batches(draw: st.DrawFn) -> Batch:
     found = draw(st.lists(mentions, max_size=25)) + draw(chained_mentions())
     documents = {c: draw(st.sampled_from(("d0", "d1", "d2"))) for c in CHUNKS}
     stored = []
+    named: dict[str, str] = {}  # one node per id: "Tim Tim" and "Tim Tim !!" share one
     for name, kind in draw(st.lists(st.tuples(names, st.sampled_from(TYPES)), max_size=4)):
+        node = entity_id(name, kind)
+        name = named.setdefault(node, name)
         # A stored entity is found by its own name and, through a recorded merge, by another.
         for key in {normalize_name(name), normalize_name(draw(names))}:
-            stored.append(ExistingEntity(entity_id(name, kind), name, kind, key))
+            stored.append(ExistingEntity(node, name, kind, key))
     return Batch(found, documents, stored)
 
 

@@ -51,7 +51,7 @@ async def test_expansion_matches_the_notebook_matrices(
 
 
 async def test_expansion_refuses_degree_zero() -> None:
-    with pytest.raises(ValueError, match="hops_degree"):
+    with pytest.raises(ValueError, match=r"search\.hops\.degree"):
         await expand_entities(neighbours, {"a"}, set(), 0)
 
 
