@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 
 from graphrag_neo4j.indexing.costs.dependent_stages import Dependent, dependent_row
@@ -10,29 +11,40 @@ from graphrag_neo4j.indexing.graph.refresh import refresh_entities, refresh_rela
 from graphrag_neo4j.indexing.graph.summaries import STAGE, DescriptionMerger
 from graphrag_neo4j.indexing.stages.base import BatchState, EstimateInputs
 from graphrag_neo4j.llm.costs.estimate import StageEstimate
+from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
 from graphrag_neo4j.progress import StageProgress
+from graphrag_neo4j.store import Store
 
 SUMMARIES_ROW = "summaries"  # both stages' LLM summaries; their vectors go in "embeddings"
+Refresh = Callable[
+    [Store, Iterable[str], DescriptionMerger, EmbeddingCaller, Callable[[int], None]],
+    Awaitable[int],
+]
 
 
 @dataclass
-class EntityDescriptions:
-    """Each touched entity's description from all its mentions, and its embedding."""
+class DescriptionStage:
+    """Each touched entity's (or relation's) description from all its mentions, embedded."""
 
-    label: str = "entity descriptions"
+    label: str
+    refresh: Refresh
+    touched: Callable[[BatchState], set[str]]
+    counts_summaries: bool  # one row counts both stages' summaries: the first stage's
     estimate_row: str = SUMMARIES_ROW
     usage_key: str | None = STAGE
 
     async def run(self, state: BatchState, services: IndexingServices,
                   progress: StageProgress) -> None:
-        """Re-describe and re-embed the entities the write stage touched."""
+        """Re-describe and re-embed what the write stage touched."""
         merger = DescriptionMerger.from_settings(services.llm, services.settings)
-        with progress.stage(self.label, add_total=len(state.entity_ids)) as advance:
-            await refresh_entities(services.store, state.entity_ids, merger,
-                                   services.embedder, advance)
+        ids = self.touched(state)
+        with progress.stage(self.label, add_total=len(ids)) as advance:
+            await self.refresh(services.store, ids, merger, services.embedder, advance)
 
     def estimate(self, inputs: EstimateInputs) -> list[StageEstimate]:
         """Summary calls past the token budget, for entities and relations together."""
+        if not self.counts_summaries:
+            return []
         if not inputs.llm_used:
             return [StageEstimate(self.estimate_row, note="no LLM: extractive descriptions")]
         budget = inputs.settings.extraction.summary_token_budget
@@ -41,22 +53,15 @@ class EntityDescriptions:
         return [dependent_row(inputs.profile, inputs.settings, stage, inputs.new_chunks)]
 
 
-@dataclass
-class RelationDescriptions:
-    """Each touched relation's description from all its mentions, and its embedding."""
+def _entities(state: BatchState) -> set[str]:
+    return state.entity_ids
 
-    label: str = "relation descriptions"
-    estimate_row: str = SUMMARIES_ROW
-    usage_key: str | None = STAGE
 
-    async def run(self, state: BatchState, services: IndexingServices,
-                  progress: StageProgress) -> None:
-        """Re-describe and re-embed the relations the write stage touched."""
-        merger = DescriptionMerger.from_settings(services.llm, services.settings)
-        with progress.stage(self.label, add_total=len(state.relation_ids)) as advance:
-            await refresh_relations(services.store, state.relation_ids, merger,
-                                    services.embedder, advance)
+def _relations(state: BatchState) -> set[str]:
+    return state.relation_ids
 
-    def estimate(self, inputs: EstimateInputs) -> list[StageEstimate]:  # noqa: ARG002
-        """Counted in the entity descriptions' row (one summaries row for both)."""
-        return []
+
+ENTITY_DESCRIPTIONS = DescriptionStage("entity descriptions", refresh_entities, _entities,
+                                       counts_summaries=True)
+RELATION_DESCRIPTIONS = DescriptionStage("relation descriptions", refresh_relations, _relations,
+                                         counts_summaries=False)

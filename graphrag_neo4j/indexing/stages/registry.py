@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from graphrag_neo4j.indexing.stages.base import BatchStage
-from graphrag_neo4j.indexing.stages.describe import EntityDescriptions, RelationDescriptions
+from graphrag_neo4j.indexing.stages.describe import ENTITY_DESCRIPTIONS, RELATION_DESCRIPTIONS
 from graphrag_neo4j.indexing.stages.resolve import ResolveStage
 from graphrag_neo4j.indexing.stages.write import WriteStage
 
@@ -12,6 +12,6 @@ from graphrag_neo4j.indexing.stages.write import WriteStage
 AFTER_EXTRACTION: tuple[BatchStage, ...] = (
     ResolveStage(),
     WriteStage(),
-    EntityDescriptions(),
-    RelationDescriptions(),
+    ENTITY_DESCRIPTIONS,
+    RELATION_DESCRIPTIONS,
 )
