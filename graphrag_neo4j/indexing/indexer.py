@@ -20,6 +20,7 @@ from graphrag_neo4j.indexing.extraction.registry import create_extraction_method
 from graphrag_neo4j.indexing.graph.deletion import delete_document
 from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
 from graphrag_neo4j.indexing.graph.writer import write_documents_and_chunks
+from graphrag_neo4j.indexing.input.changes import documents_to_index
 from graphrag_neo4j.indexing.input.chunking import chunk_document
 from graphrag_neo4j.indexing.input.limits import documents_within_limits, extraction_within_limits
 from graphrag_neo4j.indexing.input.triplet_corpus import Triplet, TripletPassage
@@ -112,19 +113,13 @@ class Indexer:
         rows = await asyncio.to_thread(
             self.store.read, "indexing/find_indexed_documents", ids=[d.id for d in documents]
         )
-        stored = {row["id"]: row for row in rows}
-        todo = []
-        for document in {d.id: d for d in documents}.values():
-            row = stored.get(document.id)
-            if row and row["complete"] and row["content_hash"] == document.content_hash:
-                stats.unchanged_documents += 1
-                continue
-            if row and row["content_hash"] != document.content_hash:
-                stats.changed_documents += 1
-                merger = DescriptionMerger.from_settings(self.llm, self.settings)
-                await delete_document(self.store, document.id, merger, self.embedder)
-            todo.append(document)
-        return todo
+        changes = documents_to_index(documents, {row["id"]: row for row in rows})
+        stats.unchanged_documents += changes.unchanged
+        stats.changed_documents += len(changes.changed)
+        merger = DescriptionMerger.from_settings(self.llm, self.settings)
+        for document_id in changes.changed:
+            await delete_document(self.store, document_id, merger, self.embedder)
+        return changes.todo
 
     async def _index_batch(
         self, method: ExtractionMethod, batch: Batch, progress: StageProgress, stats: IndexStats

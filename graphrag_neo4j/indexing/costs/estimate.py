@@ -13,6 +13,7 @@ from graphrag_neo4j.indexing.extraction.registry import (
     check_extraction_method,
     create_extraction_method,
 )
+from graphrag_neo4j.indexing.input.changes import documents_to_index
 from graphrag_neo4j.indexing.input.chunking import chunk_document
 from graphrag_neo4j.indexing.input.loaders import load_documents
 from graphrag_neo4j.indexing.records import Chunk, Document
@@ -75,17 +76,10 @@ def _indexed_state(open_store: Callable[[], Store], ids: list[str]
 def plan_input(documents: Sequence[Document], settings: Settings,
                open_store: Callable[[], Store]) -> InputPlan:
     """Which documents a run would index (as the indexer decides) and their chunks."""
-    unique = list({d.id: d for d in documents}.values())
-    stored, note = _indexed_state(open_store, [d.id for d in unique])
-    plan = InputPlan(len(unique), [], notes=[note] if note else [])
-    for document in unique:
-        row = stored.get(document.id)
-        if row and row["complete"] and row["content_hash"] == document.content_hash:
-            plan.unchanged += 1
-            continue
-        if row and row["content_hash"] != document.content_hash:
-            plan.changed += 1
-        plan.todo.append(document)
+    stored, note = _indexed_state(open_store, list({d.id for d in documents}))
+    changes = documents_to_index(documents, stored)
+    plan = InputPlan(len(changes.todo) + changes.unchanged, changes.todo, changes.unchanged,
+                     len(changes.changed), notes=[note] if note else [])
     plan.chunks = [c for d in plan.todo for c in chunk_document(d, settings.chunking)]
     if plan.changed:
         plan.notes.append(f"{plan.changed} changed documents lose their old version first; "
