@@ -425,7 +425,7 @@ class HybridSearchSettings(_Section):
         True,
         description="Candidates from the fulltext indexes (BM25) as well as the vector indexes,"
         " fused as `fusion` says (passages for naive, hops and local; entities for hops"
-        " and local). On MuSiQue it adds 3.5 Recall@5 points to naive (README).",
+        " and local). On MuSiQue it adds 3.5 Recall@5 points to naive (docs/benchmarks.md).",
     )
     candidates: int = Field(
         20, description="Candidates each way (vector, fulltext) before fusion."

@@ -17,6 +17,7 @@ from graphrag_neo4j.indexing.extraction.base import (
     RunServices,
 )
 from graphrag_neo4j.indexing.extraction.registry import create_extraction_method
+from graphrag_neo4j.indexing.extraction.triplets import TripletExtraction
 from graphrag_neo4j.indexing.graph.deletion import delete_document
 from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
 from graphrag_neo4j.indexing.graph.writer import write_documents_and_chunks
@@ -36,7 +37,7 @@ from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 
 DOCUMENTS_PER_BATCH = 100
-TRIPLETS = "triplets"  # the method that reads the triplets passages bring
+TRIPLETS = TripletExtraction.name  # the method that reads the triplets passages bring
 GRAPH_LOCK = "graph"  # held while a batch is resolved and written (see Store.exclusive)
 
 

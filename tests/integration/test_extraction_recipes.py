@@ -32,11 +32,10 @@ class CapitalsExtraction:
     """Every capitalised word of four letters or more is a `name` entity."""
 
     services: IndexingServices
-    name: str = field(default="capitals", init=False)
-    description: str = field(default="Capitalised words as entities, for the recipe test.",
-                             init=False)
-    progress_label: str = field(default="extract (capitals)", init=False)
-    needs_llm: bool = field(default=False, init=False)
+    name = "capitals"
+    description = "Capitalised words as entities, for the recipe test."
+    progress_label = "extract (capitals)"
+    needs_llm = False
 
     async def extract(self, batch: Batch, advance: Advance) -> list[ChunkExtraction]:
         found = []

@@ -92,4 +92,12 @@ class ExtractionMethod(Protocol):
         ...
 
 
-ExtractionFactory = Callable[[IndexingServices], ExtractionMethod]
+class ExtractionFactory(Protocol):
+    """An extraction method's class: its name and description, and a new instance."""
+
+    name: str
+    description: str
+
+    def __call__(self, services: IndexingServices) -> ExtractionMethod:
+        """A new instance of the method over the run's services."""
+        ...

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from graphrag_neo4j.indexing.extraction.base import Advance, Batch, IndexingServices, require_llm
@@ -21,12 +21,12 @@ class LLMExtraction:
     """Entities and triplets in tagged records from the LLM, gleaning what it missed."""
 
     services: IndexingServices
-    name: str = field(default="llm", init=False)
-    description: str = field(init=False, default=(
+    name = "llm"
+    description = (
         "The LLM reads every chunk and returns typed entities with descriptions and "
-        "relations (plus gleaning passes): the richest graph, at one or more calls per chunk."))
-    progress_label: str = field(default="extract (LLM)", init=False)
-    needs_llm: bool = field(default=True, init=False)
+        "relations (plus gleaning passes): the richest graph, at one or more calls per chunk.")
+    progress_label = "extract (LLM)"
+    needs_llm = True
 
     def extractor(self) -> Extractor:
         """The per-chunk extractor over the run's LLM and settings."""

@@ -1,4 +1,4 @@
-"""The registry of extraction methods: the only place that lists their names."""
+"""The registry of extraction methods: the only place that lists them."""
 
 from __future__ import annotations
 
@@ -12,12 +12,10 @@ from graphrag_neo4j.indexing.extraction.fast.method import FastExtraction
 from graphrag_neo4j.indexing.extraction.llm_method import LLMExtraction
 from graphrag_neo4j.indexing.extraction.triplets import TripletExtraction
 
-# Adding a method: one module with a class that meets ExtractionMethod, plus one line here.
-METHODS: dict[str, ExtractionFactory] = {
-    "llm": LLMExtraction,
-    "fast": FastExtraction,
-    "triplets": TripletExtraction,
-}
+# Adding a method: one module with a class that meets ExtractionMethod (its `name` and
+# `description` included), plus one entry here.
+FACTORIES: tuple[ExtractionFactory, ...] = (LLMExtraction, FastExtraction, TripletExtraction)
+METHODS: dict[str, ExtractionFactory] = {factory.name: factory for factory in FACTORIES}
 
 
 def extraction_method_names() -> list[str]:

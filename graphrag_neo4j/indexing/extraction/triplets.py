@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.extraction.base import Advance, Batch, IndexingServices
@@ -49,12 +49,12 @@ class TripletExtraction:
     """The subject-predicate-object triplets each passage brings, as untyped mentions; no LLM."""
 
     services: IndexingServices
-    name: str = field(default="triplets", init=False)
-    description: str = field(init=False, default=(
+    name = "triplets"
+    description = (
         "Passages that bring their own subject-predicate-object triplets (`index --triplets "
-        "FILE.jsonl`): the triplets become the graph as given, no LLM, no NLP."))
-    progress_label: str = field(default="extract (triplets)", init=False)
-    needs_llm: bool = field(default=False, init=False)
+        "FILE.jsonl`): the triplets become the graph as given, no LLM, no NLP.")
+    progress_label = "extract (triplets)"
+    needs_llm = False
 
     async def extract(self, batch: Batch, advance: Advance) -> list[ChunkExtraction]:
         """Each document's triplets placed in the chunk that names them."""

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from graphrag_neo4j.indexing.costs.dependent_stages import Dependent, dependent_row
 from graphrag_neo4j.indexing.extraction.base import IndexingServices
 from graphrag_neo4j.indexing.resolution.decisions import STAGE
@@ -13,12 +11,11 @@ from graphrag_neo4j.llm.costs.estimate import StageEstimate
 from graphrag_neo4j.progress import StageProgress
 
 
-@dataclass
 class ResolveStage:
     """Same-name grouping always; type conflicts and near-duplicates decided by the LLM."""
 
-    label: str = "resolve entities"
-    estimate_row: str = "resolution"
+    label = "resolve entities"
+    estimate_row = "resolution"
     usage_key: str | None = STAGE
 
     async def run(self, state: BatchState, services: IndexingServices,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 
 from graphrag_neo4j.indexing.extraction.base import IndexingServices
 from graphrag_neo4j.indexing.graph.writer import write_mentions
@@ -12,12 +11,11 @@ from graphrag_neo4j.llm.costs.estimate import StageEstimate
 from graphrag_neo4j.progress import StageProgress
 
 
-@dataclass
 class WriteStage:
     """Batched, idempotent MERGEs of entities, relations and their per-chunk provenance."""
 
-    label: str = "write graph"
-    estimate_row: str = "graph writes"
+    label = "write graph"
+    estimate_row = "graph writes"
     usage_key: str | None = None
 
     async def run(self, state: BatchState, services: IndexingServices,

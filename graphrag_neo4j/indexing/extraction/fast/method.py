@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from graphrag_neo4j.indexing.extraction.base import Advance, Batch, IndexingServices
 from graphrag_neo4j.indexing.extraction.rows import EXTRACTION_ROW, GLEANING_ROW
@@ -18,11 +18,11 @@ class FastExtraction:
     """spaCy's named entities and frequent noun phrases, related by co-occurrence; no LLM."""
 
     services: IndexingServices
-    name: str = field(default="fast", init=False)
-    description: str = field(init=False, default=(
+    name = "fast"
+    description = (
         "spaCy's named entities and frequent noun phrases related by co-occurrence, with "
-        "verbatim sentences as descriptions: thousands of words a second, no LLM."))
-    progress_label: str = field(default="extract (fast, spaCy)", init=False)
+        "verbatim sentences as descriptions: thousands of words a second, no LLM.")
+    progress_label = "extract (fast, spaCy)"
 
     @property
     def needs_llm(self) -> bool:
