@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from graphrag_neo4j.indexing.input.changes import documents_to_index
 from graphrag_neo4j.indexing.input.chunking import chunk_document
 from graphrag_neo4j.indexing.input.limits import documents_within_limits, extraction_within_limits
 from graphrag_neo4j.indexing.input.triplet_corpus import Triplet, TripletPassage
-from graphrag_neo4j.indexing.records import Document
+from graphrag_neo4j.indexing.records import ChunkExtraction, Document
 from graphrag_neo4j.indexing.run_report import IndexStats
 from graphrag_neo4j.indexing.stages import registry as stage_list
 from graphrag_neo4j.indexing.stages.base import CHUNKS_LABEL, BatchState
@@ -38,6 +39,7 @@ from graphrag_neo4j.store import Store
 
 DOCUMENTS_PER_BATCH = 100
 TRIPLETS = TripletExtraction.name  # the method that reads the triplets passages bring
+logger = logging.getLogger(__name__)
 GRAPH_LOCK = "graph"  # held while a batch is resolved and written (see Store.exclusive)
 
 
@@ -134,7 +136,10 @@ class Indexer:
             )
         with progress.stage(method.progress_label) as advance:
             extractions = await method.extract(batch, advance)
-        state = BatchState(batch, [extraction_within_limits(e) for e in extractions], stats)
+        max_words = self.settings.extraction.max_name_words if method.names_from_text else None
+        checked = [extraction_within_limits(e, max_words) for e in extractions]
+        _warn_refused(checked, max_words)
+        state = BatchState(batch, checked, stats)
         # Resolution reads the entities it merges into: another run writing between its read
         # and this write would record different merges, so the stages after extraction run
         # one writer at a time (extraction, the slow part, stays concurrent).
@@ -158,3 +163,19 @@ def _count(state: BatchState) -> None:
         stats.dropped_records += extraction.dropped_records
         stats.orphans_added += extraction.orphans_added
         stats.orphans_dropped += extraction.orphans_dropped
+        stats.refused_names += len(extraction.refused_names)
+
+
+def _warn_refused(extractions: list[ChunkExtraction], max_words: int | None) -> None:
+    """One line per batch for the names refused as no entity names, with the first one."""
+    refused = [pair for e in extractions for pair in e.refused_names]
+    if not refused:
+        return
+    name, reason = refused[0]
+    logger.warning(
+        "%d extracted names were refused as no entity names (URLs, code or markup, sentences,"
+        " headings in capitals, over %s words), with their relations; first: %r (%s). Their"
+        " words stay in the chunks for retrieval.", len(refused), max_words, name[:80], reason,
+    )
+    for name, reason in refused:
+        logger.info("refused entity name %r: %s", name[:200], reason)

@@ -102,3 +102,4 @@ class ChunkExtraction:
     dropped_records: int = 0
     orphans_added: int = 0
     orphans_dropped: int = 0
+    refused_names: list[tuple[str, str]] = field(default_factory=list)  # (name, reason)

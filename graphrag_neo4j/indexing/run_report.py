@@ -21,6 +21,7 @@ class IndexStats:
     relations: int = 0
     merges: int = 0
     dropped_records: int = 0
+    refused_names: int = 0
     orphans_added: int = 0
     orphans_dropped: int = 0
     triplets: int = 0

@@ -35,6 +35,7 @@ class CapitalsExtraction:
     name = "capitals"
     description = "Capitalised words as entities, for the recipe test."
     progress_label = "extract (capitals)"
+    names_from_text = True
     needs_llm = False
 
     async def extract(self, batch: Batch, advance: Advance) -> list[ChunkExtraction]:

@@ -54,6 +54,7 @@ class TripletExtraction:
         "Passages that bring their own subject-predicate-object triplets (`index --triplets "
         "FILE.jsonl`): the triplets become the graph as given, no LLM, no NLP.")
     progress_label = "extract (triplets)"
+    names_from_text = False
     needs_llm = False
 
     async def extract(self, batch: Batch, advance: Advance) -> list[ChunkExtraction]:

@@ -6,6 +6,7 @@ so one over-long record would leave the good documents of its batch incomplete a
 re-run. Such a record is refused before anything is written: a document whose id is over
 `MAX_KEY_BYTES` UTF-8 bytes is skipped, and an entity mention (with the relations naming it)
 whose name is over the limit is dropped, each with one warning line; the rest goes on.
+Names that are no entity names (`extraction.names`) are refused here too, with a reason.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import replace
 
+from graphrag_neo4j.indexing.extraction.names import junk_reason
 from graphrag_neo4j.indexing.records import ChunkExtraction, Document
 
 MAX_KEY_BYTES = 4096  # half of Neo4j's index key limit: names also live in composite keys
@@ -47,23 +49,31 @@ def documents_within_limits(documents: Sequence[Document]) -> tuple[list[Documen
     return kept, len(documents) - len(kept)
 
 
-def extraction_within_limits(extraction: ChunkExtraction) -> ChunkExtraction:
-    """The extraction without mentions whose names are over the limit (counted as dropped)."""
-    long_names = {m.name for m in extraction.entities if too_long(m.name)}
-    long_names |= {
-        end for r in extraction.relations for end in (r.subject, r.object) if too_long(end)
+def extraction_within_limits(
+    extraction: ChunkExtraction, max_name_words: int | None = None
+) -> ChunkExtraction:
+    """The extraction without mentions whose names are over the limit, or (with
+    `max_name_words`) no entity names at all: URLs, code, sentences (refused with a reason);
+    both counted as dropped, with the relations naming them."""
+    names = {m.name for m in extraction.entities}
+    names |= {end for r in extraction.relations for end in (r.subject, r.object)}
+    long_names = {name for name in names if too_long(name)}
+    refused = {} if max_name_words is None else {
+        name: reason for name in sorted(names - long_names)
+        if (reason := junk_reason(name, max_name_words)) is not None
     }
-    if not long_names:
+    if not long_names and not refused:
         return extraction
     for name in sorted(long_names):
         logger.warning(
             "chunk %s: the entity name %s is longer than %d bytes; it and its relations"
             " are dropped.", extraction.chunk_id, preview(name), MAX_KEY_BYTES,
         )
-    entities = [m for m in extraction.entities if m.name not in long_names]
+    dropped_names = long_names | set(refused)
+    entities = [m for m in extraction.entities if m.name not in dropped_names]
     relations = [
         r for r in extraction.relations
-        if r.subject not in long_names and r.object not in long_names
+        if r.subject not in dropped_names and r.object not in dropped_names
     ]
     dropped = len(extraction.entities) - len(entities) + len(extraction.relations) - len(relations)
     return replace(
@@ -71,4 +81,5 @@ def extraction_within_limits(extraction: ChunkExtraction) -> ChunkExtraction:
         entities=entities,
         relations=relations,
         dropped_records=extraction.dropped_records + dropped,
+        refused_names=[*extraction.refused_names, *refused.items()],
     )

@@ -61,3 +61,22 @@ def test_an_over_long_name_drops_its_mentions_and_relations(
 def test_an_extraction_within_limits_is_returned_as_is() -> None:
     extraction = ChunkExtraction("c1", [EntityMention("c1", "Ada", "person", "")])
     assert extraction_within_limits(extraction) is extraction
+
+
+def test_names_that_name_nothing_are_refused_with_their_relations_and_counted() -> None:
+    extraction = ChunkExtraction(
+        "c1",
+        [EntityMention("c1", "Ada", "person", ""),
+         EntityMention("c1", "http://www.pgdp.net A CHRISTMAS CAROL", "concept", ""),
+         EntityMention("c1", "NEO4J_PASSWORD", "organization", "")],
+        [RelationMention("c1", "Ada", "visits", "http://www.pgdp.net A CHRISTMAS CAROL"),
+         RelationMention("c1", "Ada", "meets", "Babbage")],
+    )
+    kept = extraction_within_limits(extraction, max_name_words=6)
+    assert [m.name for m in kept.entities] == ["Ada"]
+    assert [r.object for r in kept.relations] == ["Babbage"]
+    assert kept.dropped_records == 3
+    assert kept.refused_names == [("NEO4J_PASSWORD", "code or markup"),
+                                  ("http://www.pgdp.net A CHRISTMAS CAROL", "a URL")]
+    # Without a word limit (names the input states) only the byte limit applies.
+    assert extraction_within_limits(extraction) is extraction

@@ -1,0 +1,34 @@
+"""What may name an entity: the junk rule every extraction method's names pass."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphrag_neo4j.indexing.extraction.names import junk_reason
+
+
+@pytest.mark.parametrize(("name", "reason"), [
+    ("http://www.pgdp.net A CHRISTMAS CAROL", "a URL"),
+    ("gutenberg.org", "a URL"),
+    ("Illustration] BY CHARLES DICKENS [Illustration]", "code or markup"),
+    ("Optional[dict[str", "code or markup"),
+    ("list(set(entity['name", "code or markup"),
+    ("NEO4J_PASSWORD", "code or markup"),
+    ("$HOME", "code or markup"),
+    ("a | b", "code or markup"),
+    ("Terms of Use and Redistributing Project Gutenberg", "longer than 6 words"),
+    ("这是一个很长的中文句子" * 6, "longer than 60 characters"),
+    ("He went home at last.", "a sentence"),
+    ("FULL PROJECT GUTENBERG LICENSE", "a heading or notice in capitals"),
+])
+def test_what_names_nothing_is_refused_with_its_reason(name: str, reason: str) -> None:
+    assert junk_reason(name, max_words=6) == reason
+
+
+@pytest.mark.parametrize("name", [
+    "Ebenezer Scrooge", "Ghost of Christmas Yet to Come", "Bharatiya Janata Party (BJP)",
+    "NATO", "U.S.", "St. Paul", "$25,000,000", "Co-operative", "Harry Potter and the "
+    "Philosopher's Stone", "東京", "Москва", "1845",
+])
+def test_names_stay_names(name: str) -> None:
+    assert junk_reason(name, max_words=6) is None
