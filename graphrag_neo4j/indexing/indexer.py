@@ -174,8 +174,9 @@ def _warn_refused(extractions: list[ChunkExtraction], max_words: int | None) -> 
     name, reason = refused[0]
     logger.warning(
         "%d extracted names were refused as no entity names (URLs, code or markup, sentences,"
-        " headings in capitals, over %s words), with their relations; first: %r (%s). Their"
-        " words stay in the chunks for retrieval.", len(refused), max_words, name[:80], reason,
+        " headings in capitals, phrases of over %s words), with their relations; first: %r"
+        " (%s). Their words stay in the chunks for retrieval.",
+        len(refused), max_words, name[:80], reason,
     )
     for name, reason in refused:
         logger.info("refused entity name %r: %s", name[:200], reason)

@@ -13,23 +13,41 @@ _URL = re.compile(r"https?://|\bwww\.|\b[\w-]+\.(?:com|org|net|edu|gov|io|info)\
 # Brackets, braces, angle brackets, assignments, pipes, backslashes, backticks, `::`, calls
 # (`f(` or `x.f(`), shell variables and snake_case or CONSTANT_CASE identifiers.
 _CODE = re.compile(r"[\[\]{}<>=;|\\`]|::|\w\(|\$[A-Za-z_{]|\b[A-Za-z0-9]+_[A-Za-z0-9_]+")
-_SENTENCE_END = re.compile(r"[.!?]$")
-CHARS_PER_WORD = 10  # names of scripts written without spaces are bounded by length instead
+# Words a title keeps in lower case ("Organisation for Economic Co-operation and Development").
+_TITLE_JOINERS = frozenset({
+    "a", "an", "and", "at", "by", "de", "del", "der", "des", "di", "du", "for", "from", "in",
+    "la", "le", "of", "on", "or", "the", "to", "van", "von", "with", "y",
+})
+CHARS_PER_WORD = 10  # a name written without spaces is bounded by its length instead
 
 
 def junk_reason(name: str, max_words: int) -> str | None:
-    """Why `name` is no entity name (None when it may be one)."""
+    """Why `name` is no entity name (None when it may be one).
+
+    A long title ("The Good, the Bad and the Ugly") stays a name; a long phrase with
+    lower-case words ("commission composed of 12 bishops and cardinals") does not.
+    """
     words = name.split()
     if _URL.search(name):
         return "a URL"
     if _CODE.search(name):
         return "code or markup"
-    if len(words) > max_words:
-        return f"longer than {max_words} words"
-    if len(name) > max_words * CHARS_PER_WORD:
-        return f"longer than {max_words * CHARS_PER_WORD} characters"
-    if len(words) >= 4 and _SENTENCE_END.search(name):
-        return "a sentence"
     if len(words) >= 4 and name.upper() == name and any(ch.isalpha() for ch in name):
         return "a heading or notice in capitals"
+    if len(words) > max_words and not _titled(words):
+        return f"a phrase of more than {max_words} words"
+    if len(words) == 1 and len(name) > max_words * CHARS_PER_WORD:
+        return f"longer than {max_words * CHARS_PER_WORD} characters without a space"
+    if len(words) >= 5 and name.endswith("."):
+        return "a sentence"
     return None
+
+
+def _titled(words: list[str]) -> bool:
+    """Every word capitalised (or a number), but for the small words titles keep lower-case."""
+    for word in words:
+        bare = word.strip("\"'“”‘’()[],:;!?.")
+        if bare and not (bare[0].isupper() or bare[0].isdigit()
+                         or bare.lower() in _TITLE_JOINERS):
+            return False
+    return True

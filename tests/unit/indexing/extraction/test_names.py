@@ -16,9 +16,9 @@ from graphrag_neo4j.indexing.extraction.names import junk_reason
     ("NEO4J_PASSWORD", "code or markup"),
     ("$HOME", "code or markup"),
     ("a | b", "code or markup"),
-    ("Terms of Use and Redistributing Project Gutenberg", "longer than 6 words"),
-    ("这是一个很长的中文句子" * 6, "longer than 60 characters"),
-    ("He went home at last.", "a sentence"),
+    ("commission composed of 12 bishops and cardinals", "a phrase of more than 6 words"),
+    ("这是一个很长的中文句子" * 6, "longer than 60 characters without a space"),
+    ("Then he went home at last.", "a sentence"),
     ("FULL PROJECT GUTENBERG LICENSE", "a heading or notice in capitals"),
 ])
 def test_what_names_nothing_is_refused_with_its_reason(name: str, reason: str) -> None:
@@ -29,6 +29,10 @@ def test_what_names_nothing_is_refused_with_its_reason(name: str, reason: str) -
     "Ebenezer Scrooge", "Ghost of Christmas Yet to Come", "Bharatiya Janata Party (BJP)",
     "NATO", "U.S.", "St. Paul", "$25,000,000", "Co-operative", "Harry Potter and the "
     "Philosopher's Stone", "東京", "Москва", "1845",
+    "Organisation for Economic Co-operation and Development (OECD)",
+    "The Good, the Bad and the Ugly", "Whatever Happened to Benny Santini?",
+    "Alexander and the Terrible, Horrible, No Good, Very Bad Day",
+    "Terms of Use and Redistributing Project Gutenberg",
 ])
 def test_names_stay_names(name: str) -> None:
     assert junk_reason(name, max_words=6) is None
