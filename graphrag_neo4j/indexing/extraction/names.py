@@ -18,6 +18,10 @@ _TITLE_JOINERS = frozenset({
     "a", "an", "and", "at", "by", "de", "del", "der", "des", "di", "du", "for", "from", "in",
     "la", "le", "of", "on", "or", "the", "to", "van", "von", "with", "y",
 })
+# What a model writes for a missing end of a triplet, and leading words of a time or place
+# phrase ("in 1963"): neither names anything.
+_PLACEHOLDERS = frozenset({"none", "null", "nil", "n/a", "na", "unknown", "unnamed", "-", "?"})
+_PHRASE_STARTS = frozenset({"in", "on", "at", "during", "since", "until", "before", "after"})
 CHARS_PER_WORD = 10  # a name written without spaces is bounded by its length instead
 
 
@@ -28,11 +32,17 @@ def junk_reason(name: str, max_words: int) -> str | None:
     lower-case words ("commission composed of 12 bishops and cardinals") does not.
     """
     words = name.split()
+    if name.strip().lower() in _PLACEHOLDERS:
+        return "a placeholder"
+    if not any(ch.isalpha() for ch in name):
+        return "no letters (a number or symbols)"
+    if len(words) > 1 and words[0] in _PHRASE_STARTS:
+        return "a phrase of time or place"
     if _URL.search(name):
         return "a URL"
     if _CODE.search(name):
         return "code or markup"
-    if len(words) >= 4 and name.upper() == name and any(ch.isalpha() for ch in name):
+    if len(words) > max_words and name.upper() == name:
         return "a heading or notice in capitals"
     if len(words) > max_words and not _titled(words):
         return f"a phrase of more than {max_words} words"
