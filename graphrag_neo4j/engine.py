@@ -1,4 +1,4 @@
-"""The Python API: `GraphRAG(settings)` with async methods and sync twins at one asyncio edge."""
+"""The Python API: `GraphRAG(settings)` with async methods and sync twins on one event loop."""
 
 from __future__ import annotations
 
@@ -74,6 +74,9 @@ class GraphRAG:
         self._embedder: EmbeddingCaller | None = None
         self._schema_ready = False
         self._methods: dict[str, QueryMethod] = {}
+        # One loop for every sync call of this engine: model clients keep pooled connections
+        # bound to the loop that opened them, so a second asyncio.run would find them closed.
+        self._runner: asyncio.Runner | None = None
 
     @property
     def store(self) -> Store:
@@ -129,7 +132,7 @@ class GraphRAG:
 
     def ensure_schema(self) -> int:
         """Sync version of `aensure_schema`."""
-        return _run(self.aensure_schema())
+        return self.run(self.aensure_schema())
 
     def _indexer(self, settings: Settings | None = None) -> Any:
         """An Indexer for `settings` (default: the engine's), with the LLM only if its
@@ -214,7 +217,7 @@ class GraphRAG:
         self, paths: Sequence[Path | str], method: str | None = None, *, reports: bool = True
     ) -> CostEstimate:
         """Sync version of `aestimate`."""
-        return _run(self.aestimate(paths, method, reports=reports))
+        return self.run(self.aestimate(paths, method, reports=reports))
 
     async def aindex_triplets(self, path: Path | str, shard: Shard | None = None) -> IndexStats:
         """Ingest passages that carry their own triplets (no LLM); `shard` as for `aindex`."""
@@ -268,7 +271,7 @@ class GraphRAG:
 
     def import_msgraphrag(self, path: Path | str) -> ImportReport:
         """Sync version of `aimport_msgraphrag`."""
-        return _run(self.aimport_msgraphrag(path))
+        return self.run(self.aimport_msgraphrag(path))
 
     def export_parquet(self, path: Path | str) -> ExportReport:
         """Write the graph as Microsoft GraphRAG-shaped parquet tables into a folder."""
@@ -311,11 +314,11 @@ class GraphRAG:
 
     def retrieve(self, question: str, method: str | None = None, **options: Any) -> Answer:
         """Sync version of `aretrieve`."""
-        return _run(self.aretrieve(question, method, **options))
+        return self.run(self.aretrieve(question, method, **options))
 
     def query(self, question: str, method: str | None = None, **options: Any) -> Answer:
         """Sync version of `aquery`."""
-        return _run(self.aquery(question, method, **options))
+        return self.run(self.aquery(question, method, **options))
 
     async def abuild_communities(
         self, progress: StageProgress | None = None, *, reports: str | None = None
@@ -349,7 +352,7 @@ class GraphRAG:
 
     def estimate_communities(self) -> CostEstimate:
         """Sync version of `aestimate_communities`."""
-        return _run(self.aestimate_communities())
+        return self.run(self.aestimate_communities())
 
     async def acommunities(self, limit: int = 10, level: int | None = None) -> CommunityOverview:
         """Communities per level and the `limit` largest ones (optionally of one level)."""
@@ -359,11 +362,11 @@ class GraphRAG:
 
     def build_communities(self, *, reports: str | None = None) -> CommunityStats:
         """Sync version of `abuild_communities`."""
-        return _run(self.abuild_communities(reports=reports))
+        return self.run(self.abuild_communities(reports=reports))
 
     def communities(self, limit: int = 10, level: int | None = None) -> CommunityOverview:
         """Sync version of `acommunities`."""
-        return _run(self.acommunities(limit, level))
+        return self.run(self.acommunities(limit, level))
 
     def counts(self) -> dict[str, int]:
         """Documents, chunks, entities, relations and communities in the graph."""
@@ -379,28 +382,38 @@ class GraphRAG:
         shard: Shard | None = None,
     ) -> tuple[IndexStats, LoadResult]:
         """Sync version of `aindex`."""
-        return _run(self.aindex(paths, method, follow_links=follow_links, shard=shard))
+        return self.run(self.aindex(paths, method, follow_links=follow_links, shard=shard))
 
     def index_triplets(self, path: Path | str, shard: Shard | None = None) -> IndexStats:
         """Sync version of `aindex_triplets`."""
-        return _run(self.aindex_triplets(path, shard))
+        return self.run(self.aindex_triplets(path, shard))
 
     def unmerge(self, merge_id: str) -> UnmergeReport:
         """Sync version of `aunmerge`."""
-        return _run(self.aunmerge(merge_id))
+        return self.run(self.aunmerge(merge_id))
 
     def delete(self, document_id: str) -> DeletionReport:
         """Sync version of `adelete`."""
-        return _run(self.adelete(document_id))
+        return self.run(self.adelete(document_id))
+
+    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        """Run `coroutine` to its end on this engine's event loop (the sync twins' one loop;
+        call the async methods instead from code that already runs a loop)."""
+        if self._runner is None:
+            self._runner = asyncio.Runner()
+        return self._runner.run(coroutine)
 
     def close(self) -> None:
-        """Close the query methods, the Neo4j connection and the caches."""
+        """Close the query methods, the Neo4j connection, the caches and the event loop."""
         for method in self._methods.values():
             method.close()
         self._methods.clear()
         for resource in (self._store, self._llm, self._embedder):
             if resource is not None:
                 resource.close()
+        if self._runner is not None:
+            self._runner.close()
+            self._runner = None
 
     def __enter__(self) -> GraphRAG:
         return self
@@ -409,5 +422,3 @@ class GraphRAG:
         self.close()
 
 
-def _run(coroutine: Coroutine[Any, Any, T]) -> T:
-    return asyncio.run(coroutine)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
@@ -85,7 +84,7 @@ def retrieval_command(
         else:
             console.print(f"No --corpus: evaluating the graph as it is ({rag.counts()}).")
         sink = stack.enter_context(per_question.open("w")) if per_question else None
-        results = asyncio.run(_evaluate(rag, runs, items, ks, sink))
+        results = rag.run(_evaluate(rag, runs, items, ks, sink))
         out.print(results_table(results, ks, len(items), overrides))
         ran = [name for (label, name, _), r in zip(runs, results, strict=True) if not r.unavailable]
         reranks = validated_search(rag.settings.search, overrides)[0].hops.rerank

@@ -34,6 +34,7 @@ from graphrag_neo4j.llm.disk_cache import DiskCache, stable_key
 from graphrag_neo4j.llm.prompt_tokens import prompt_token_counter
 from graphrag_neo4j.llm.reply_guards import StopRule
 from graphrag_neo4j.llm.streaming import Streaming, TokenSink, stream_reply
+from graphrag_neo4j.llm.tokens import count_tokens
 from graphrag_neo4j.llm.usage import UsageLedger
 from graphrag_neo4j.settings import LLMSettings
 
@@ -242,9 +243,12 @@ class LLMCaller:
             message, seconds = await self._call_with_retries(messages, stage, params, streaming)
         text = message.text
         usage = message.usage_metadata
-        prompt_tokens = usage["input_tokens"] if usage else 0
-        completion_tokens = usage["output_tokens"] if usage else 0
-        self.usage.record_call(stage, prompt_tokens, completion_tokens, seconds)
+        if usage:
+            prompt_tokens, completion_tokens = usage["input_tokens"], usage["output_tokens"]
+        else:  # the server sent no usage: count with the tokenizer, and say so in the table
+            prompt_tokens, completion_tokens = self.count_prompt(messages), count_tokens(text)
+        self.usage.record_call(stage, prompt_tokens, completion_tokens, seconds,
+                               counted=not usage)
         if self.budget is not None:
             self.budget.after_call(committed, prompt_tokens, completion_tokens)
         if self.stats is not None and usage:

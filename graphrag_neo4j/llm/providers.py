@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import SecretStr
 
@@ -84,11 +84,26 @@ def resolve_llm(settings: Settings) -> ResolvedModel[BaseChatModel]:
     return _local_chat(settings, reason)
 
 
+def _client_options() -> dict[str, Any]:
+    """What every OpenAI-style chat model of ours is built with, whatever the endpoint."""
+    import openai
+
+    return {
+        # LLMCaller owns retries, so they do not multiply with the client's.
+        "max_retries": 0,
+        # Ask every endpoint for usage in streamed replies: the client asks OpenAI's own URL
+        # only, and Ollama, vLLM, LM Studio and llama.cpp's server all answer it.
+        "stream_usage": True,
+        # A client of its own: the shared default one keeps pooled connections bound to the
+        # first event loop that used them, which another engine's loop cannot use.
+        "http_async_client": openai.DefaultAsyncHttpxClient(),
+    }
+
+
 def _openai_chat(llm: LLMSettings, reason: str) -> ResolvedModel[BaseChatModel]:
     from langchain_openai import ChatOpenAI
 
     name = llm.model or DEFAULT_OPENAI_CHAT_MODEL
-    # max_retries=0: LLMCaller owns retries, so they do not multiply with the client's.
     model = ChatOpenAI(
         model=name,
         api_key=_openai_key("llm", llm.api_key, llm.base_url),
@@ -96,7 +111,7 @@ def _openai_chat(llm: LLMSettings, reason: str) -> ResolvedModel[BaseChatModel]:
         temperature=llm.temperature,
         max_completion_tokens=llm.max_tokens,
         timeout=llm.timeout_s,
-        max_retries=0,
+        **_client_options(),
     )
     return ResolvedModel(model, f"{_served_by(llm.base_url)}: {name} ({reason})")
 
@@ -123,7 +138,7 @@ def _azure_chat(llm: LLMSettings, reason: str) -> ResolvedModel[BaseChatModel]:
         temperature=llm.temperature,
         max_tokens=llm.max_tokens,
         timeout=llm.timeout_s,
-        max_retries=0,
+        **_client_options(),
     )
     return ResolvedModel(model, f"azure: deployment {llm.model} at {endpoint} ({reason})")
 

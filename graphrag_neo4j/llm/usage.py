@@ -22,6 +22,7 @@ class StageUsage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0
+    counted_calls: int = 0  # calls whose server sent no usage: their tokens are our count
 
     def add(self, other: StageUsage) -> None:
         """Accumulate `other` into this one."""
@@ -62,20 +63,18 @@ class UsageLedger:
         return self._stages.setdefault(stage, StageUsage())
 
     def record_call(
-        self, stage: str, prompt_tokens: int, completion_tokens: int, seconds: float
+        self, stage: str, prompt_tokens: int, completion_tokens: int, seconds: float,
+        *, counted: bool = False,
     ) -> None:
-        """One model call that returned an answer."""
+        """One model call that returned an answer; `counted` when the tokens are our own count
+        (the server reported none)."""
+        call = StageUsage(calls=1, prompt_tokens=prompt_tokens,
+                          completion_tokens=completion_tokens, seconds=seconds,
+                          counted_calls=int(counted))
         with self._lock:
-            usage = self._stage(stage)
-            usage.calls += 1
-            usage.prompt_tokens += prompt_tokens
-            usage.completion_tokens += completion_tokens
-            usage.seconds += seconds
+            self._stage(stage).add(call)
             for tally in _open_scopes.get():
-                tally.calls += 1
-                tally.prompt_tokens += prompt_tokens
-                tally.completion_tokens += completion_tokens
-                tally.seconds += seconds
+                tally.add(call)
 
     def record_cache_hit(self, stage: str) -> None:
         """One answer served from the cache, at no cost."""
@@ -131,4 +130,8 @@ class UsageLedger:
             if priced:
                 cells.append(f"{self.cost(usage):.4f}")
             table.add_row(*cells, style="bold" if name == "total" else None)
+        counted = rows[-1][1].counted_calls
+        if counted:
+            table.caption = (f"Tokens of {counted:,} calls counted with the tokenizer: their"
+                             " server reported no usage.")
         return table

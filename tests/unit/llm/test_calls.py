@@ -9,6 +9,8 @@ from pathlib import Path
 import httpx2
 import openai
 import pytest
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
 from rich.console import Console
 
 from graphrag_neo4j.errors import ModelError
@@ -167,6 +169,27 @@ async def test_tokens_and_cost_are_counted_per_stage(tmp_path: Path) -> None:
     console.print(caller.usage_table())
     text = console.export_text()
     assert "extraction" in text and "reports" in text and "total" in text and "cost" in text
+
+
+class _NoUsageModel(FakeChatModel):
+    """A server that reports no usage (an OpenAI-compatible one not asked for it)."""
+
+    def _result(self, messages: list[BaseMessage]) -> ChatResult:
+        result = super()._result(messages)
+        text = result.generations[0].message.text
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
+
+
+async def test_a_reply_without_usage_is_counted_with_the_tokenizer_and_marked() -> None:
+    caller = LLMCaller(_NoUsageModel(rules=[("extract", "one two three")]), _settings(), None)
+    await caller.complete("extract this text", stage="extraction")
+    counted = caller.usage.stages()["extraction"]
+    assert (counted.calls, counted.counted_calls) == (1, 1)
+    # The prompt by the model's own counter (this fake's: words), the reply by tiktoken.
+    assert (counted.prompt_tokens, counted.completion_tokens) == (3, 3)
+    console = Console(record=True, width=140)
+    console.print(caller.usage_table())
+    assert "Tokens of 1 calls counted with the tokenizer" in console.export_text()
 
 
 def test_cost_is_none_without_prices() -> None:

@@ -65,6 +65,17 @@ def test_openai_compatible_base_url_needs_no_key(tmp_path: Path) -> None:
     )
 
 
+def test_openai_chat_models_ask_for_stream_usage_on_clients_of_their_own(
+    tmp_path: Path
+) -> None:
+    settings = _settings(tmp_path, llm={"base_url": "http://127.0.0.1:11434/v1", "model": "q"})
+    first, second = resolve_llm(settings).model, resolve_llm(settings).model
+    assert isinstance(first, ChatOpenAI) and isinstance(second, ChatOpenAI)
+    assert first.stream_usage is True  # langchain-openai asks only OpenAI's own URL otherwise
+    # A shared pooled client would carry connections of one engine's event loop to another's.
+    assert first.root_async_client._client is not second.root_async_client._client
+
+
 def test_explicit_openai_without_a_key_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="OPENAI_API_KEY"):
         resolve_llm(_settings(tmp_path, llm={"provider": "openai"}))
