@@ -129,7 +129,13 @@ class LLMSettings(_Section):
         description="Repetition penalty of the local llama.cpp model (1.0 = off); small models "
         "decoding greedily otherwise fall into loops of the same record.",
     )
-    concurrency: int = Field(4, description="Most LLM calls in flight at once.")
+    concurrency: int | None = Field(
+        None,
+        description="Most LLM calls in flight at once (fewer while the API answers 429); unset:"
+        " 25 for OpenAI and Azure, 4 for a server at llm.base_url, which often runs few at a"
+        " time (set its parallel slots).",
+        ge=1,
+    )
     timeout_s: float = Field(600.0, description="Timeout of one LLM call, in seconds.")
     max_retries: int = Field(5, description="Retries on rate limits, timeouts and 5xx.")
     cache: bool = Field(True, description="Reuse cached responses for identical calls.")

@@ -27,6 +27,7 @@ from tenacity import (
 )
 
 from graphrag_neo4j.errors import ModelError
+from graphrag_neo4j.llm.adaptive_limit import AdaptiveLimit
 from graphrag_neo4j.llm.costs.budget import Budget
 from graphrag_neo4j.llm.costs.pricing import chat_prices, model_name_of
 from graphrag_neo4j.llm.costs.stats import ModelStats
@@ -40,6 +41,19 @@ from graphrag_neo4j.settings import LLMSettings
 
 LLM_CACHE_FILE = "llm_cache.sqlite"
 _CACHE_VERSION = 1  # bump when the cached value's shape changes
+
+
+# Calls in flight when llm.concurrency is unset: hosted APIs serve many at once (Microsoft
+# GraphRAG sends 25 too; 429s shrink it), a server of one's own often only a few.
+HOSTED_CONCURRENCY = 25
+SERVER_CONCURRENCY = 4
+
+
+def concurrency_of(settings: LLMSettings) -> int:
+    """The most calls in flight the settings allow."""
+    if settings.concurrency is not None:
+        return settings.concurrency
+    return SERVER_CONCURRENCY if settings.base_url else HOSTED_CONCURRENCY
 
 
 def chat_model_identity(model: BaseChatModel) -> str:
@@ -57,9 +71,16 @@ def chat_model_identity(model: BaseChatModel) -> str:
     )
 
 
+def is_rate_limit(exc: BaseException) -> bool:
+    """Whether the provider refused the call for too many requests or tokens (HTTP 429)."""
+    return isinstance(exc, openai.RateLimitError) or getattr(exc, "status_code", None) == 429
+
+
 def is_transient(exc: BaseException) -> bool:
     """Rate limits, timeouts, connection drops, 5xx and garbled replies (a proxy's error page
-    instead of JSON) are worth retrying; the rest is not."""
+    instead of JSON) are worth retrying; the rest is not, nor a 429 for a spent quota."""
+    if getattr(exc, "code", None) == "insufficient_quota":  # OpenAI's 429 that waiting won't fix
+        return False
     if isinstance(exc, TimeoutError | openai.APIConnectionError | openai.RateLimitError):
         return True
     if isinstance(exc, json.JSONDecodeError | openai.APIResponseValidationError):
@@ -131,9 +152,10 @@ class LLMCaller:
                              model_name_of(chat_model))
         # A model that serialises calls itself (llama.cpp) gains nothing from more in flight,
         # and queueing inside it would eat into the per-call timeout.
-        limit = min(settings.concurrency, getattr(chat_model, "parallel_calls", None) or 10**6)
+        limit = min(concurrency_of(settings),
+                    getattr(chat_model, "parallel_calls", None) or 10**6)
         self.max_concurrency = max(1, limit)
-        self._limiters: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
+        self._limits: dict[asyncio.AbstractEventLoop, AdaptiveLimit] = {}
         self._inflight: dict[str, asyncio.Future[str]] = {}
         # Full jitter: random in [0, initial * 2^n], capped, so retrying callers spread out.
         self._backoff = wait_random_exponential(multiplier=backoff_initial_s, max=backoff_max_s)
@@ -239,8 +261,7 @@ class LLMCaller:
         streaming: Streaming,
         committed: int = 0,
     ) -> str:
-        async with self._limiter():
-            message, seconds = await self._call_with_retries(messages, stage, params, streaming)
+        message, seconds = await self._call_with_retries(messages, stage, params, streaming)
         text = message.text
         usage = message.usage_metadata
         if usage:
@@ -260,14 +281,15 @@ class LLMCaller:
             await asyncio.to_thread(self.cache.put, key, value)
         return text
 
-    def _limiter(self) -> asyncio.Semaphore:
-        """This event loop's semaphore: sync wrappers may run several loops in turn."""
+    @property
+    def limit(self) -> AdaptiveLimit:
+        """This event loop's limit on calls in flight (a caller may serve several loops)."""
         loop = asyncio.get_running_loop()
-        limiter = self._limiters.get(loop)
-        if limiter is None:
-            self._limiters = {loop: asyncio.Semaphore(self.max_concurrency)}
-            limiter = self._limiters[loop]
-        return limiter
+        limit = self._limits.get(loop)
+        if limit is None:
+            self._limits = {loop: AdaptiveLimit(self.max_concurrency)}
+            limit = self._limits[loop]
+        return limit
 
     def _wait_s(self, state: RetryCallState) -> float:
         """Exponential backoff with jitter, never shorter than the server's Retry-After."""
@@ -291,15 +313,22 @@ class LLMCaller:
         )
         try:
             async for attempt in retrying:
+                # Each attempt takes a slot of its own: a call waiting to retry holds none.
                 with attempt:
-                    started = time.perf_counter()
-                    call = (
-                        stream_reply(self.chat_model, messages, params, streaming)
-                        if streaming.active
-                        else self.chat_model.ainvoke(messages, **params)
-                    )
-                    reply = await asyncio.wait_for(call, self.settings.timeout_s)
-                    return _as_ai_message(reply), time.perf_counter() - started
+                    async with self.limit.slot() as slot:
+                        started = time.perf_counter()
+                        call = (
+                            stream_reply(self.chat_model, messages, params, streaming)
+                            if streaming.active
+                            else self.chat_model.ainvoke(messages, **params)
+                        )
+                        try:
+                            reply = await asyncio.wait_for(call, self.settings.timeout_s)
+                        except Exception as exc:
+                            slot.rate_limited = is_rate_limit(exc)
+                            raise
+                        slot.ok = True
+                        return _as_ai_message(reply), time.perf_counter() - started
         except openai.APIStatusError as exc:
             self.usage.record_failure(stage)
             if is_transient(exc):
@@ -339,6 +368,8 @@ def _as_ai_message(reply: Any) -> AIMessage:
 def _rejected_sentence(exc: openai.APIStatusError, stage: str) -> str:
     if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
         fix = "check OPENAI_API_KEY / GRAPHRAG_LLM__API_KEY"
+    elif getattr(exc, "code", None) == "insufficient_quota":
+        fix = "add credit to the account or use another key"
     elif isinstance(exc, openai.NotFoundError):
         fix = "check GRAPHRAG_LLM__MODEL and GRAPHRAG_LLM__BASE_URL"
     else:

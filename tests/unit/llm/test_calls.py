@@ -192,6 +192,14 @@ async def test_a_reply_without_usage_is_counted_with_the_tokenizer_and_marked() 
     assert "Tokens of 1 calls counted with the tokenizer" in console.export_text()
 
 
+def test_unset_concurrency_is_wide_for_hosted_apis_and_narrow_for_a_server_of_ones_own(
+) -> None:
+    assert LLMCaller(FakeChatModel(), _settings(concurrency=None), None).max_concurrency == 25
+    served = _settings(concurrency=None, base_url="http://127.0.0.1:11434/v1")
+    assert LLMCaller(FakeChatModel(), served, None).max_concurrency == 4
+    assert LLMCaller(FakeChatModel(), _settings(concurrency=7), None).max_concurrency == 7
+
+
 def test_cost_is_none_without_prices() -> None:
     caller = LLMCaller(FakeChatModel(), _settings(), None)
     assert caller.usage.cost() is None
