@@ -22,6 +22,7 @@ from graphrag_neo4j.settings import FastExtractionSettings
 if TYPE_CHECKING:
     from spacy.language import Language
 
+    from graphrag_neo4j.indexing.extraction.fast.parse_cache import ParseCache
     from graphrag_neo4j.indexing.records import Chunk
 
 # Concepts need a corpus to tell common from telling; below this many chunks the share is noise.
@@ -33,9 +34,11 @@ def extract_fast(
     chunks: Sequence[Chunk],
     settings: FastExtractionSettings,
     on_chunk: Progress = None,
+    cache: ParseCache | None = None,
 ) -> list[ChunkExtraction]:
-    """Parse the chunks (in worker processes for a long input) and build pruned extractions."""
-    parsed = parse_chunks(nlp, chunks, settings, on_chunk)
+    """Parse the chunks (in worker processes for a long input; with a `cache`, only those not
+    parsed before) and build pruned extractions."""
+    parsed = parse_chunks(nlp, chunks, settings, on_chunk, cache)
     with collector_paused():
         return extractions_from_terms(parsed, settings)
 
@@ -62,6 +65,7 @@ async def extract_fast_in_thread(
     chunks: Sequence[Chunk],
     settings: FastExtractionSettings,
     on_chunk: Progress = None,
+    cache: ParseCache | None = None,
 ) -> list[ChunkExtraction]:
     """`extract_fast` in a thread of its own, so the event loop stays free.
 
@@ -73,7 +77,7 @@ async def extract_fast_in_thread(
 
     def work() -> None:
         try:
-            result = extract_fast(nlp, chunks, settings, on_chunk)
+            result = extract_fast(nlp, chunks, settings, on_chunk, cache)
         except BaseException as error:  # handed to the awaiting coroutine, not lost in a thread
             loop.call_soon_threadsafe(done.set_exception, error)
         else:

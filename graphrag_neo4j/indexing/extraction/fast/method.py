@@ -35,11 +35,17 @@ class FastExtraction:
         # Imported here: the registry is read by every CLI command, spaCy only by runs.
         from graphrag_neo4j.indexing.extraction.fast.extraction import extract_fast_in_thread
         from graphrag_neo4j.indexing.extraction.fast.nlp_model import load_pipeline
+        from graphrag_neo4j.indexing.extraction.fast.parse_cache import ParseCache
 
         nlp = await asyncio.to_thread(load_pipeline)
-        return await extract_fast_in_thread(
-            nlp, batch.all_chunks, self.services.settings.extraction.fast, advance
-        )
+        settings = self.services.settings
+        cache = ParseCache(settings.cache_dir, settings.extraction.fast)
+        try:
+            return await extract_fast_in_thread(
+                nlp, batch.all_chunks, settings.extraction.fast, advance, cache
+            )
+        finally:
+            cache.close()
 
     def estimate(
         self, chunks: Sequence[Chunk], profile: ModelProfile  # noqa: ARG002 (no model call)

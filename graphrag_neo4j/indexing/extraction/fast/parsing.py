@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -16,6 +17,7 @@ from graphrag_neo4j.settings import FastExtractionSettings
 if TYPE_CHECKING:
     from spacy.language import Language
 
+    from graphrag_neo4j.indexing.extraction.fast.parse_cache import ParseCache
     from graphrag_neo4j.indexing.records import Chunk
 
 # Below this many chunks, forking parser workers costs more than it saves.
@@ -39,16 +41,28 @@ def parse_chunks(
     chunks: Sequence[Chunk],
     settings: FastExtractionSettings,
     on_chunk: Progress = None,
+    cache: ParseCache | None = None,
 ) -> list[ChunkTerms]:
-    """Every chunk's terms, in chunk order; `on_chunk` hears how many chunks each step parsed."""
-    batches = _batches(chunks, settings.batch_size)
-    processes = pipe_processes(settings, len(chunks))
-    parsed: list[ChunkTerms] = []
-    for batch_terms in _parsed_batches(nlp, batches, settings, processes):
-        parsed.extend(batch_terms)
+    """Every chunk's terms, in chunk order; `on_chunk` hears how many chunks each step parsed.
+    With a `cache`, texts parsed before are read from it and only the others parsed."""
+    pairs = [(chunk.id, text) for chunk, text in zip(chunks, parsed_texts(chunks), strict=True)]
+    known = cache.get_many([text for _, text in pairs]) if cache is not None else {}
+    # Each distinct text not cached is parsed once, whichever chunks share it.
+    todo = list({text: (chunk_id, text) for chunk_id, text in reversed(pairs)
+                 if text not in known}.values())[::-1]
+    if len(todo) < len(pairs) and on_chunk is not None:
+        on_chunk(len(pairs) - len(todo))
+    fresh: dict[str, ChunkTerms] = {}
+    processes = pipe_processes(settings, len(todo))
+    for batch in _parsed_batches(nlp, _batches(todo, settings.batch_size), settings, processes):
+        fresh.update((text, terms) for (_, text), terms in zip(todo[len(fresh):], batch,
+                                                               strict=False))
         if on_chunk is not None:
-            on_chunk(len(batch_terms))
-    return parsed
+            on_chunk(len(batch))
+    if cache is not None and fresh:
+        cache.put_many(fresh)
+    found = {**known, **fresh}
+    return [dataclasses.replace(found[text], chunk_id=chunk_id) for chunk_id, text in pairs]
 
 
 def pipe_processes(settings: FastExtractionSettings, chunks: int) -> int:
@@ -83,8 +97,7 @@ def unwrapped(text: str) -> str:
     return _SPACE_RUN.sub(" ", _LINE_BREAK.sub(fold, text))
 
 
-def _batches(chunks: Sequence[Chunk], size: int) -> list[_Batch]:
-    pairs = [(chunk.id, text) for chunk, text in zip(chunks, parsed_texts(chunks), strict=True)]
+def _batches(pairs: _Batch, size: int) -> list[_Batch]:
     step = max(1, size)
     return [pairs[start : start + step] for start in range(0, len(pairs), step)]
 

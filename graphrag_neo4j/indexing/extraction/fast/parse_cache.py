@@ -1,0 +1,70 @@
+"""Parsed chunks on disk: an unchanged text is never parsed twice by the same parser.
+
+A chunk's terms are stored under its parsed text, the spaCy model, the parser version and the
+settings that shape terms, so a re-run of an unchanged corpus parses nothing and a changed
+document parses only its changed chunks (the chunk id is not part of the key: it is set on read).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from graphrag_neo4j.indexing.extraction.fast.nlp_model import MODEL_PACKAGE, MODEL_VERSION
+from graphrag_neo4j.indexing.extraction.fast.terms import ChunkTerms, Term
+from graphrag_neo4j.llm.disk_cache import DiskCache, stable_key
+from graphrag_neo4j.settings import FastExtractionSettings
+
+# Bump when parsing or term building changes what a text yields (how Markdown code is read,
+# the text folding, `terms.chunk_terms`): every cached parse is then made again.
+PARSER_VERSION = 1
+PARSE_CACHE_FILE = "fast_parse_cache.sqlite"
+# The settings `terms.chunk_terms` reads; the others apply after parsing, to all chunks at once.
+TERM_SETTINGS = ("label_types", "concepts", "concept_type", "min_concept_chars",
+                 "max_concept_words")
+
+
+class ParseCache:
+    """Chunk terms by parsed text, in `cache_dir`.
+
+        cache = ParseCache(settings.cache_dir, settings.extraction.fast)
+        found = cache.get_many(["text one", "text two"])   # text -> ChunkTerms (chunk_id "")
+        cache.put_many({"text three": terms})
+    """
+
+    def __init__(self, cache_dir: Path, settings: FastExtractionSettings) -> None:
+        self._store = DiskCache(cache_dir / PARSE_CACHE_FILE, "chunk_terms")
+        shaping = {name: getattr(settings, name) for name in TERM_SETTINGS}
+        self._identity = (PARSER_VERSION, MODEL_PACKAGE, MODEL_VERSION,
+                          metadata.version("spacy"), shaping)
+
+    def _key(self, text: str) -> str:
+        return stable_key(self._identity, text)
+
+    def get_many(self, texts: Sequence[str]) -> dict[str, ChunkTerms]:
+        """The cached terms of those `texts` parsed before (their chunk ids left empty)."""
+        keys = {self._key(text): text for text in texts}
+        stored = self._store.get_many(keys)
+        return {keys[key]: _from_json(value) for key, value in stored.items()}
+
+    def put_many(self, parsed: dict[str, ChunkTerms]) -> None:
+        """Store each text's terms."""
+        self._store.put_many({self._key(text): _to_json(terms) for text, terms in parsed.items()})
+
+    def close(self) -> None:
+        """Close the file."""
+        self._store.close()
+
+
+def _to_json(terms: ChunkTerms) -> dict[str, Any]:
+    return {"sentences": terms.sentences,
+            "terms": [dataclasses.astuple(term) for term in terms.terms],
+            "verbs": [[index, lemma] for index, lemma in terms.verbs.items()]}
+
+
+def _from_json(value: dict[str, Any]) -> ChunkTerms:
+    return ChunkTerms("", list(value["sentences"]), [Term(*row) for row in value["terms"]],
+                      {int(index): str(lemma) for index, lemma in value["verbs"]})
