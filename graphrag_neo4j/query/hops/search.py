@@ -265,7 +265,8 @@ def numbered_facts(facts: Sequence[Candidate], shown: Sequence[Row]) -> list[Row
 def facts_block(rows: Sequence[Row]) -> str:
     """`-----Facts-----` with one short numbered fact a line and its passages."""
     lines = [f"({row['ref']}) {row['fact']}"
-             + (f" [Sources {', '.join(map(str, row['sources']))}]" if row["sources"] else "")
+             + (f" [Data: Sources ({', '.join(map(str, row['sources']))})]"
+                if row["sources"] else "")
              for row in rows]
     return "-----Facts-----\n" + "\n".join(lines)
 
