@@ -288,6 +288,12 @@ class GraphRAG:
             self._methods[key] = create_method(key, self)
         return self._methods[key]
 
+    def find_entities(self, text: str) -> list[str]:
+        """The named entities of `text` (the shipped spaCy model): grounding checks them."""
+        from graphrag_neo4j.indexing.extraction.fast.named_entities import named_entities
+
+        return named_entities(text)
+
     async def aquery(self, question: str, method: str | None = None, **options: Any) -> Answer:
         """Answer a question with any method of `query.registry` (by default local).
 
@@ -300,7 +306,7 @@ class GraphRAG:
         from graphrag_neo4j.query.run import run_query
 
         query = make_query(self.settings, question, **options)
-        return await run_query(self, self.query_method(method), query)
+        return await run_query(self, self.query_method(method), query, self.find_entities)
 
     async def aretrieve(self, question: str, method: str | None = None, **options: Any) -> Answer:
         """The context a method would answer from, with no answer call (options as in aquery)."""

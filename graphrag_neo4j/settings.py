@@ -532,6 +532,13 @@ class SearchSettings(_Section):
     passage_context_tokens: int = Field(
         4000, description="Naive/Hops: token budget of the passages in the answer prompt."
     )
+    grounding: Literal["flag", "drop", "off"] = Field(
+        "flag",
+        description="Every method, after the answer: citations of rows not in the context are"
+        " repaired or removed, and named entities of the answer found nowhere in the context"
+        " or question are unsupported. flag = list them in the answer's notes; drop = remove"
+        " the sentences naming them (and say so); off = no check.",
+    )
     lazy_report_budget: int = Field(
         5,
         description="Global and DRIFT: most community reports one question may have the LLM "
@@ -632,6 +639,28 @@ def merged_search(base: SearchSettings, table: Mapping[str, Any]) -> dict[str, A
     return merged
 
 
+class EvalSettings(_Section):
+    """`eval answers`: how methods are compared on a question set."""
+
+    context_tokens: int = Field(
+        4000,
+        ge=100,
+        description="The one context token budget every method gets in `eval answers` (each"
+        " method's answer, map, primer and follow-up budgets), so methods compare on equal terms.",
+    )
+    response_type: str = Field(
+        "A short phrase: only the answer (a name, place, date or number), no sentence and no"
+        " explanation",
+        description="Answer shape asked for in `eval answers` when questions have gold answers"
+        " (EM and F1 reward the answer alone).",
+    )
+    judge_model: str | None = Field(
+        None,
+        description="Model of the `eval answers --judge` calls, from the [llm] provider;"
+        " empty = the [llm] model.",
+    )
+
+
 class ServerSettings(_Section):
     """The HTTP API and MCP service (`graphrag-neo4j serve` / `mcp`)."""
 
@@ -681,6 +710,7 @@ class Settings(BaseSettings):
     communities: CommunitySettings = Field(default_factory=CommunitySettings)
     search: SearchSettings = Field(default_factory=SearchSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
+    eval: EvalSettings = Field(default_factory=EvalSettings)
     cache_dir: Path = Field(
         default_factory=_user_cache_dir,
         description="LLM response cache, embedding cache and downloaded models.",

@@ -87,7 +87,9 @@ def _register_subcommands() -> None:
     from graphrag_neo4j.cli.serve import mcp_command, serve_command
 
     app.add_typer(neo4j_app, name="neo4j", help="Run the bundled local Neo4j server.")
-    app.add_typer(eval_app, name="eval", help="Measure retrieval quality on a question set.")
+    app.add_typer(
+        eval_app, name="eval", help="Measure retrieval and answer quality on a question set."
+    )
     app.command("models")(models_command)
     app.command("index")(index_command)
     app.command("delete")(delete_command)

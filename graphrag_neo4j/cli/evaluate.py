@@ -13,6 +13,7 @@ from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
 
+from graphrag_neo4j.cli.eval_answers import answers_command
 from graphrag_neo4j.cli.search_set import SetOption, search_settings_set
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.base import validated_search
@@ -28,7 +29,9 @@ from graphrag_neo4j.query.registry import EVAL_METHODS, method_list
 if TYPE_CHECKING:
     from graphrag_neo4j.engine import GraphRAG
 
-app = typer.Typer(no_args_is_help=True, help="Measure retrieval quality on a question set.")
+app = typer.Typer(
+    no_args_is_help=True, help="Measure retrieval and answer quality on a question set."
+)
 console = Console(stderr=True)
 out = Console()
 
@@ -91,6 +94,8 @@ def retrieval_command(
         if reranks and any(rag.query_method(m).needs_llm for m in ran):
             console.print(rag.llm.usage_table("LLM usage (retrieval calls)"))
 
+
+app.command("answers")(answers_command)
 
 Run = tuple[str, str, dict[str, Any]]
 

@@ -147,6 +147,11 @@ class Answer:
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    # Grounding (query.grounding): the mode applied ("" = not checked) and the named entities
+    # of the model's answer found nowhere in its context or question (kept in `flag` mode,
+    # their sentences removed in `drop` mode).
+    grounding: str = ""
+    unsupported_entities: list[str] = field(default_factory=list)
 
     @classmethod
     def from_context(cls, method: str, text: str, context: SearchContext) -> Answer:

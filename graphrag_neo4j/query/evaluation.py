@@ -26,11 +26,13 @@ class MethodSource(Services, Protocol):
 
 @dataclass(frozen=True)
 class EvalQuestion:
-    """A question with the ids of the passages (documents) that support its answer."""
+    """A question with the ids of the passages (documents) that support its answer, and its
+    gold answer with aliases when the set has them (`eval answers`)."""
 
     id: str
     question: str
     gold: list[str]
+    answers: tuple[str, ...] = ()
 
 
 @dataclass
@@ -64,8 +66,12 @@ def recall_at(ranked: Sequence[str], gold: Sequence[str], k: int) -> float:
     return len(wanted & set(ranked[:k])) / len(wanted) if wanted else 0.0
 
 
-def read_questions(path: Path, limit: int | None = None) -> list[EvalQuestion]:
-    """Questions from a JSON list of {question, supporting_passage_ids[, id]} objects."""
+def read_questions(
+    path: Path, limit: int | None = None, need_passages: bool = True
+) -> list[EvalQuestion]:
+    """Questions from a JSON list of {question, supporting_passage_ids[, id, answer,
+    answer_aliases]} objects; without `need_passages` the passage ids may be absent (global
+    questions for the judge)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -75,13 +81,22 @@ def read_questions(path: Path, limit: int | None = None) -> list[EvalQuestion]:
     questions = []
     for index, item in enumerate(data):
         gold = item.get("supporting_passage_ids") if isinstance(item, dict) else None
+        if gold is None and not need_passages and isinstance(item, dict):
+            gold = []
         if not isinstance(gold, list) or not str(item.get("question", "")).strip():
             raise InputError(
                 f"{path} item {index} needs 'question' and a 'supporting_passage_ids' list."
             )
         questions.append(EvalQuestion(str(item.get("id", index)), item["question"],
-                                      [str(g) for g in gold]))
+                                      [str(g) for g in gold], _gold_answers(item)))
     return questions[:limit] if limit is not None else questions
+
+
+def _gold_answers(item: dict[str, Any]) -> tuple[str, ...]:
+    """The gold answer and its aliases, in that order, blanks left out."""
+    aliases = item.get("answer_aliases") or []
+    given = [item.get("answer"), *(aliases if isinstance(aliases, list) else [aliases])]
+    return tuple(dict.fromkeys(str(a).strip() for a in given if a and str(a).strip()))
 
 
 def ranker_for(services: MethodSource, name: str, overrides: dict[str, Any]) -> Ranker | str:

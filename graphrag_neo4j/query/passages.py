@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from graphrag_neo4j.query.base import Answer, Query, Services
@@ -15,6 +16,20 @@ from graphrag_neo4j.query.context import (
 from graphrag_neo4j.resources import load_prompt
 
 NO_DATA = "(no data found)"
+# "Facts used: 2, 5\nAnswer: ..." as a facts-first prompt asks for it (the prompt itself ends
+# with "Facts used:", so the reply may start with the numbers).
+_ANSWER_LABEL = re.compile(r"^\s*\**answer\**\s*:\**\s*", re.IGNORECASE | re.MULTILINE)
+_FACTS_LABEL = re.compile(r"^\s*\**facts used\**\s*:\**\s*", re.IGNORECASE)
+
+
+def facts_and_answer(reply: str) -> tuple[str, str]:
+    """(the facts the model says it used, its answer) from a facts-first reply; a reply
+    without an "Answer:" line is all answer."""
+    labels = list(_ANSWER_LABEL.finditer(reply))
+    if not labels:
+        return "", reply.strip()
+    facts = _FACTS_LABEL.sub("", reply[: labels[-1].start()]).strip()
+    return " ".join(facts.split()), reply[labels[-1].end():].strip()
 
 
 def passages_table(passages: Sequence[Row], budget_tokens: int) -> TableBuilder:

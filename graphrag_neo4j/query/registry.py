@@ -20,6 +20,9 @@ DEFAULT_METHOD = LocalSearch.name
 # What `eval retrieval` compares when no method is named: the passage baseline and the
 # multi-hop method, the two whose recall the retrieval benchmark reports.
 EVAL_METHODS = (NaiveSearch.name, HopsSearch.name)
+# What `eval answers` compares by default: the methods that answer questions about specifics
+# (global search answers questions about the whole collection: judge it with --judge).
+ANSWER_EVAL_METHODS = (NaiveSearch.name, LocalSearch.name, HopsSearch.name, DriftSearch.name)
 
 
 def method_names() -> list[str]:

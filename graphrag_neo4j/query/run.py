@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 
 from graphrag_neo4j.llm.usage import usage_scope
 from graphrag_neo4j.query.base import Answer, Query, QueryMethod, Services
+from graphrag_neo4j.query.grounding import EntityFinder, ground_answer
 
 
 async def _measured(services: Services, run: Callable[[], Awaitable[Answer]]) -> Answer:
@@ -19,9 +21,17 @@ async def _measured(services: Services, run: Callable[[], Awaitable[Answer]]) ->
     return answer
 
 
-async def run_query(services: Services, method: QueryMethod, query: Query) -> Answer:
-    """Answer the query; the Answer says how many LLM calls and tokens it took."""
-    return _noted(query, await _measured(services, lambda: method.answer(query)))
+async def run_query(
+    services: Services, method: QueryMethod, query: Query,
+    find_entities: EntityFinder | None = None,
+) -> Answer:
+    """Answer the query, then ground it (`search.grounding`; names found by `find_entities`,
+    citations only without it); the Answer says how many LLM calls and tokens it took."""
+    answer = _noted(query, await _measured(services, lambda: method.answer(query)))
+    # Named-entity recognition is CPU work: off the event loop.
+    return await asyncio.to_thread(
+        ground_answer, answer, query.question, query.search.grounding, find_entities
+    )
 
 
 async def retrieve_only(services: Services, name: str, method: QueryMethod, query: Query) -> Answer:

@@ -174,3 +174,24 @@ async def test_reciprocal_rank_hybrid_naive_finds_daniel_where_vectors_alone_do_
     fused = await NaiveSearch(rag).build_context(rrf)
     assert "nano_dataset-2" not in plain.ranked_document_ids
     assert fused.ranked_document_ids == ["nano_dataset-3", "nano_dataset-2"]
+
+
+async def test_eval_answers_scores_hops_right_and_naive_a_retrieval_miss(
+    rag: GraphRAG, nano_root: Path
+) -> None:
+    from graphrag_neo4j.cli.eval_answers import _answer_all
+    from graphrag_neo4j.query.answer_eval import budget_overrides
+    from graphrag_neo4j.query.evaluation import EvalQuestion
+
+    question = _question(nano_root)["query"]
+    gold = EvalQuestion("euler", question, ["nano_dataset-3", "nano_dataset-2"],
+                        ("Daniel Bernoulli made major contributions to fluid dynamics",))
+    naive, hops = await _answer_all(rag, ["naive", "hops"], [gold], budget_overrides(1500),
+                                    {}, None, "key")
+    assert hops.records[0]["right"] is True and hops.records[0]["miss"] == ""
+    assert naive.records[0]["right"] is False and naive.records[0]["miss"] == "retrieval"
+    shown = naive.records[0]["context_documents"]
+    assert shown[0] == "nano_dataset-3" and "nano_dataset-2" not in shown
+    for summary in (naive, hops):  # grounding ran and found every name in the context
+        assert summary.records[0]["grounding"] == "flag"
+        assert summary.records[0]["unsupported_entities"] == []

@@ -23,7 +23,11 @@ from graphrag_neo4j.query.hops.ranking import (
     shown_to_reranker,
 )
 from graphrag_neo4j.query.hops.rerank import Candidate, Rerank, rerank_relations
-from graphrag_neo4j.query.passages import answer_from_context, passage_context
+from graphrag_neo4j.query.passages import (
+    answer_from_context,
+    facts_and_answer,
+    passage_context,
+)
 from graphrag_neo4j.settings import SearchSettings
 
 # Relations listed in the answer prompt: enough to show the chain, short for small models.
@@ -221,20 +225,22 @@ class HopsSearch:
         rows = {row["chunk_id"]: row for row in await self._read("query/chunks_by_ids", ids=top)}
         passages = [rows[chunk_id] for chunk_id in top if chunk_id in rows]
         facts = found.chosen or found.candidates[:FACTS_IN_PROMPT]
-        fact_rows = [{"id": c.id, "fact": c.sentence, "score": round(c.score, 4)}
-                     for c in facts[:FACTS_IN_PROMPT]]
         context = passage_context(passages, search.passage_context_tokens, _extra(found))
+        fact_rows = numbered_facts(facts[:FACTS_IN_PROMPT], context.sources["Sources"])
         context.sources["Relationships"] = fact_rows
         context.notes = list(found.notes)
-        facts_text = "\n".join(f"({n}) {row['fact']}" for n, row in enumerate(fact_rows, 1))
-        if facts_text:
-            context.text = f"-----Facts-----\n{facts_text}\n\n{context.text}"
+        if fact_rows:
+            context.text = f"{facts_block(fact_rows)}\n\n{context.text}"
         return context
 
     async def answer(self, query: Query) -> Answer:
         """Build the context (NER and rerank calls when enabled), then one answer call."""
         context = await self.build_context(query)
-        return await answer_from_context(self.services, self.name, query, context)
+        answer = await answer_from_context(self.services, self.name, query, context)
+        facts, answer.text = facts_and_answer(answer.text)
+        if facts:
+            answer.notes.append(f"Facts used: {facts}")
+        return answer
 
     async def rank_documents(self, query: Query, k: int) -> list[str]:
         """Document ids in hops order, best first."""
@@ -245,6 +251,24 @@ class HopsSearch:
 
     def close(self) -> None:
         """Nothing to release: the method reads through the engine's store."""
+
+
+def numbered_facts(facts: Sequence[Candidate], shown: Sequence[Row]) -> list[Row]:
+    """The facts as numbered rows, each with the numbers of the shown passages it comes from,
+    so the model can follow a chain of facts to the passages that state them."""
+    ref_of = {row["chunk_id"]: row["ref"] for row in shown}
+    return [{"ref": n, "id": c.id, "fact": c.sentence, "score": round(c.score, 4),
+             "sources": [ref_of[chunk] for chunk in c.chunk_ids if chunk in ref_of]}
+            for n, c in enumerate(facts, 1)]
+
+
+def facts_block(rows: Sequence[Row]) -> str:
+    """`-----Facts-----` with one short numbered fact a line and its passages."""
+    lines = [f"({row['ref']}) {row['fact']}"
+             + (f" [Data: Sources ({', '.join(map(str, row['sources']))})]"
+                if row["sources"] else "")
+             for row in rows]
+    return "-----Facts-----\n" + "\n".join(lines)
 
 
 def _extra(found: HopsRetrieval) -> dict[str, list[Row]]:

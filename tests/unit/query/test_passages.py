@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graphrag_neo4j.query.candidates import ann_candidates
-from graphrag_neo4j.query.passages import passage_context
+from graphrag_neo4j.query.passages import facts_and_answer, passage_context
 from graphrag_neo4j.resources import load_prompt
 
 
@@ -22,13 +22,26 @@ def test_passages_rank_documents_and_fill_the_table_within_budget() -> None:
     assert context.sources["Mentions"] == [{"text": "E"}]
 
 
-@pytest.mark.parametrize("name", ["naive_answer", "hops_answer"])
-def test_answer_prompts_take_the_shared_placeholders(name: str) -> None:
+@pytest.mark.parametrize(("name", "ending"), [("naive_answer", "Answer:"),
+                                              ("hops_answer", "Answer:")])
+def test_answer_prompts_take_the_shared_placeholders(name: str, ending: str) -> None:
     text = load_prompt(name).format(
         response_type="Single Sentence", history="", context="CONTEXT", question="QUESTION?"
     )
     assert "Single Sentence" in text and "CONTEXT" in text
-    assert text.rstrip().endswith("QUESTION?\n\nAnswer:")
+    assert text.rstrip().endswith(f"QUESTION?\n\n{ending}")
+
+
+@pytest.mark.parametrize(("reply", "facts", "answer"), [
+    (" 2, 5\nAnswer: Norway [Data: Sources (1)]", "2, 5", "Norway [Data: Sources (1)]"),
+    ("Facts used: 1\n**Answer:** G. Stanley Hall", "1", "G. Stanley Hall"),
+    ("Norway.", "", "Norway."),
+    ("none\nAnswer: I do not know.", "none", "I do not know."),
+])
+def test_a_facts_first_reply_splits_into_facts_and_answer(
+    reply: str, facts: str, answer: str
+) -> None:
+    assert facts_and_answer(reply) == (facts, answer)
 
 
 def test_vector_searches_ask_for_enough_neighbours() -> None:

@@ -1,0 +1,210 @@
+"""`graphrag-neo4j eval answers`: answer quality per method under one context budget
+(EM, F1, retrieval vs reasoning misses, unsupported names), optionally judged pairwise."""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import ExitStack
+from functools import partial
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+from rich.text import Text
+
+from graphrag_neo4j.cli.search_set import SetOption, search_settings_set
+from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.query.answer_eval import (
+    AnswerSummary,
+    Record,
+    answer_questions,
+    answers_by_question,
+    budget_overrides,
+    pairs,
+    read_done,
+    run_key,
+)
+from graphrag_neo4j.query.answer_judge import CRITERIA, PairResult, judge_pair
+from graphrag_neo4j.query.evaluation import EvalQuestion, read_questions
+from graphrag_neo4j.query.registry import ANSWER_EVAL_METHODS, method_list
+
+if TYPE_CHECKING:
+    from graphrag_neo4j.engine import GraphRAG
+    from graphrag_neo4j.llm.calls import LLMCaller
+
+console = Console(stderr=True)
+out = Console()
+
+
+def answers_command(
+    questions: Annotated[
+        Path, typer.Option(help="JSON list of {question, answer, answer_aliases, "
+                           "supporting_passage_ids} (answers and passages may be absent).")
+    ],
+    corpus: Annotated[
+        Path | None,
+        typer.Option(help="Triplet corpus (indexed first; no-op if done). Without it the graph "
+                     "is evaluated as it is."),
+    ] = None,
+    method: Annotated[
+        str, typer.Option(help=f"Comma-separated, of: {method_list()}.")
+    ] = ",".join(ANSWER_EVAL_METHODS),
+    context_tokens: Annotated[
+        int | None,
+        typer.Option(help="The context token budget of every method (default: "
+                     "eval.context_tokens)."),
+    ] = None,
+    per_question: Annotated[
+        Path | None,
+        typer.Option(help="JSONL of one record per method and question; records of an earlier "
+                     "run with the same settings are reused (resume)."),
+    ] = None,
+    limit: Annotated[int | None, typer.Option(help="Only the first N questions.")] = None,
+    judge: Annotated[
+        bool, typer.Option(help="Judge every pair of methods with the LLM (eval.judge_model) on "
+                           "comprehensiveness, diversity, empowerment, directness; both orders.")
+    ] = False,
+    settings: SetOption = None,
+) -> None:
+    """Answer every question with every method, score EM/F1, split misses, print the table."""
+    from graphrag_neo4j.engine import GraphRAG
+
+    methods = [m.strip() for m in method.split(",") if m.strip()]
+    items = read_questions(questions, limit, need_passages=False)
+    with GraphRAG(console=console) as rag, ExitStack() as stack:
+        _index_corpus(rag, corpus)
+        budget = context_tokens or rag.settings.eval.context_tokens
+        options: dict[str, Any] = {**budget_overrides(budget), **search_settings_set(settings)}
+        if any(item.answers for item in items):
+            options["response_type"] = rag.settings.eval.response_type
+        console.print(f"Context budget: {budget} tokens for every method"
+                      f" ({', '.join(sorted(budget_overrides(budget)))}).")
+        key = run_key(options)
+        done = read_done(per_question, key)
+        if done:
+            console.print(f"Resuming: {len(done)} answers reused from {per_question}.")
+        sink = stack.enter_context(per_question.open("a", encoding="utf-8")) if per_question \
+            else None
+        summaries = asyncio.run(_answer_all(rag, methods, items, options, done, sink, key))
+        out.print(answers_table(summaries, len(items), budget))
+        if judge:
+            judged = asyncio.run(_judge_all(rag, summaries, items))
+            out.print(judge_table(judged))
+
+
+def _index_corpus(rag: GraphRAG, corpus: Path | None) -> None:
+    if corpus is None:
+        console.print(f"No --corpus: evaluating the graph as it is ({rag.counts()}).")
+        return
+    stats = rag.index_triplets(corpus)
+    console.print(f"Corpus {corpus}: {stats.documents} documents indexed now,"
+                  f" {stats.unchanged_documents} already there.")
+
+
+async def _answer_all(
+    rag: GraphRAG, methods: list[str], items: list[EvalQuestion], options: dict[str, Any],
+    done: dict[tuple[str, str], Record], sink: IO[str] | None, key: str,
+) -> list[AnswerSummary]:
+    summaries = []
+    with Progress(console=console, transient=True) as progress:
+        for name in methods:
+            try:
+                rag.query_method(name)
+            except InputError as exc:
+                summaries.append(AnswerSummary(name, unavailable=str(exc).rstrip(".")))
+                continue
+            task = progress.add_task(name, total=len(items))
+            ask = partial(_ask, rag, name, options)
+            summary = await answer_questions(
+                name, ask, items, done, sink, partial(progress.advance, task), key
+            )
+            if summary.unavailable:
+                console.print(Text.assemble((f"{name} is not available:", "yellow"),
+                                            f" {summary.unavailable}."))
+            summaries.append(summary)
+    return summaries
+
+
+async def _ask(rag: GraphRAG, name: str, options: dict[str, Any], question: str) -> Any:
+    return await rag.aquery(question, name, **options)
+
+
+def answers_table(summaries: list[AnswerSummary], n_questions: int, budget: int) -> Table:
+    """One row per method: EM, F1, the miss split, unsupported names and tokens."""
+    table = Table(title=f"Answers on {n_questions} questions (context budget {budget} tokens"
+                  " for every method)")
+    for column in ("method", "EM", "F1", "right", "retrieval miss", "reasoning miss",
+                   "unsupported %", "after grounding %", "context tok", "prompt tok",
+                   "completion tok", "s/question"):
+        table.add_column(column, justify="left" if column == "method" else "right")
+    for s in summaries:
+        if s.unavailable:
+            table.add_row(s.method, *["n/a"] * 10, "not available")
+            continue
+        scored = bool(s.scored)
+        right = sum(1 for r in s.scored if r["right"])
+        gold_cells = ([f"{s.percent('em'):.1f}", f"{s.percent('f1'):.1f}", str(right),
+                       str(s.misses("retrieval")), str(s.misses("reasoning"))]
+                      if scored else ["n/a"] * 5)
+        checked = s.grounding_modes != {""}
+        table.add_row(
+            s.method, *gold_cells,
+            f"{s.unsupported_share():.1f}" if checked else "off",
+            f"{s.unsupported_share(after_grounding=True):.1f}" if checked else "off",
+            f"{s.mean('context_tokens'):.0f}", f"{s.mean('prompt_tokens'):.0f}",
+            f"{s.mean('completion_tokens'):.0f}", f"{s.mean('seconds'):.1f}",
+        )
+    return table
+
+
+def judge_llm(rag: GraphRAG) -> LLMCaller:
+    """The judge: eval.judge_model from the [llm] provider, or the engine's own LLM."""
+    model = rag.settings.eval.judge_model
+    if not model:
+        return rag.llm
+    from graphrag_neo4j.llm.calls import LLMCaller
+    from graphrag_neo4j.llm.providers import resolve_llm
+
+    settings = rag.settings.model_copy(
+        update={"llm": rag.settings.llm.model_copy(update={"model": model})}
+    )
+    resolved = resolve_llm(settings)
+    console.print(f"Judge: {resolved.description}")
+    return LLMCaller(resolved.model, settings.llm, settings.cache_dir)
+
+
+async def _judge_all(
+    rag: GraphRAG, summaries: list[AnswerSummary], items: list[EvalQuestion]
+) -> list[PairResult]:
+    llm = judge_llm(rag)
+    ran = {s.method: answers_by_question(s) for s in summaries if not s.unavailable}
+    results = []
+    with Progress(console=console, transient=True) as progress:
+        for first, second in pairs(ran):
+            triples = [(i.question, ran[first][i.id], ran[second][i.id]) for i in items
+                       if i.id in ran[first] and i.id in ran[second]]
+            task = progress.add_task(f"judge {first} vs {second}", total=len(triples))
+            results.append(await judge_pair(llm, first, second, triples,
+                                            rag.settings.prompts_dir,
+                                            partial(progress.advance, task)))
+    return results
+
+
+def judge_table(results: list[PairResult]) -> Table:
+    """Per pair and criterion: the first method's win rate over both orders, and how often
+    the two orders agreed (low agreement = a judge swayed by position)."""
+    table = Table(title="Pairwise judge (each question asked in both orders)")
+    for column in ("first vs second", "criterion", "first wins %", "orders agree %",
+                   "questions", "unparsed verdicts"):
+        table.add_column(column, justify="left" if column in {"first vs second", "criterion"}
+                         else "right")
+    for result in results:
+        for criterion in CRITERIA:
+            agree = 100.0 * result.agreed[criterion] / max(result.questions, 1)
+            table.add_row(f"{result.first} vs {result.second}", criterion,
+                          f"{result.win_rate(criterion):.1f}", f"{agree:.0f}",
+                          str(result.questions), str(result.unparsed))
+    return table

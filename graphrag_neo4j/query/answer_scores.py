@@ -1,0 +1,59 @@
+"""Exact match and token F1 of an answer against gold answers, with SQuAD's normalisation."""
+
+from __future__ import annotations
+
+import re
+import string
+from collections import Counter
+from collections.abc import Sequence
+
+from graphrag_neo4j.communities.citations import strip_citations
+
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+_PUNCTUATION = set(string.punctuation)
+# An answer counts as right for the miss split when it matches exactly or shares at least
+# half its tokens with a gold answer (F1 >= 0.5): a small model's "Norway." or "in Norway"
+# is right, a paragraph that mentions Norway among other countries is not.
+RIGHT_F1 = 0.5
+
+
+def normalize_answer(text: str) -> str:
+    """Lower case, no punctuation, no articles, single spaces (the SQuAD v1.1 script's)."""
+    text = "".join(ch for ch in text.lower() if ch not in _PUNCTUATION)
+    return " ".join(_ARTICLES.sub(" ", text).split())
+
+
+def exact_match(prediction: str, gold: str) -> float:
+    """1.0 when the normalised prediction equals the normalised gold answer, else 0.0."""
+    return float(normalize_answer(prediction) == normalize_answer(gold))
+
+
+def token_f1(prediction: str, gold: str) -> float:
+    """Harmonic mean of token precision and recall after normalisation (SQuAD v1.1)."""
+    predicted = normalize_answer(prediction).split()
+    wanted = normalize_answer(gold).split()
+    common = sum((Counter(predicted) & Counter(wanted)).values())
+    if common == 0:
+        return 0.0
+    precision = common / len(predicted)
+    recall = common / len(wanted)
+    return 2 * precision * recall / (precision + recall)
+
+
+def answer_text(answer: str) -> str:
+    """What is scored of an answer: its text without `[Data: ...]` citations."""
+    return strip_citations(answer).strip()
+
+
+def best_scores(prediction: str, golds: Sequence[str]) -> tuple[float, float]:
+    """(EM, F1) against the best-matching gold answer or alias; (0, 0) without gold."""
+    text = answer_text(prediction)
+    if not golds:
+        return 0.0, 0.0
+    return (max(exact_match(text, gold) for gold in golds),
+            max(token_f1(text, gold) for gold in golds))
+
+
+def is_right(em: float, f1: float) -> bool:
+    """Whether an answer counts as right in the retrieval/reasoning miss split."""
+    return em == 1.0 or f1 >= RIGHT_F1

@@ -1,0 +1,129 @@
+"""Grounding an answer in its context: citations must name rows the context showed, and named
+entities of the answer must appear in the context or the question (flagged or dropped)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from graphrag_neo4j.communities.citations import clean_citations, strip_citations
+from graphrag_neo4j.errors import ModelError
+from graphrag_neo4j.query.base import Answer
+
+# Text -> the named entities in it (spaCy's NER in the engine; anything callable in tests).
+EntityFinder = Callable[[str], list[str]]
+
+CITATIONS_REPAIRED = (
+    "Grounding: citations of rows that were not in the context were repaired or removed."
+)
+_CITED_ID = re.compile(r"\[Data:[^\]]*\]")
+_WORD = re.compile(r"\w+", re.UNICODE)
+# Words that do not make a name (an entity "the Spirit" is supported by "Spirit").
+_FILLER = {"the", "a", "an", "of", "and", "s", "mr", "mrs", "miss", "dr", "st"}
+# A sentence ends at . ! ? (its citation kept with it) before a space, or at a line break;
+# not at the dot of a title or an initial ("Mr. Brownlow", "G. Stanley Hall").
+_BOUNDARY = re.compile(r"(?<=[.!?])(?:\s*\[Data:[^\]]*\])?[.]?(?=\s)|\n")
+_ABBREVIATION = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Mt)|\b[A-Z])\.$")
+
+
+def split_sentences(text: str) -> list[str]:
+    """`text` cut into sentences that join back into it exactly."""
+    pieces: list[str] = []
+    start = 0
+    for match in _BOUNDARY.finditer(text):
+        if match.group(0) != "\n" and _ABBREVIATION.search(text[start:match.start()]):
+            continue
+        pieces.append(text[start:match.end()])
+        start = match.end()
+    return [*pieces, text[start:]] if start < len(text) else pieces
+
+
+def _ids_cited(text: str) -> int:
+    return sum(len(re.findall(r"\d+", body)) for body in _CITED_ID.findall(text))
+
+
+def check_citations(answer: Answer) -> int:
+    """Repair table names and drop ids the context did not show; the number of ids removed."""
+    known = {name: {str(row["ref"]) for row in rows if isinstance(row, dict) and "ref" in row}
+             for name, rows in answer.sources.items()}
+    if not any(known.values()):
+        return 0  # nothing numbered to cite (e.g. no data found): leave the text alone
+    cleaned = clean_citations(answer.text, known)
+    removed = _ids_cited(answer.text) - _ids_cited(cleaned)
+    if cleaned != answer.text:
+        answer.text = cleaned
+        answer.notes.append(CITATIONS_REPAIRED)
+    return removed
+
+
+def evidence_words(answer: Answer, question: str) -> tuple[str, set[str]]:
+    """The lower-cased text the answer may draw names from, and its words: the prompt's
+    context, the question, and the text cells of every row behind the context."""
+    cells = (str(value) for rows in answer.sources.values() for row in rows
+             if isinstance(row, dict) for value in row.values() if isinstance(value, str))
+    text = "\n".join([answer.context, question, *cells]).lower()
+    return text, set(_WORD.findall(text))
+
+
+def is_supported(name: str, text: str, words: set[str]) -> bool:
+    """Whether the evidence names `name`: the whole name, or every word of it that is not a
+    title or an article ("Bob Cratchit" needs both "bob" and "cratchit")."""
+    lowered = name.lower().strip()
+    if not lowered or lowered in text:
+        return True
+    wanted = [w for w in _WORD.findall(lowered) if w not in _FILLER]
+    return all(w in words for w in wanted)
+
+
+def unsupported_entities(
+    answer: Answer, question: str, find_entities: EntityFinder
+) -> list[str]:
+    """Named entities of the answer text found nowhere in its evidence, each once."""
+    text, words = evidence_words(answer, question)
+    names = find_entities(strip_citations(answer.text))
+    return list(dict.fromkeys(n for n in names if not is_supported(n, text, words)))
+
+
+def drop_sentences(text: str, names: Iterable[str]) -> tuple[str, int]:
+    """`text` without the sentences naming any of `names`, and how many went."""
+    wanted = [n for n in names if n]
+    kept: list[str] = []
+    dropped = 0
+    for sentence in split_sentences(text):
+        if any(name in sentence for name in wanted):
+            dropped += 1
+            continue
+        kept.append(sentence)
+    return "".join(kept).strip(), dropped
+
+
+def ground_answer(
+    answer: Answer, question: str, mode: str, find_entities: EntityFinder | None
+) -> Answer:
+    """Check the answer as `mode` says (flag, drop or off); notes say what was found or done."""
+    if mode == "off":
+        return answer
+    answer.grounding = mode
+    check_citations(answer)
+    if find_entities is None:
+        return answer
+    try:
+        names = unsupported_entities(answer, question, find_entities)
+    except ModelError as exc:
+        answer.notes.append(f"Grounding could not check named entities: {exc}")
+        return answer
+    answer.unsupported_entities = names
+    if not names:
+        return answer
+    listed = ", ".join(names)
+    if mode == "drop":
+        answer.text, dropped = drop_sentences(answer.text, names)
+        answer.notes.append(
+            f"Grounding removed {dropped} sentence(s) naming {listed}, found nowhere in the"
+            " context."
+        )
+        if not answer.text:
+            answer.text = "The context found for this question does not support an answer."
+    else:
+        answer.notes.append(f"Unsupported by the context (check them): {listed}.")
+    return answer

@@ -1,0 +1,136 @@
+"""`eval answers`: the miss split on canned contexts, the budget, resuming and the table."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from graphrag_neo4j.cli.eval_answers import answers_table
+from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.query.answer_eval import (
+    BUDGET_SETTINGS,
+    answer_questions,
+    budget_overrides,
+    context_documents,
+    read_done,
+    run_key,
+    score_answer,
+)
+from graphrag_neo4j.query.base import Answer, make_query
+from graphrag_neo4j.query.evaluation import EvalQuestion, read_questions
+from graphrag_neo4j.settings import Settings
+
+QUESTION = EvalQuestion("q1", "Who taught Euler?", ["d1", "d2"], ("Johann Bernoulli", "Johann"))
+
+
+def _answer(text: str, documents: list[str]) -> Answer:
+    rows = [{"ref": n, "document_id": d, "text": f"passage of {d}"}
+            for n, d in enumerate(documents, 1)]
+    return Answer(text=text, method="naive", context="...", sources={"Sources": rows,
+                                                                      "Mentions": [{"text": "x"}]})
+
+
+@pytest.mark.parametrize(("text", "shown", "right", "miss"), [
+    ("Johann Bernoulli [Data: Sources (1)]", ["d1", "d2"], True, ""),
+    ("Johann Bernoulli", ["d1"], True, ""),           # right without every gold passage
+    ("Leonhard Euler", ["d2", "d1", "d3"], False, "reasoning"),  # gold shown, answer wrong
+    ("Leonhard Euler", ["d1", "d3"], False, "retrieval"),        # a gold passage missing
+    ("I do not know", [], False, "retrieval"),
+])
+def test_each_wrong_answer_is_a_retrieval_or_a_reasoning_miss(
+    text: str, shown: list[str], right: bool, miss: str
+) -> None:
+    record = score_answer(QUESTION, _answer(text, shown), 1.5)
+    assert record["right"] is right and record["miss"] == miss
+    assert record["context_documents"] == shown
+    assert record["gold_in_context"] == ({"d1", "d2"} <= set(shown))
+
+
+def test_a_question_without_gold_answer_is_not_scored() -> None:
+    record = score_answer(EvalQuestion("g", "Main themes?", []), _answer("Greed.", ["d1"]), 1)
+    assert record["right"] is None and record["miss"] is None
+    assert record["gold_in_context"] is None
+
+
+def test_context_documents_are_the_rows_shown_each_once() -> None:
+    assert context_documents(_answer("x", ["d2", "d1", "d2"])) == ["d2", "d1"]
+
+
+def test_one_budget_for_every_method_is_valid_for_every_query() -> None:
+    overrides = budget_overrides(1500)
+    query = make_query(Settings(), "Who?", **overrides)
+    assert query.search.passage_context_tokens == 1500
+    assert query.search.local.context_tokens == 1500
+    assert query.search.drift.reduce_tokens == 1500 and query.search.global_.reduce_tokens == 1500
+    assert set(overrides) == set(BUDGET_SETTINGS)
+    with pytest.raises(InputError, match="at least 100"):
+        budget_overrides(10)
+
+
+async def test_answers_are_resumed_from_the_jsonl_of_the_same_settings(tmp_path: Path) -> None:
+    asked: list[str] = []
+
+    async def ask(question: str) -> Answer:
+        asked.append(question)
+        return _answer("Johann", ["d1", "d2"])
+
+    questions = [QUESTION, EvalQuestion("q2", "Where?", ["d3"], ("Basel",))]
+    path = tmp_path / "answers.jsonl"
+    key = run_key({"passage_context_tokens": 1000})
+    with path.open("a") as sink:
+        first = await answer_questions("naive", ask, questions[:1], {}, sink, key=key)
+    assert asked == ["Who taught Euler?"] and len(first.records) == 1
+    with path.open("a") as sink:  # a killed run left half a line behind
+        sink.write('{"method": "naive", "id": "q2", "ru')
+        sink.write("\n")
+    done = read_done(path, key)
+    assert set(done) == {("naive", "q1")}
+    assert read_done(path, run_key({"passage_context_tokens": 2000})) == {}
+    with path.open("a") as sink:
+        second = await answer_questions("naive", ask, questions, done, sink, key=key)
+    assert asked == ["Who taught Euler?", "Where?"]
+    assert [r["id"] for r in second.records] == ["q1", "q2"]
+    assert second.percent("em") == 50.0 and second.percent("f1") == 50.0  # alias "Johann"
+    assert second.misses("retrieval") == 1  # q2's gold passage d3 was not shown
+
+
+async def test_a_method_the_graph_cannot_run_is_unavailable() -> None:
+    async def ask(question: str) -> Answer:
+        raise InputError("Local search cannot use the index; index some documents first.")
+
+    summary = await answer_questions("local", ask, [QUESTION], {}, io.StringIO())
+    assert summary.unavailable is not None and summary.unavailable.startswith("Local search")
+    assert summary.records == []
+
+
+async def test_table_shows_scores_misses_and_grounding() -> None:
+    async def ask(question: str) -> Answer:
+        answer = _answer("Leonhard Euler and Oliver Twist", ["d1", "d2"])
+        answer.grounding, answer.unsupported_entities = "flag", ["Oliver Twist"]
+        return answer
+
+    summary = await answer_questions("hops", ask, [QUESTION], {})
+    table = answers_table([summary], 1, 1500)
+    row = {str(column.header): str(column._cells[0]) for column in table.columns}
+    assert "1500" in str(table.title)
+    assert row["F1"] == "0.0" and row["reasoning miss"] == "1" and row["retrieval miss"] == "0"
+    assert row["unsupported %"] == "100.0" and row["after grounding %"] == "100.0"
+    summary.records[0]["grounding"] = "drop"  # drop removed the sentences naming them
+    assert summary.unsupported_share(after_grounding=True) == 0.0
+
+
+def test_questions_with_answers_and_aliases(tmp_path: Path) -> None:
+    path = tmp_path / "q.json"
+    path.write_text(json.dumps([
+        {"id": "a", "question": "Country?", "answer": "Norway", "answer_aliases": ["NO", ""],
+         "supporting_passage_ids": ["p1"]},
+        {"id": "g", "question": "What are the main themes?"},
+    ]))
+    items = read_questions(path, need_passages=False)
+    assert items[0].answers == ("Norway", "NO") and items[1].answers == ()
+    assert items[1].gold == []
+    with pytest.raises(InputError, match="supporting_passage_ids"):
+        read_questions(path)

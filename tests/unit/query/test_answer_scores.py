@@ -1,0 +1,46 @@
+"""EM and token F1 with the SQuAD v1.1 normalisation, checked on SQuAD's own examples."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphrag_neo4j.query.answer_scores import (
+    best_scores,
+    exact_match,
+    is_right,
+    normalize_answer,
+    token_f1,
+)
+
+
+@pytest.mark.parametrize(("text", "normalised"), [
+    ("The Denver Broncos!", "denver broncos"),
+    ("Levi's Stadium", "levis stadium"),
+    ("  an   apple, a pear and THE plum. ", "apple pear and plum"),
+    ("Theatre", "theatre"),  # an article inside a word stays
+])
+def test_normalisation_is_squads(text: str, normalised: str) -> None:
+    assert normalize_answer(text) == normalised
+
+
+def test_squad_examples() -> None:
+    # SQuAD v1.1 dev, "Where did Super Bowl 50 take place?": gold has 11 tokens after
+    # normalisation, the prediction 3, all shared -> P = 1, R = 3/11, F1 = 6/14.
+    gold = "Levi's Stadium in the San Francisco Bay Area at Santa Clara, California."
+    assert token_f1("Santa Clara, California", gold) == pytest.approx(6 / 14)
+    assert exact_match("Santa Clara, California", gold) == 0.0
+    assert exact_match("the Denver Broncos", "Denver Broncos") == 1.0
+    assert token_f1("Denver Broncos", "Denver Broncos") == 1.0
+    assert token_f1("Carolina Panthers", "Denver Broncos") == 0.0
+    # Repeated tokens count once per occurrence in both (SQuAD's Counter intersection).
+    assert token_f1("the the cat", "cat cat") == pytest.approx(2 * 0.5 * 1 / 1.5)
+
+
+def test_best_of_answer_and_aliases_without_citations() -> None:
+    em, f1 = best_scores("Stanley Hall [Data: Sources (1, 2)].", ["G. Stanley Hall",
+                                                                  "Stanley Hall"])
+    assert (em, f1) == (1.0, 1.0)
+    assert best_scores("Norway", []) == (0.0, 0.0)
+    em, f1 = best_scores("He was a citizen of Norway and later Sweden", ["Norway"])
+    assert em == 0.0 and 0 < f1 < 0.5 and not is_right(em, f1)
+    assert is_right(*best_scores("in Norway", ["Norway"]))

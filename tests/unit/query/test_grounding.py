@@ -1,0 +1,93 @@
+"""Grounding after the answer, with the fake LLM: invented names flagged or dropped,
+citations of rows the context did not show repaired or removed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from graphrag_neo4j.indexing.extraction.fast.named_entities import named_entities
+from graphrag_neo4j.query.base import Answer, make_query
+from graphrag_neo4j.query.grounding import (
+    CITATIONS_REPAIRED,
+    drop_sentences,
+    ground_answer,
+    is_supported,
+)
+from graphrag_neo4j.query.naive import NaiveSearch
+from graphrag_neo4j.query.run import run_query
+from tests.unit.query.fakes import fake_services
+
+PASSAGES = [
+    {"chunk_id": "c1", "document_id": "d1", "title": "Stave 1",
+     "text": "Scrooge kept a very small fire; his clerk, Bob Cratchit, had a smaller one.",
+     "score": 0.9},
+    {"chunk_id": "c2", "document_id": "d2", "title": "Stave 3",
+     "text": "Bob had but fifteen shillings a week.", "score": 0.8},
+]
+INVENTED = (
+    "Scrooge's clerk is Bob Cratchit, who works by a tiny fire [Data: Sources (1, 7)]. "
+    "Characters include Oliver Twist and Mr. Brownlow [Data: Reports (1)]. "
+    "Bob earns fifteen shillings a week [Data: Source (2)]."
+)
+
+
+async def _grounded(tmp_path: Path, mode: str) -> Answer:
+    services = fake_services(
+        {"query/search_chunks_by_vector": PASSAGES, "query/search_chunks_by_fulltext": []},
+        [("similarity search found", INVENTED)], tmp_path,
+    )
+    query = make_query(services.settings, "Who is Scrooge's clerk?", grounding=mode)
+    return await run_query(services, NaiveSearch(services), query, named_entities)
+
+
+async def test_flag_lists_invented_names_and_repairs_citations(tmp_path: Path) -> None:
+    answer = await _grounded(tmp_path, "flag")
+    assert answer.grounding == "flag"
+    assert answer.unsupported_entities == ["Oliver Twist", "Brownlow"]
+    assert "Unsupported by the context (check them): Oliver Twist, Brownlow." in answer.notes
+    assert CITATIONS_REPAIRED in answer.notes
+    # Source 7 and the Reports table were never shown; "Source (2)" is repaired to "Sources".
+    assert "[Data: Sources (1)]" in answer.text and "Sources (1, 7)" not in answer.text
+    assert "Reports" not in answer.text and "[Data: Sources (2)]" in answer.text
+    assert "Oliver Twist" in answer.text  # flag keeps the text
+
+
+async def test_drop_removes_the_sentence_and_says_so(tmp_path: Path) -> None:
+    answer = await _grounded(tmp_path, "drop")
+    assert "Oliver Twist" not in answer.text and "Brownlow" not in answer.text
+    assert answer.text.startswith("Scrooge's clerk is Bob Cratchit")
+    assert answer.text.endswith("fifteen shillings a week [Data: Sources (2)].")
+    assert any(note.startswith("Grounding removed 1 sentence(s) naming Oliver Twist")
+               for note in answer.notes)
+
+
+async def test_off_leaves_the_answer_alone(tmp_path: Path) -> None:
+    answer = await _grounded(tmp_path, "off")
+    assert answer.text == INVENTED and answer.grounding == ""
+    assert answer.unsupported_entities == [] and answer.notes == []
+
+
+def test_a_name_is_supported_by_all_its_words_not_one() -> None:
+    text = "bob cratchit worked for mr. scrooge"
+    words = set(text.replace(".", "").split())
+    assert is_supported("Bob Cratchit", text, words)
+    assert is_supported("Mr. Scrooge", text, words)
+    assert is_supported("the Cratchit", text, words)
+    assert not is_supported("Bob Marley", text, words)
+
+
+def test_dropping_every_sentence_leaves_a_plain_statement() -> None:
+    answer = Answer(text="Oliver Twist did it.", method="global", context="Scrooge.")
+    ground_answer(answer, "Who?", "drop", lambda text: ["Oliver Twist"])
+    assert answer.text == "The context found for this question does not support an answer."
+    assert drop_sentences("A b.\nOliver c! D e?", ["Oliver"]) == ("A b.\n D e?", 1)
+
+
+@pytest.mark.parametrize("mode", ["flag", "drop"])
+def test_without_a_name_finder_only_citations_are_checked(mode: str) -> None:
+    answer = Answer(text="Scrooge [Data: Sources (3)].", method="naive", context="x",
+                    sources={"Sources": [{"ref": 1, "text": "Scrooge"}]})
+    ground_answer(answer, "Who?", mode, None)
+    assert answer.text == "Scrooge." and answer.unsupported_entities == []
