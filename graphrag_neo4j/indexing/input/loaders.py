@@ -150,8 +150,20 @@ def _input_files(paths: Sequence[Path], follow_links: bool) -> Iterator[tuple[Pa
 
 def _walk(folder: Path, follow_links: bool = False) -> list[Path]:
     files: list[Path] = []
+    # Each real folder is entered once: a link back to a folder above would walk forever.
+    entered = {folder.resolve()}
     for root, dirs, names in os.walk(folder, followlinks=follow_links):
-        dirs[:] = [name for name in dirs if not name.startswith(".")]
+        kept = []
+        for name in dirs:
+            if name.startswith("."):
+                continue
+            if follow_links:
+                real = (Path(root) / name).resolve()
+                if real in entered:
+                    continue
+                entered.add(real)
+            kept.append(name)
+        dirs[:] = kept
         files.extend(Path(root) / name for name in names if not name.startswith("."))
     # Sorting the relative parts walks "a/b.txt" before "a-c.txt"'s folder siblings stably.
     return sorted(files, key=lambda file: file.relative_to(folder).parts)
