@@ -174,3 +174,14 @@ async def test_reciprocal_rank_hybrid_naive_finds_daniel_where_vectors_alone_do_
     fused = await NaiveSearch(rag).build_context(rrf)
     assert "nano_dataset-2" not in plain.ranked_document_ids
     assert fused.ranked_document_ids == ["nano_dataset-3", "nano_dataset-2"]
+
+
+async def test_retrieve_only_calls_no_model(rag: GraphRAG, nano_root: Path) -> None:
+    """The README's promise: retrieval only makes no LLM call (no NER, no rerank)."""
+    llm = rag.llm.chat_model
+    assert isinstance(llm, FakeChatModel)
+    calls = len(llm.calls)
+    answer = await rag.aretrieve(_question(nano_root)["query"], "hops")
+    assert answer.llm_calls == 0 and len(llm.calls) == calls
+    assert answer.text == "" and answer.sources["Mentions"][0]["text"] == "Euler"
+    assert any("no LLM call" in note for note in answer.notes)
