@@ -17,6 +17,7 @@ from graphrag_neo4j.indexing.input.record_files import (
     RECORD_SUFFIXES,
     Record,
     file_records,
+    id_problem,
     record_id,
 )
 from graphrag_neo4j.indexing.records import Document
@@ -286,6 +287,10 @@ def _add_record(
             f"{report.path} {label} {problem} {fields.text!r} field (fields: {keys}); set "
             "extraction.text_field to the field holding the text."
         )
+        return
+    bad_id = id_problem(record.get(fields.id), fields.id)
+    if bad_id:
+        report.skip(f"{report.path} {label} {bad_id}.")
         return
     own_id = record_id(record.get(fields.id))
     title = record.get(fields.title)

@@ -411,3 +411,14 @@ def test_links_back_up_the_folder_are_walked_once(tmp_path: Path) -> None:
                          text=True, timeout=60)
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.strip() == "['Below.', 'Top.']"
+
+
+@pytest.mark.parametrize("raw", [{"nested": 1}, [1, 2], 1.5, True])
+def test_an_id_that_is_no_text_or_number_refuses_the_record(tmp_path: Path, raw: object) -> None:
+    path = tmp_path / "records.jsonl"
+    lines = [{"id": raw, "text": "Odd id."}, {"id": "fine", "text": "Good id."}]
+    path.write_text("\n".join(json.dumps(line) for line in lines), encoding="utf-8")
+    result = load_documents([path])
+    assert [d.id for d in result.documents] == ["fine"]
+    (skipped,) = result.skipped
+    assert "in its 'id' field" in skipped.reason and "whole number" in skipped.reason
