@@ -50,6 +50,7 @@ _UPLOAD_BODY = {"requestBody": {"required": True, "content": {
              summary="Add a document (JSON text or a file upload); indexing runs as a job")
 async def add_document(request: Request, state: ApiState = Depends(api_state)) -> JSONResponse:  # noqa: B008
     """202 with the job; poll `GET /v1/jobs/{id}` for progress and the new document ids."""
+    require_room(state)
     job_id = uuid.uuid4().hex
     folder = job_folder(state.uploads_dir, job_id)
     try:
@@ -60,6 +61,17 @@ async def add_document(request: Request, state: ApiState = Depends(api_state)) -
     job = state.jobs.create("index", job_id)
     state.jobs.start(job, lambda job: _index(state, job, folder, communities))
     return _accepted(job)
+
+
+def require_room(state: ApiState) -> None:
+    """429 with Retry-After when server.max_queued_jobs jobs already wait (checked before an
+    upload is saved, so a flood of uploads neither queues nor fills the disk)."""
+    limit = state.server.max_queued_jobs
+    if state.jobs.waiting() >= limit:
+        raise HTTPException(
+            429, f"{limit} jobs are waiting already (server.max_queued_jobs); retry once"
+            " some have run.", headers={"Retry-After": str(state.server.retry_after_s)},
+        )
 
 
 async def _receive(request: Request, folder: Path, state: ApiState) -> bool:
@@ -129,6 +141,7 @@ async def delete_document(
 ) -> JSONResponse:
     """202 with the job; 404 when no document has this id (an id with `/` may be sent as is,
     percent-encoded, or as `DELETE /v1/documents?id=`)."""
+    require_room(state)
     found = await asyncio.to_thread(state.rag.store.read, "api/find_document", id=document_id)
     if not found:
         raise HTTPException(404, f"No document with id {document_id!r}; list them with"
