@@ -676,6 +676,19 @@ class ServerSettings(_Section):
     max_question_chars: int = Field(
         4000, description="Longest question (or last chat message); longer gets 413."
     )
+    max_option_chars: int = Field(
+        1000, description="Longest text in a query's options (response_type...); longer gets 413."
+    )
+    max_history_chars: int = Field(
+        20000, description="Most characters of earlier turns a query or chat sends; more gets 413."
+    )
+    allowed_hosts: list[str] = Field(
+        [], description="Host names clients may reach the server by besides its bound address"
+        " (loopback binds accept 127.0.0.1, localhost and [::1]); others get 400."
+    )
+    body_timeout_s: float = Field(
+        30.0, description="Longest a request body may take to arrive; slower gets 408."
+    )
     client_task_prefixes: list[str] = Field(
         ["### Task:"],
         description="A chat's last message starting with one of these is the chat client's own"
@@ -690,6 +703,9 @@ class ServerSettings(_Section):
         300.0, description="Longest a request may run before it gets 504."
     )
     jobs_kept: int = Field(200, description="Finished indexing jobs remembered for GET /v1/jobs.")
+    max_queued_jobs: int = Field(
+        10, description="Jobs waiting to run (uploads, deletions); more get 429 with Retry-After."
+    )
     access_log: bool = Field(
         True, description="Log each request's method, path and status (never its headers)."
     )

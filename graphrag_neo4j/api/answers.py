@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import asdict
 from typing import Any
 
@@ -28,15 +29,50 @@ def checked_question(question: str, server: ServerSettings) -> str:
     return question
 
 
+def _texts(value: Any, path: str) -> Iterator[tuple[str, str]]:
+    """Every string inside an option value, with where it sits (e.g. `hops.x`)."""
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, inner in value.items():
+            yield path, str(key)
+            yield from _texts(inner, f"{path}.{key}")
+    elif isinstance(value, list | tuple):
+        for inner in value:
+            yield from _texts(inner, path)
+
+
+def check_sizes(options: dict[str, Any], server: ServerSettings) -> None:
+    """Refuse (413) an option text over max_option_chars or a history over max_history_chars:
+    whatever reaches the model is bounded, not the question alone."""
+    history = sum(len(text) for _, text in _texts(options.get("history") or [], "history"))
+    if history > server.max_history_chars:
+        raise HTTPException(
+            413, f"The earlier turns hold {history:,} characters, more than the"
+            f" {server.max_history_chars:,} allowed (server.max_history_chars); send fewer.",
+        )
+    for name, value in options.items():
+        if name == "history":
+            continue
+        for where, text in _texts(value, name):
+            if len(text) > server.max_option_chars:
+                raise HTTPException(
+                    413, f"Option {where} has {len(text):,} characters, more than the"
+                    f" {server.max_option_chars:,} allowed (server.max_option_chars); shorten it.",
+                )
+
+
 def checked_call(
-    rag: GraphRAG, question: str, method: str | None, options: dict[str, Any]
+    rag: GraphRAG, question: str, method: str | None, options: dict[str, Any],
+    server: ServerSettings,
 ) -> dict[str, Any]:
-    """Validate method and options before anything runs (so a stream never starts on a typo);
-    returns the options to pass on. Engine mistakes raise InputError (400)."""
+    """Validate sizes, method and options before anything runs (so a stream never starts on a
+    typo); returns the options to pass on. Engine mistakes raise InputError (400)."""
     refused = [name for name in _PYTHON_ONLY if name in options]
     if refused:
         raise HTTPException(400, f"Option {refused[0]} is for Python callers; ask for"
                             " streaming with `stream: true` instead.")
+    check_sizes(options, server)
     rag.query_method(method)
     make_query(rag.settings, question, **dict(options))
     return dict(options)

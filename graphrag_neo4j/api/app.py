@@ -13,7 +13,8 @@ from graphrag_neo4j.api.documents.jobs import JobRegistry
 from graphrag_neo4j.api.errors import install_error_handlers
 from graphrag_neo4j.api.limits import BodyLimit, ConcurrencyLimit, RequestTimeout
 from graphrag_neo4j.api.openai import routes as openai_compat
-from graphrag_neo4j.api.security import key_check
+from graphrag_neo4j.api.request_origin import SameOriginWrites, TrustedHosts, allowed_hosts
+from graphrag_neo4j.api.security import KeyGate, key_check
 from graphrag_neo4j.api.state import ApiState
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.settings import ServerSettings
@@ -25,7 +26,8 @@ Send the server's key as `Authorization: Bearer KEY` when it has one."""
 
 
 def create_app(rag: GraphRAG, server: ServerSettings | None = None) -> FastAPI:
-    """An app serving `rag` (the caller keeps and closes it); `server` defaults to its settings."""
+    """An app serving `rag` (the caller keeps and closes it); `server` defaults to its settings
+    (its `host` is the address the app is served on: Host headers are checked against it)."""
     limits = server or rag.settings.server
     state = ApiState(rag, limits, JobRegistry(limits.jobs_kept),
                      rag.settings.cache_dir / UPLOADS_FOLDER)
@@ -43,9 +45,15 @@ def create_app(rag: GraphRAG, server: ServerSettings | None = None) -> FastAPI:
     for router in (query_routes.router, openai_compat.router, documents.router):
         app.include_router(router, dependencies=guarded)
     app.include_router(health.router)
-    # Added innermost first: the busy check runs before anything reads the body.
+    # Added innermost first. A request is checked by its headers (Host, Origin and body type,
+    # key), then its whole body is read, and only then does it take a concurrency slot: a client
+    # without the key, or one sending slowly, cannot keep valid ones out.
     app.add_middleware(RequestTimeout, seconds=limits.request_timeout_s)
-    app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
     app.add_middleware(ConcurrencyLimit, limit=limits.max_concurrent,
                        retry_after_s=limits.retry_after_s, exempt=("/health",))
+    app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes,
+                       read_timeout_s=limits.body_timeout_s)
+    app.add_middleware(KeyGate, api_key=limits.api_key)
+    app.add_middleware(SameOriginWrites)
+    app.add_middleware(TrustedHosts, allowed=allowed_hosts(limits.host, limits.allowed_hosts))
     return app

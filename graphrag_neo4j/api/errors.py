@@ -24,8 +24,9 @@ from graphrag_neo4j.errors import (
 log = logging.getLogger("graphrag_neo4j.api")
 
 # OpenAI's error types, so its SDK raises the matching exception class.
-_TYPES = {400: "invalid_request_error", 401: "authentication_error", 404: "not_found_error",
-          413: "invalid_request_error", 422: "invalid_request_error", 429: "rate_limit_error",
+_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
+          404: "not_found_error", 408: "timeout", 413: "invalid_request_error",
+          415: "invalid_request_error", 422: "invalid_request_error", 429: "rate_limit_error",
           503: "service_unavailable", 504: "timeout"}
 
 
@@ -94,7 +95,7 @@ async def _on_http(request: Request, exc: Exception) -> JSONResponse:
 
 async def _on_validation(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    return error_response(422, validation_sentence(exc.errors()))
+    return error_response(400, validation_sentence(exc.errors()))
 
 
 async def _on_engine(_: Request, exc: Exception) -> JSONResponse:

@@ -1,4 +1,5 @@
-"""ASGI guards around the app: body size (413), requests in flight (429), time per request (504).
+"""ASGI guards around the app: body size and arrival (413, 408), requests in flight (429), time
+per request (504).
 
 They are plain ASGI middleware, not FastAPI's `BaseHTTPMiddleware`, so streamed responses pass
 through untouched and a request holds its slot until its last byte is sent.
@@ -25,11 +26,14 @@ class BodyTooLargeError(HTTPException):
 
 
 class BodyLimit:
-    """Refuses bodies over `max_bytes`: by Content-Length up front, by counting when streamed."""
+    """Reads the whole body before the app sees the request: refused over `max_bytes` (413, by
+    Content-Length up front or by counting) or when it has not all arrived within
+    `read_timeout_s` (408). Sitting outside ConcurrencyLimit, a slow sender holds no slot."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, read_timeout_s: float) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.read_timeout_s = read_timeout_s
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -37,20 +41,54 @@ class BodyLimit:
             return
         declared = dict(scope["headers"]).get(b"content-length", b"").decode()
         if declared.isdigit() and int(declared) > self.max_bytes:
-            error = BodyTooLargeError(self.max_bytes)
-            await send_error(send, 413, error.detail, {"Connection": "close"})
+            await self._too_large(send)
             return
+        try:
+            async with asyncio.timeout(self.read_timeout_s):
+                body = await self._read(receive)
+        except TimeoutError:
+            await send_error(send, 408, f"The request body did not arrive within"
+                             f" {self.read_timeout_s:g} s; send it faster (or raise"
+                             " server.body_timeout_s).", {"Connection": "close"})
+            return
+        if body is None:
+            await self._too_large(send)
+            return
+        await self.app(scope, _replay(body, receive), send)
+
+    async def _read(self, receive: Receive) -> bytes | None:
+        """The body, or None past the limit (a disconnect ends it early: the app sees it)."""
+        pieces: list[bytes] = []
         received = 0
-
-        async def counted() -> Message:
-            nonlocal received
+        while True:
             message = await receive()
-            received += len(message.get("body", b""))
+            if message["type"] != "http.request":
+                break
+            pieces.append(message.get("body", b""))
+            received += len(pieces[-1])
             if received > self.max_bytes:
-                raise BodyTooLargeError(self.max_bytes)
-            return message
+                return None
+            if not message.get("more_body", False):
+                break
+        return b"".join(pieces)
 
-        await self.app(scope, counted, send)
+    async def _too_large(self, send: Send) -> None:
+        error = BodyTooLargeError(self.max_bytes)
+        await send_error(send, 413, error.detail, {"Connection": "close"})
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A receive that hands the app the body read already, then waits for the disconnect."""
+    sent = False
+
+    async def replayed() -> Message:
+        nonlocal sent
+        if sent:
+            return await receive()
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replayed
 
 
 class ConcurrencyLimit:

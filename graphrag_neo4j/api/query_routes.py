@@ -42,7 +42,7 @@ async def query(body: QueryRequest, state: ApiState = Depends(api_state)) -> Any
     events `token` (`{"text"}`) and then one `answer` event with that JSON (or `error`)."""
     rag = state.rag
     question = checked_question(body.question, state.server)
-    options = checked_call(rag, question, body.method, body.options)
+    options = checked_call(rag, question, body.method, body.options, state.server)
     if body.retrieve_only:
         return json_response(answer_json(await rag.aretrieve(question, body.method, **options)))
     if not body.stream:

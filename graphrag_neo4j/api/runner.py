@@ -1,7 +1,8 @@
-"""Runs the app with uvicorn: the bind is checked first, and logs carry no request headers."""
+"""Runs the app with uvicorn: the bind is checked first; logs hold no headers or query strings."""
 
 from __future__ import annotations
 
+import logging
 import socket
 import threading
 import time
@@ -15,6 +16,26 @@ from graphrag_neo4j.api.security import check_bind
 from graphrag_neo4j.settings import ServerSettings
 
 START_TIMEOUT_S = 30.0
+ACCESS_LOGGER = "uvicorn.access"
+
+
+class PathOnlyAccessLog(logging.Filter):
+    """Drops the query string from access log lines: a key or text sent in the URL stays out of
+    the log (the server reads keys from the header only)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and len(args) == 5:  # uvicorn's (client, method, path, ...)
+            client, method, path, version, status = args
+            record.args = (client, method, str(path).split("?", 1)[0], version, status)
+        return True
+
+
+def _private_access_log() -> None:
+    """Install PathOnlyAccessLog once (uvicorn configures its loggers when a Config is made)."""
+    access = logging.getLogger(ACCESS_LOGGER)
+    if not any(isinstance(f, PathOnlyAccessLog) for f in access.filters):
+        access.addFilter(PathOnlyAccessLog())
 
 
 def server_for(app: FastAPI, server: ServerSettings, host: str, port: int) -> uvicorn.Server:
@@ -23,6 +44,7 @@ def server_for(app: FastAPI, server: ServerSettings, host: str, port: int) -> uv
     # uvicorn's access log writes the request line only (method, path, status), never headers.
     config = uvicorn.Config(app, host=host, port=port, log_level="info", server_header=False,
                             timeout_graceful_shutdown=10, access_log=server.access_log)
+    _private_access_log()
     return uvicorn.Server(config)
 
 
@@ -34,6 +56,7 @@ def serving_in_thread(app: FastAPI, log_level: str = "warning") -> Iterator[str]
     sock.bind(("127.0.0.1", 0))  # bound before uvicorn starts, so no other process takes it
     port = sock.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, server_header=False))
+    _private_access_log()
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + START_TIMEOUT_S

@@ -1,18 +1,25 @@
-"""The API key check (constant time) and the rule that only loopback may run without a key."""
+"""The API key check (constant time, before the body is read) and the bind rule: only loopback
+may run without a key, and a key off loopback must be long enough to resist guessing."""
 
 from __future__ import annotations
 
 import hmac
 import ipaddress
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 
 from fastapi import Depends
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import SecretStr
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
 
+from graphrag_neo4j.api.errors import send_error
 from graphrag_neo4j.errors import ConfigError
 
+MIN_KEY_CHARS = 16
+# Routes anyone may read: the health check and the API's own documentation.
+OPEN_PATHS = frozenset({"/health", "/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json"})
 _bearer = HTTPBearer(auto_error=False, description="The server's api_key setting.")
 KeyCheck = Callable[[HTTPAuthorizationCredentials | None], Awaitable[None]]
 
@@ -28,31 +35,71 @@ def is_loopback(host: str) -> bool:
 
 
 def check_bind(host: str, api_key: SecretStr | None) -> None:
-    """Refuse to listen beyond this machine without an API key."""
-    if not is_loopback(host) and not (api_key and api_key.get_secret_value()):
+    """Refuse to listen beyond this machine without an API key of at least MIN_KEY_CHARS."""
+    if is_loopback(host):
+        return
+    key = api_key.get_secret_value() if api_key else ""
+    if not key:
         raise ConfigError(
             f"Refusing to listen on {host} without an API key: set GRAPHRAG_SERVER__API_KEY"
             " (or server.api_key in graphrag.toml), or listen on 127.0.0.1."
         )
+    if len(key) < MIN_KEY_CHARS:
+        raise ConfigError(
+            f"Refusing to listen on {host} with an API key of {len(key)} characters: use at"
+            f" least {MIN_KEY_CHARS} random ones (e.g. `openssl rand -hex 24`), or listen on"
+            " 127.0.0.1."
+        )
+
+
+def key_problem(authorization: str | None, expected: bytes) -> str | None:
+    """Why the `Authorization` header does not carry the expected key, or None when it does."""
+    if not expected:
+        return None
+    scheme, _, given = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not given.strip():
+        return "The API key is missing: send it as the header `Authorization: Bearer KEY`."
+    # compare_digest takes the same time wherever the first difference is.
+    if not hmac.compare_digest(given.strip().encode(), expected):
+        return "The API key is wrong: send it as the header `Authorization: Bearer KEY`."
+    return None
+
+
+def _expected(api_key: SecretStr | None) -> bytes:
+    return api_key.get_secret_value().encode() if api_key else b""
+
+
+class KeyGate:
+    """Refuses a request without the key from its headers alone, before its body is read or a
+    concurrency slot is taken (so clients without the key cannot hold the server's slots)."""
+
+    def __init__(self, app: ASGIApp, api_key: SecretStr | None,
+                 open_paths: Collection[str] = OPEN_PATHS) -> None:
+        self.app = app
+        self.expected = _expected(api_key)
+        self.open_paths = open_paths
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] not in self.open_paths:
+            problem = key_problem(Headers(scope=scope).get("authorization"), self.expected)
+            if problem:
+                await send_error(send, 401, problem, {"WWW-Authenticate": "Bearer"})
+                return
+        await self.app(scope, receive, send)
 
 
 def key_check(api_key: SecretStr | None) -> KeyCheck:
-    """A dependency that requires `Authorization: Bearer KEY` when a key is configured."""
-    expected = api_key.get_secret_value().encode() if api_key else b""
+    """A dependency requiring `Authorization: Bearer KEY` when a key is configured (KeyGate
+    checks first; this one puts the scheme in the OpenAPI page and guards routers mounted
+    without the gate)."""
+    expected = _expected(api_key)
 
     async def require_key(
         credentials: HTTPAuthorizationCredentials | None = Depends(_bearer),  # noqa: B008
     ) -> None:
-        if not expected:
-            return
-        given = credentials.credentials.encode() if credentials else b""
-        # compare_digest takes the same time wherever the first difference is.
-        if not hmac.compare_digest(given, expected):
-            reason = "is wrong" if credentials else "is missing"
-            raise HTTPException(
-                401,
-                f"The API key {reason}: send it as the header `Authorization: Bearer KEY`.",
-                headers={"WWW-Authenticate": "Bearer"},
-            )
+        header = f"Bearer {credentials.credentials}" if credentials else None
+        problem = key_problem(header, expected)
+        if problem:
+            raise HTTPException(401, problem, headers={"WWW-Authenticate": "Bearer"})
 
     return require_key

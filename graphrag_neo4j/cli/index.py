@@ -77,9 +77,8 @@ def index_command(
         if triplets is not None:
             stats = rag.index_triplets(triplets, part)
         if paths:
-            stats, loaded = rag.index(paths, method, follow_links=follow_links, shard=part)
-            for skipped in loaded.skipped:
-                console.print(Text.assemble(("Skipped ", "yellow"), skipped.reason))
+            # The loader has logged each skipped input's reason already: the table counts them.
+            stats, _ = rag.index(paths, method, follow_links=follow_links, shard=part)
         console.print(stats.table())
         mode = None if reports is None else "all" if reports else "none"
         built = rag.build_communities(reports=mode) if communities else None

@@ -23,10 +23,11 @@ def serve_command(
     from graphrag_neo4j.settings import load_settings
 
     settings = load_settings()
-    limits = settings.server
-    bind_host, bind_port = host or limits.host, port or limits.port
+    bind_host, bind_port = host or settings.server.host, port or settings.server.port
+    # The app checks Host headers against the address it is served on.
+    limits = settings.server.model_copy(update={"host": bind_host})
     with GraphRAG(settings, console=console) as rag:
-        server = server_for(create_app(rag), limits, bind_host, bind_port)
+        server = server_for(create_app(rag, limits), limits, bind_host, bind_port)
         key = "with an API key" if limits.api_key else "without an API key (loopback only)"
         console.print(f"Serving on http://{bind_host}:{bind_port} {key};"
                       f" API docs at http://{bind_host}:{bind_port}/docs")

@@ -389,7 +389,18 @@ def _gave_up_sentence(exc: BaseException, stage: str, attempts: int, settings: L
             f" {attempts} attempts; check that GRAPHRAG_LLM__BASE_URL ({settings.base_url})"
             " points at an OpenAI-compatible API."
         )
+    if isinstance(exc, openai.APIConnectionError | ConnectionError) and not isinstance(
+        exc, openai.APITimeoutError
+    ):
+        return (
+            f"The LLM endpoint {settings.base_url or 'of the provider'} could not be reached for"
+            f" {stage} on all {attempts} attempts ({type(exc).__name__}: {exc}); check that it"
+            " is running and that GRAPHRAG_LLM__BASE_URL points at it."
+        )
+    # Only a rate limit is eased by fewer calls at once.
+    fix = ("lower GRAPHRAG_LLM__CONCURRENCY or retry later"
+           if isinstance(exc, openai.RateLimitError) else "retry later")
     return (
         f"The LLM call for {stage} still failed after {attempts} attempts "
-        f"({type(exc).__name__}: {exc}); lower GRAPHRAG_LLM__CONCURRENCY or retry later."
+        f"({type(exc).__name__}: {exc}); {fix}."
     )

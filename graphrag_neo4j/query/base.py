@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 
 # Options a query takes besides [search] settings; `level` is global.community_level's short name.
 QUERY_OPTIONS = ("response_type", "history", "on_token", "mentions", "level")
+# A number given for a search setting at query time stays in this range: a negative count or
+# one past any graph's size is a mistake, and Neo4j would refuse it mid-query.
+MAX_OPTION_NUMBER = 1_000_000
 
 
 class GraphReader(Protocol):
@@ -66,6 +69,7 @@ class Query:
     on_token: TokenSink | None = None
     mentions: tuple[str, ...] | None = None
     notes: tuple[str, ...] = ()  # for the answer: e.g. an option given by its deprecated name
+    retrieve_only: bool = False  # no answer will be written: a method skips optional LLM calls
 
     def with_search(self, **updates: Any) -> Query:
         """The same query with some search settings changed (validated), e.g.
@@ -88,11 +92,42 @@ def validated_search(
     if unknown:
         allowed = ", ".join(dict.fromkeys([*options, *search_setting_names()]))
         raise InputError(f"Unknown {kind} {', '.join(unknown)}: use one of {allowed}.")
+    _check_numbers(table, kind)
     try:
         return SearchSettings.model_validate(merged_search(base, table)), notes
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
         raise InputError(f"Invalid {kind} ({problems}).") from None
+
+
+def _check_numbers(table: Mapping[str, Any], kind: str, prefix: str = "") -> None:
+    """Refuse an overriding number below 0 or above MAX_OPTION_NUMBER, naming it."""
+    for key, value in table.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            _check_numbers(value, kind, f"{name}.")
+        elif isinstance(value, int | float) and not isinstance(value, bool) and not (
+            0 <= value <= MAX_OPTION_NUMBER
+        ):
+            raise InputError(f"Invalid {kind} {name}: {value!r} is out of range; give a number"
+                             f" from 0 to {MAX_OPTION_NUMBER:,}.")
+
+
+def _checked_mentions(mentions: Any) -> tuple[str, ...] | None:
+    """The question's mentions as given: a list of names, or None."""
+    if mentions is None:
+        return None
+    if isinstance(mentions, list | tuple) and all(isinstance(m, str) for m in mentions):
+        return tuple(mentions)
+    raise InputError("Invalid query option mentions: give a list of names, e.g."
+                     ' ["Scrooge", "Marley"].')
+
+
+def _checked_response_type(response_type: Any) -> str | None:
+    if response_type is None or isinstance(response_type, str):
+        return response_type
+    raise InputError("Invalid query option response_type: give a text, e.g."
+                     ' "Single Sentence".')
 
 
 def check_question(question: str) -> None:
@@ -107,10 +142,10 @@ def make_query(settings: Settings, question: str, **options: Any) -> Query:
     if options.get("level") is not None:
         options["global.community_level"] = options.pop("level")
     options.pop("level", None)
-    response_type = options.pop("response_type", None)
+    response_type = _checked_response_type(options.pop("response_type", None))
     history = options.pop("history", None) or ()
     on_token = options.pop("on_token", None)
-    mentions = options.pop("mentions", None)
+    mentions = _checked_mentions(options.pop("mentions", None))
     search, notes = validated_search(settings.search, options, "query option", QUERY_OPTIONS)
     return Query(
         question=question,
@@ -118,7 +153,7 @@ def make_query(settings: Settings, question: str, **options: Any) -> Query:
         response_type=response_type or search.response_type,
         history=tuple(recent_turns(list(_turns(history)), search.history_tokens)),
         on_token=on_token,
-        mentions=tuple(mentions) if mentions is not None else None,
+        mentions=mentions,
         notes=tuple(notes),
     )
 

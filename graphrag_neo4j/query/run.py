@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 from graphrag_neo4j.llm.usage import usage_scope
 from graphrag_neo4j.query.base import Answer, Query, QueryMethod, Services
@@ -38,7 +39,8 @@ async def retrieve_only(services: Services, name: str, method: QueryMethod, quer
     """The context the method would answer from, without the answer call."""
 
     async def context_only() -> Answer:
-        return Answer.from_context(name, "", await method.build_context(query))
+        context = await method.build_context(replace(query, retrieve_only=True))
+        return Answer.from_context(name, "", context)
 
     return _noted(query, await _measured(services, context_only))
 

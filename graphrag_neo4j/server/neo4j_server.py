@@ -26,7 +26,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from graphrag_neo4j.resources import private_dir
+from graphrag_neo4j.resources import private_dir, write_private
 from graphrag_neo4j.server import bolt_probe
 from graphrag_neo4j.server.build import Neo4jServerError, ensure_launcher, neo4j_version
 from graphrag_neo4j.server.config import (
@@ -277,11 +277,13 @@ def _remove_stale_pid_file(cfg: ServerConfig, console: Console) -> None:
 
 def _spawn(cfg: ServerConfig, command: list[str]) -> subprocess.Popen[bytes]:
     log = log_path(cfg)
-    log.parent.mkdir(parents=True, exist_ok=True)
+    # The folders and files this process makes are user-only too, like the JVM's (umask 077).
+    private_dir(log.parent)
     shutil.rmtree(cfg.temp_dir, ignore_errors=True)  # no JVM uses it: ours is not running
-    cfg.temp_dir.mkdir(parents=True)
-    cfg.pid_file.parent.mkdir(parents=True, exist_ok=True)
-    with log.open("ab") as out:
+    private_dir(cfg.temp_dir)
+    private_dir(cfg.pid_file.parent)
+    with os.fdopen(os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600), "ab") as out:
+        log.chmod(0o600)  # a log written by an earlier version may be wider
         out.write(f"\n{START_MARKER} {datetime.now():%Y-%m-%d %H:%M:%S} =====\n".encode())
         out.flush()
         proc = subprocess.Popen(
@@ -289,7 +291,7 @@ def _spawn(cfg: ServerConfig, command: list[str]) -> subprocess.Popen[bytes]:
             stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
             umask=0o077,  # the graph, its logs and transaction files are the user's only
         )  # fmt: skip
-    cfg.pid_file.write_text(f"{proc.pid}\n")
+    write_private(cfg.pid_file, f"{proc.pid}\n")
     return proc
 
 

@@ -86,7 +86,7 @@ def test_bad_uploads_are_refused_in_one_sentence(api_url: str) -> None:
                      files={"file": ("tool.exe", b"MZ\x00\x01", "application/octet-stream")})
     assert exe.status_code == 400 and ".txt, .md, .pdf" in exe.json()["error"]["message"]
     empty = httpx.post(f"{api_url}/v1/documents", json={"text": ""}, timeout=10)
-    assert empty.status_code == 422 and "text" in empty.json()["error"]["message"]
+    assert empty.status_code == 400 and "text" in empty.json()["error"]["message"]
     missing = httpx.delete(f"{api_url}/v1/documents/no-such-id", timeout=10)
     assert missing.status_code == 404 and "GET /v1/documents" in missing.json()["error"]["message"]
     assert httpx.get(f"{api_url}/v1/jobs/nope", timeout=10).status_code == 404

@@ -79,3 +79,34 @@ async def _cli_tools() -> set[str]:
 
 def test_the_mcp_command_serves_the_same_tools(served_rag: GraphRAG) -> None:
     assert asyncio.run(_cli_tools()) == TOOLS
+
+
+HOSTILE: list[tuple[str, dict[str, Any], str]] = [
+    ("query", {"question": "Who?", "options": {"response_type": "x" * 3_000_000}},
+     "server.max_option_chars"),
+    ("query", {"question": "Who?", "options": {"history": [["user", "x" * 3_000_000]]}},
+     "server.max_history_chars"),
+    ("query", {"question": "x" * 100_000}, "server.max_question_chars"),
+    ("query", {"question": "Who?", "options": {"mentions": 5}}, "mentions"),
+    ("query", {"question": "Who?", "options": {"local.top_chunks": -1}}, "out of range"),
+    ("search_entities", {"text": "y" * 100_000}, "server.max_question_chars"),
+    ("entity_neighbourhood", {"entity_id": "z" * 100_000}, "server.max_option_chars"),
+]
+
+
+async def _hostile(cache_dir: Path) -> list[str]:
+    texts = []
+    async with _session("-m", "tests.mcp_launcher", str(cache_dir)) as session:
+        for tool, arguments, _ in HOSTILE:
+            result = await session.call_tool(tool, arguments)
+            assert result.is_error, (tool, arguments)
+            texts.append(result.content[0].text)  # type: ignore[union-attr]
+    return texts
+
+
+def test_mcp_bounds_and_names_hostile_arguments(served_rag: GraphRAG, tmp_path: Path) -> None:
+    """The same limits as HTTP, and a sentence for each refusal (never a bare tool error)."""
+    texts = asyncio.run(_hostile(tmp_path / "mcp-cache"))
+    for (tool, _, expected), text in zip(HOSTILE, texts, strict=True):
+        assert expected in text, (tool, text[:300])
+        assert text.rstrip().endswith("."), text[:300]

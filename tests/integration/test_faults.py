@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import socket
 import subprocess
 import sys
 import time
@@ -187,3 +188,20 @@ def test_neo4j_restarted_during_an_index_run_resumes_exactly(
     _index(settings, docs, [Reply(EXTRACTION)], tmp_path / "clean")
     assert resumed == _graph(store)
     assert all(d["complete"] for d in resumed["documents"]) and len(resumed["documents"]) == 8
+
+
+def test_an_unreachable_endpoint_is_named_in_the_sentence(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """Nothing listens there: the sentence names the endpoint and what to check, not the
+    concurrency (lowering it cannot help)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    endpoint = f"http://127.0.0.1:{port}/v1"
+    tuned = _llm_settings(settings, endpoint, tmp_path, max_retries=1)
+    with GraphRAG(tuned, embeddings=FakeEmbeddings()) as rag, pytest.raises(ModelError) as failed:
+        asyncio.run(rag.llm.complete("Say fine.", stage="probe"))
+    sentence = str(failed.value)
+    assert endpoint in sentence and "could not be reached" in sentence, sentence
+    assert "CONCURRENCY" not in sentence and "GRAPHRAG_LLM__BASE_URL" in sentence

@@ -195,3 +195,14 @@ async def test_eval_answers_scores_hops_right_and_naive_a_retrieval_miss(
     for summary in (naive, hops):  # grounding ran and found every name in the context
         assert summary.records[0]["grounding"] == "flag"
         assert summary.records[0]["unsupported_entities"] == []
+
+
+async def test_retrieve_only_calls_no_model(rag: GraphRAG, nano_root: Path) -> None:
+    """The README's promise: retrieval only makes no LLM call (no NER, no rerank)."""
+    llm = rag.llm.chat_model
+    assert isinstance(llm, FakeChatModel)
+    calls = len(llm.calls)
+    answer = await rag.aretrieve(_question(nano_root)["query"], "hops")
+    assert answer.llm_calls == 0 and len(llm.calls) == calls
+    assert answer.text == "" and answer.sources["Mentions"][0]["text"] == "Euler"
+    assert any("no LLM call" in note for note in answer.notes)

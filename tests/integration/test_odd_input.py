@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -89,3 +92,17 @@ def test_an_over_long_id_or_name_is_refused_and_the_batch_goes_on(
     assert again.documents == 0 and again.unchanged_documents == 2
     refused = [r.getMessage() for r in caplog.records if str(MAX_KEY_BYTES) in r.getMessage()]
     assert len(refused) == 3 and all(len(line) < 400 for line in refused)  # 2 ids, 1 name
+
+
+def test_a_skipped_file_is_reported_once(settings: Settings, store: Store, tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.txt").write_text("Ada Lovelace wrote the first program.", encoding="utf-8")
+    (folder / "b.bin").write_bytes(b"\x00\x01\x02")
+    env = dict(os.environ, GRAPHRAG_CACHE_DIR=str(tmp_path / "cache"), COLUMNS="300")
+    run = subprocess.run(
+        [sys.executable, "-m", "graphrag_neo4j", "index", str(folder), "--method", "fast",
+         "--no-communities"], capture_output=True, text=True, env=env, timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert (run.stdout + run.stderr).count("looks binary") == 1, run.stdout + run.stderr

@@ -86,3 +86,12 @@ def test_a_wrong_password_never_reaches_the_log(settings: Settings, cfg: ServerC
     log = Path(cfg.home / "logs" / "neo4j.log").read_text(encoding="utf-8", errors="replace")
     assert "never-logged-secret" not in log and cfg.password not in log
 
+
+
+def test_the_server_logs_run_and_temp_folders_are_user_only(cfg: ServerConfig) -> None:
+    """Inside the 0700 home, the folders and files the launcher writes are user-only too."""
+    folders = [cfg.home / name for name in ("logs", "run", "tmp")]
+    assert all(folder.is_dir() for folder in folders)
+    loose = [str(p.relative_to(cfg.home)) for folder in folders
+             for p in [folder, *folder.rglob("*")] if stat.S_IMODE(p.stat().st_mode) & 0o077]
+    assert loose == []

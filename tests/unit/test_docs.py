@@ -223,7 +223,7 @@ def test_every_extraction_method_is_documented_and_every_documented_one_exists()
 
 
 def test_every_mcp_tool_is_documented() -> None:
-    server = create_mcp_server(SimpleNamespace())  # type: ignore[arg-type]
+    server = create_mcp_server(SimpleNamespace(settings=Settings()))  # type: ignore[arg-type]
     tools = [tool.name for tool in asyncio.run(server.list_tools())]
     page = (DOCS / "serving.md").read_text(encoding="utf-8")
     missing = [name for name in tools if f"`{name}`" not in page]
@@ -288,3 +288,18 @@ def test_the_checks_catch_mistakes() -> None:
         "here: `graphrag-neo4j query --method` has no method 'nope'"]
     assert list(command_uses("~/.cache/graphrag-neo4j and `graphrag-neo4j`")) == []
     assert "search.nope" not in settings_index()[0] and setting_names()
+
+
+# `"GRAPHRAG_NEO4J__PASSWORD": "x"` in a client's JSON, or `..._PASSWORD=x` in a shell line
+# (`...` and `$VAR` are placeholders).
+SECRET_IN_EXAMPLE = re.compile(
+    r"_(?:PASSWORD|API_KEY)(?:\"\s*:\s*\"[^\"$]|=(?!\.\.\.|\$)[^\s`])"
+)
+
+
+def test_no_example_holds_a_secret_value() -> None:
+    """Examples name where a secret comes from, never a literal one a reader would copy."""
+    found = [f"{path.name}:{number}: {line.strip()}" for path in doc_files()
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if SECRET_IN_EXAMPLE.search(line)]
+    assert found == []

@@ -96,7 +96,8 @@ def test_a_registered_method_reaches_the_cli(tmp_path: Path,
 @pytest.mark.usefixtures("toy_method")
 def test_a_registered_method_reaches_the_http_api_and_mcp(tmp_path: Path) -> None:
     rag = toy_engine(tmp_path)
-    client = TestClient(create_app(rag))  # no `with`: the lifespan (schema, models) stays off
+    # No `with`: the lifespan (schema, models) stays off; a loopback Host, as the app checks it.
+    client = TestClient(create_app(rag), base_url="http://127.0.0.1")
     models = [model["id"] for model in client.get("/v1/models").json()["data"]]
     assert "graphrag-toy" in models
     reply = client.post("/v1/query", json={"question": "Who?", "method": "toy"})

@@ -69,6 +69,10 @@ class JobRegistry:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def waiting(self) -> int:
+        """How many jobs wait for their turn."""
+        return sum(1 for job in self._jobs.values() if job.status == "queued")
+
     def get(self, job_id: str) -> Job | None:
         """The job with this id, if it is still remembered."""
         return self._jobs.get(job_id)

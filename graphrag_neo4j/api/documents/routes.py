@@ -7,9 +7,9 @@ import shutil
 import uuid
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, ValidationError
 from rich.console import Console
@@ -18,7 +18,7 @@ from starlette.exceptions import HTTPException
 
 from graphrag_neo4j.api.answers import jsonable
 from graphrag_neo4j.api.documents.jobs import Job
-from graphrag_neo4j.api.documents.uploads import job_folder, safe_name, save_text, save_upload
+from graphrag_neo4j.api.documents.uploads import job_folder, safe_name, save_record, save_upload
 from graphrag_neo4j.api.errors import validation_sentence
 from graphrag_neo4j.api.mcp.graph_lookup import list_documents
 from graphrag_neo4j.api.state import ApiState, api_state
@@ -26,13 +26,15 @@ from graphrag_neo4j.progress import StageProgress
 
 router = APIRouter(prefix="/v1", tags=["documents"])
 _TRUE = {"true", "1", "yes", "on"}
+MAX_PAGE = 1000
+MAX_SKIP = 10_000_000
 
 
 class TextDocument(BaseModel):
     """A document sent as JSON text."""
 
     text: str = Field(min_length=1, description="The document's text.")
-    title: str = Field("document", description="Its title (also its file name on disk).")
+    title: str = Field("", description="Its title, kept as given (default: its first words).")
     communities: bool = Field(True, description="Re-cluster communities (and reports) after.")
 
 
@@ -48,10 +50,11 @@ _UPLOAD_BODY = {"requestBody": {"required": True, "content": {
              summary="Add a document (JSON text or a file upload); indexing runs as a job")
 async def add_document(request: Request, state: ApiState = Depends(api_state)) -> JSONResponse:  # noqa: B008
     """202 with the job; poll `GET /v1/jobs/{id}` for progress and the new document ids."""
+    require_room(state)
     job_id = uuid.uuid4().hex
     folder = job_folder(state.uploads_dir, job_id)
     try:
-        communities = await _receive(request, folder)
+        communities = await _receive(request, folder, state)
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         raise
@@ -60,7 +63,18 @@ async def add_document(request: Request, state: ApiState = Depends(api_state)) -
     return _accepted(job)
 
 
-async def _receive(request: Request, folder: Path) -> bool:
+def require_room(state: ApiState) -> None:
+    """429 with Retry-After when server.max_queued_jobs jobs already wait (checked before an
+    upload is saved, so a flood of uploads neither queues nor fills the disk)."""
+    limit = state.server.max_queued_jobs
+    if state.jobs.waiting() >= limit:
+        raise HTTPException(
+            429, f"{limit} jobs are waiting already (server.max_queued_jobs); retry once"
+            " some have run.", headers={"Retry-After": str(state.server.retry_after_s)},
+        )
+
+
+async def _receive(request: Request, folder: Path, state: ApiState) -> bool:
     """Save the sent document into `folder`; whether communities are rebuilt after."""
     if request.headers.get("content-type", "").startswith("multipart/form-data"):
         form = await request.form(max_files=1, max_fields=5)
@@ -76,8 +90,10 @@ async def _receive(request: Request, folder: Path) -> bool:
     try:
         document = TextDocument.model_validate_json(await request.body())
     except ValidationError as exc:
-        raise HTTPException(422, validation_sentence(exc.errors())) from None
-    save_text(folder, safe_name(document.title, ".txt"), document.text)
+        raise HTTPException(400, validation_sentence(exc.errors())) from None
+    extraction = state.rag.settings.extraction
+    save_record(folder, {extraction.text_field: document.text,
+                         extraction.title_field: document.title})
     return document.communities
 
 
@@ -99,19 +115,33 @@ async def _index(state: ApiState, job: Job, folder: Path, communities: bool) -> 
 
 @router.get("/documents", summary="Indexed documents with their ids")
 async def get_documents(
-    limit: int = 50, skip: int = 0, state: ApiState = Depends(api_state)  # noqa: B008
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
+    skip: Annotated[int, Query(ge=0, le=MAX_SKIP)] = 0,
+    state: ApiState = Depends(api_state),  # noqa: B008
 ) -> dict[str, Any]:
     """`{"object": "list", "data": [{id, title, source, chunks, complete}]}`."""
     rows = await list_documents(state.rag, limit=limit, skip=skip)
     return {"object": "list", "data": jsonable(rows)}
 
 
-@router.delete("/documents/{document_id}", status_code=202,
+@router.delete("/documents", status_code=202,
+               summary="Delete the document `?id=` names (any id, `/` included), as a job")
+async def delete_document_by_query(
+    id: Annotated[str, Query(min_length=1, description="The document's id.")],
+    communities: bool = True, state: ApiState = Depends(api_state),  # noqa: B008
+) -> JSONResponse:
+    """202 with the job; 404 when no document has this id."""
+    return await delete_document(id, communities, state)
+
+
+@router.delete("/documents/{document_id:path}", status_code=202,
                summary="Delete a document and what only it supported, as a job")
 async def delete_document(
     document_id: str, communities: bool = True, state: ApiState = Depends(api_state)  # noqa: B008
 ) -> JSONResponse:
-    """202 with the job; 404 when no document has this id."""
+    """202 with the job; 404 when no document has this id (an id with `/` may be sent as is,
+    percent-encoded, or as `DELETE /v1/documents?id=`)."""
+    require_room(state)
     found = await asyncio.to_thread(state.rag.store.read, "api/find_document", id=document_id)
     if not found:
         raise HTTPException(404, f"No document with id {document_id!r}; list them with"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -46,11 +47,12 @@ def _private_file(path: Path) -> int:
     return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
 
 
-def save_text(folder: Path, name: str, text: str) -> Path:
-    """Write text as a user-only file in the job's folder."""
-    path = folder / name
+def save_record(folder: Path, fields: dict[str, str]) -> Path:
+    """Write one JSON Lines record (text and title under the indexer's field names), so the
+    title stays data, verbatim, and is never turned into a file name."""
+    path = folder / "document.jsonl"
     with os.fdopen(_private_file(path), "w", encoding="utf-8") as handle:
-        handle.write(text)
+        handle.write(json.dumps(fields, ensure_ascii=False) + "\n")
     return path
 
 

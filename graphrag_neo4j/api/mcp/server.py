@@ -2,6 +2,7 @@
 
 # No `from __future__ import annotations`: the SDK reads the tools' annotations at run time,
 # and they use names local to create_mcp_server.
+import logging
 from collections.abc import Awaitable
 from typing import Annotated, Any, TypeVar
 
@@ -11,11 +12,13 @@ from mcp.types import ToolAnnotations
 from pydantic import Field
 from starlette.exceptions import HTTPException
 
-from graphrag_neo4j.api.answers import answer_json, checked_call, jsonable
+from graphrag_neo4j.api.answers import answer_json, checked_call, checked_question, jsonable
+from graphrag_neo4j.api.errors import internal_sentence
 from graphrag_neo4j.api.mcp import graph_lookup
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.errors import GraphRAGError
+from graphrag_neo4j.errors import GraphRAGError, InputError
 from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_guide, method_list
+from graphrag_neo4j.settings import ServerSettings
 
 INSTRUCTIONS = """This server answers questions over a knowledge graph built from a collection of
 documents: entities (people, places, organisations, concepts, ...) joined by relations, the text
@@ -46,28 +49,41 @@ whether indexing finished. Use it to learn what the collection covers before ask
 the documents behind an answer (citations carry document ids). Page with `limit` and `skip`."""
 _READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 T = TypeVar("T")
+log = logging.getLogger("graphrag_neo4j.api")
 
 
 async def _told(call: Awaitable[T]) -> T:
-    """The call's result; a user mistake becomes a ToolError, whose sentence the agent sees
-    (the SDK hides the text of any other exception)."""
+    """The call's result; every failure becomes a ToolError, whose sentence the agent sees (the
+    SDK would answer any other exception with a bare "Error executing tool X"): a mistake
+    names itself, a crash its kind (its traceback goes to the log)."""
     try:
         return await call
     except GraphRAGError as exc:
         raise ToolError(str(exc)) from exc
     except HTTPException as exc:
         raise ToolError(exc.detail) from exc
+    except Exception as exc:
+        log.error("MCP tool failed", exc_info=exc)
+        raise ToolError(internal_sentence(exc)) from exc
+
+
+def _bounded(value: str, what: str, most: int, setting: str) -> str:
+    """`value`, refused when longer than the server's limit (the same limits as HTTP)."""
+    if len(value) > most:
+        raise InputError(f"The {what} has {len(value):,} characters, more than the {most:,}"
+                         f" allowed (server.{setting}); shorten it.")
+    return value
 
 
 def create_mcp_server(rag: GraphRAG) -> MCPServer[Any]:
     """An MCP server whose tools read and query `rag`'s graph (the caller closes `rag`)."""
     server: MCPServer[Any] = MCPServer(name="graphrag-neo4j", instructions=INSTRUCTIONS)
-    _add_query_tool(server, rag)
-    _add_lookup_tools(server, rag)
+    _add_query_tool(server, rag, rag.settings.server)
+    _add_lookup_tools(server, rag, rag.settings.server)
     return server
 
 
-def _add_query_tool(server: MCPServer[Any], rag: GraphRAG) -> None:
+def _add_query_tool(server: MCPServer[Any], rag: GraphRAG, limits: ServerSettings) -> None:
     @server.tool(description=QUERY.format(methods=method_guide()), annotations=_READ_ONLY)
     async def query(
         question: Annotated[str, Field(description="The question, in plain language.")],
@@ -78,20 +94,30 @@ def _add_query_tool(server: MCPServer[Any], rag: GraphRAG) -> None:
             ' global, or a search setting such as {"local.top_chunks": 5}.')] = None,
     ) -> dict[str, Any]:
         async def answer() -> dict[str, Any]:
-            checked = checked_call(rag, question, method, options or {})
+            checked_question(question, limits)
+            checked = checked_call(rag, question, method, options or {}, limits)
             answer = await rag.aquery(question, method, **checked)
             return dict(jsonable(answer_json(answer, with_context=False)))
 
         return await _told(answer())
 
 
-def _add_lookup_tools(server: MCPServer[Any], rag: GraphRAG) -> None:
+def _add_lookup_tools(server: MCPServer[Any], rag: GraphRAG, limits: ServerSettings) -> None:
+    def text_of(value: str) -> str:
+        return _bounded(value, "search text", limits.max_question_chars, "max_question_chars")
+
+    def id_of(value: str) -> str:
+        return _bounded(value, "id", limits.max_option_chars, "max_option_chars")
+
     @server.tool(description=SEARCH, annotations=_READ_ONLY)
     async def search_entities(
         text: Annotated[str, Field(description="A name (or part of one) or a few words.")],
         limit: Annotated[int, Field(ge=1, le=50, description="Most entities returned.")] = 10,
     ) -> dict[str, Any]:
-        return {"entities": await _told(graph_lookup.search_entities(rag, text, limit))}
+        async def found() -> list[dict[str, Any]]:
+            return await graph_lookup.search_entities(rag, text_of(text), limit)
+
+        return {"entities": await _told(found())}
 
     @server.tool(description=NEIGHBOURHOOD, annotations=_READ_ONLY)
     async def entity_neighbourhood(
@@ -99,13 +125,19 @@ def _add_lookup_tools(server: MCPServer[Any], rag: GraphRAG) -> None:
         limit: Annotated[int, Field(ge=1, le=100, description="Most relations and chunks.")]
         = 25,
     ) -> dict[str, Any]:
-        return await _told(graph_lookup.entity_neighbourhood(rag, entity_id, limit))
+        async def around() -> dict[str, Any]:
+            return await graph_lookup.entity_neighbourhood(rag, id_of(entity_id), limit)
+
+        return await _told(around())
 
     @server.tool(description=REPORT, annotations=_READ_ONLY)
     async def community_report(
         community_id: Annotated[str, Field(description="A community id.")],
     ) -> dict[str, Any]:
-        return await _told(graph_lookup.community_report(rag, community_id))
+        async def report() -> dict[str, Any]:
+            return await graph_lookup.community_report(rag, id_of(community_id))
+
+        return await _told(report())
 
     @server.tool(description=DOCUMENTS, annotations=_READ_ONLY)
     async def list_documents(

@@ -12,7 +12,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 
-from graphrag_neo4j.api.answers import checked_call, checked_question, usage_json
+from graphrag_neo4j.api.answers import check_sizes, checked_call, checked_question, usage_json
 from graphrag_neo4j.api.errors import stream_error
 from graphrag_neo4j.api.openai.client_tasks import answer_client_task, is_client_task
 from graphrag_neo4j.api.sse import SSE_HEADERS, SSE_MEDIA_TYPE, sse_frame
@@ -118,10 +118,12 @@ def _answerer(body: ChatRequest, method: str, state: ApiState) -> Answerer:
     mistake); it takes a sink for streamed text or None."""
     turns = [(message.role, _text(message)) for message in body.messages]
     if is_client_task(turns, state.server.client_task_prefixes):
+        check_sizes({"history": turns}, state.server)
         return lambda sink: answer_client_task(state.rag.llm, turns, sink)
     question, history = conversation(body.messages)
     checked_question(question, state.server)
-    options = checked_call(state.rag, question, method, {**body.options, "history": history})
+    options = checked_call(state.rag, question, method, {**body.options, "history": history},
+                           state.server)
     return lambda sink: state.rag.aquery(question, method, on_token=sink, **options)
 
 

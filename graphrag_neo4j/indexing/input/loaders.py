@@ -17,6 +17,7 @@ from graphrag_neo4j.indexing.input.record_files import (
     RECORD_SUFFIXES,
     Record,
     file_records,
+    id_problem,
     record_id,
 )
 from graphrag_neo4j.indexing.records import Document
@@ -150,8 +151,20 @@ def _input_files(paths: Sequence[Path], follow_links: bool) -> Iterator[tuple[Pa
 
 def _walk(folder: Path, follow_links: bool = False) -> list[Path]:
     files: list[Path] = []
+    # Each real folder is entered once: a link back to a folder above would walk forever.
+    entered = {folder.resolve()}
     for root, dirs, names in os.walk(folder, followlinks=follow_links):
-        dirs[:] = [name for name in dirs if not name.startswith(".")]
+        kept = []
+        for name in dirs:
+            if name.startswith("."):
+                continue
+            if follow_links:
+                real = (Path(root) / name).resolve()
+                if real in entered:
+                    continue
+                entered.add(real)
+            kept.append(name)
+        dirs[:] = kept
         files.extend(Path(root) / name for name in names if not name.startswith("."))
     # Sorting the relative parts walks "a/b.txt" before "a-c.txt"'s folder siblings stably.
     return sorted(files, key=lambda file: file.relative_to(folder).parts)
@@ -274,6 +287,10 @@ def _add_record(
             f"{report.path} {label} {problem} {fields.text!r} field (fields: {keys}); set "
             "extraction.text_field to the field holding the text."
         )
+        return
+    bad_id = id_problem(record.get(fields.id), fields.id)
+    if bad_id:
+        report.skip(f"{report.path} {label} {bad_id}.")
         return
     own_id = record_id(record.get(fields.id))
     title = record.get(fields.title)

@@ -38,6 +38,15 @@ def record_id(raw: object) -> str:
     return str(raw).strip()
 
 
+def id_problem(raw: object, field: str = "id") -> str | None:
+    """Why a record's id field cannot be an id (an object, a list, a number with a fraction, a
+    boolean), or None: a record is refused rather than given a generated id in silence."""
+    if raw is None or isinstance(raw, str) or record_id(raw):
+        return None
+    return (f"has a {type(raw).__name__} in its {field!r} field; give a text or a whole number"
+            " as the id, or leave the field out")
+
+
 def json_records(
     text: str, path: Path, on_problem: ProblemSink, list_key: str | None = None
 ) -> Iterator[Record]:

@@ -11,7 +11,13 @@ from typing import Any
 
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.input.loaders import read_text, title_from_text
-from graphrag_neo4j.indexing.input.record_files import Record, jsonl_records, record_id, record_list
+from graphrag_neo4j.indexing.input.record_files import (
+    Record,
+    id_problem,
+    jsonl_records,
+    record_id,
+    record_list,
+)
 from graphrag_neo4j.indexing.records import Document
 
 Triplet = tuple[str, str, str]
@@ -120,6 +126,10 @@ def _passage(
     text = next((record[key] for key in _TEXT_KEYS if isinstance(record.get(key), str)), "")
     if not text.strip():
         corpus.skip(f"{path} {label} has no 'passage' or 'text' string; add the passage text.")
+        return None
+    problem = id_problem(record.get("id"))
+    if problem:
+        corpus.skip(f"{path} {label} {problem}.")
         return None
     own_id = record_id(record.get("id"))
     raw_title = record.get("title")

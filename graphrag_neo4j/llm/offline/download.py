@@ -232,7 +232,7 @@ def ensure_model_file(
     if not verify and _marker_matches(target, spec):
         return target
     # Two processes starting at once must not both write the same 1 GB file.
-    with FileLock(str(models_dir / (spec.file_name + ".lock"))):
+    with FileLock(str(models_dir / (spec.file_name + ".lock")), mode=0o600):
         if not verify and _marker_matches(target, spec):
             return target
         if target.is_file():

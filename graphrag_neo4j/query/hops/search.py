@@ -80,9 +80,14 @@ class HopsSearch:
     async def _read(self, name: str, **params: Any) -> list[Row]:
         return await asyncio.to_thread(self.services.store.read, name, **params)
 
-    def _llm(self, search: SearchSettings, notes: list[str]) -> LLMCaller | None:
-        """The LLM for NER and rerank, or None (with a note) when off or unavailable."""
+    def _llm(self, search: SearchSettings, notes: list[str], use_llm: bool) -> LLMCaller | None:
+        """The LLM for NER and rerank, or None (with a note) when off, unavailable or not to be
+        used (retrieval only)."""
         if not search.hops.rerank:
+            return None
+        if not use_llm:
+            notes.append("Retrieval only: mentions from capitalised phrases, ranked by"
+                         " embeddings, no LLM call.")
             return None
         try:
             return self.services.llm
@@ -172,11 +177,13 @@ class HopsSearch:
         return blend_passages(scores, evidence), documents
 
     async def retrieve(
-        self, question: str, search: SearchSettings, mentions: Sequence[str] | None = None
+        self, question: str, search: SearchSettings, mentions: Sequence[str] | None = None,
+        use_llm: bool = True,
     ) -> HopsRetrieval:
-        """Mentions -> entity and relation hits -> expanded candidates -> ranked chunk ids."""
+        """Mentions -> entity and relation hits -> expanded candidates -> ranked chunk ids
+        (without `use_llm`: no NER or rerank call)."""
         notes: list[str] = []
-        llm = self._llm(search, notes)
+        llm = self._llm(search, notes, use_llm)
         vector = await self.services.embedder.embed_query(question)
         # The ways are independent: the NER call overlaps the vector searches.
         (names, entities), relations, nearest = await asyncio.gather(
@@ -217,7 +224,8 @@ class HopsSearch:
 
         `query.mentions` replaces named-entity recognition (the notebook's prepared NER list).
         """
-        found = await self.retrieve(query.question, query.search, query.mentions)
+        found = await self.retrieve(query.question, query.search, query.mentions,
+                                    use_llm=not query.retrieve_only)
         return await self._pack(found, query.search)
 
     async def _pack(self, found: HopsRetrieval, search: SearchSettings) -> SearchContext:

@@ -24,7 +24,7 @@ def rag() -> Iterator[GraphRAG]:
     {"hops": {"degree": 2}}, {"hops.degree": 2}, {"hops_degree": 2},
 ])
 def test_nested_dotted_and_old_names_pass_the_check(rag: GraphRAG, options: dict[str, Any]) -> None:
-    passed = checked_call(rag, "Who?", "hops", options)
+    passed = checked_call(rag, "Who?", "hops", options, rag.settings.server)
     query = make_query(rag.settings, "Who?", **passed)
     assert query.search.hops.degree == 2
     old = "hops_degree" in options
@@ -39,6 +39,6 @@ def test_a_bad_option_is_refused_in_one_sentence(
     rag: GraphRAG, options: dict[str, Any], sentence: str
 ) -> None:
     with pytest.raises(InputError) as refused:
-        checked_call(rag, "Who?", "hops", options)
+        checked_call(rag, "Who?", "hops", options, rag.settings.server)
     message = str(refused.value)
     assert message.startswith(sentence) and message.endswith(".") and "\n" not in message

@@ -24,7 +24,9 @@ def test_other_addresses_need_a_key(host: str) -> None:
         check_bind(host, None)
     with pytest.raises(ConfigError):
         check_bind(host, SecretStr(""))
-    check_bind(host, SecretStr("k"))
+    with pytest.raises(ConfigError, match="at least 16 random"):
+        check_bind(host, SecretStr("k"))
+    check_bind(host, SecretStr("k" * 16))
 
 
 async def test_key_check_accepts_only_the_key() -> None:
@@ -35,3 +37,14 @@ async def test_key_check_accepts_only_the_key() -> None:
             await require(given)
         assert raised.value.status_code == 401 and "right" not in str(raised.value.detail)
     await key_check(None)(None)  # no key configured: open (loopback only)
+
+
+def test_hosts_allowed_follow_the_bound_address() -> None:
+    from graphrag_neo4j.api.request_origin import allowed_hosts
+
+    assert allowed_hosts("127.0.0.1", []) == ["127.0.0.1", "localhost", "[::1]"]
+    assert "evil.example" not in allowed_hosts("127.0.0.1", [])
+    assert allowed_hosts("127.0.0.1", ["my.box"])[-1] == "my.box"
+    assert allowed_hosts("0.0.0.0", []) == ["*"]
+    assert allowed_hosts("0.0.0.0", ["rag.example"]) == ["rag.example"]
+    assert allowed_hosts("10.0.0.5", []) == ["10.0.0.5"]

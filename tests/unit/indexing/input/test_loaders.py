@@ -5,6 +5,8 @@ from __future__ import annotations
 import codecs
 import json
 import logging
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -392,3 +394,31 @@ def test_an_explicit_file_argument_is_read_even_through_a_link(tmp_path: Path) -
     assert [d.text for d in load_documents([tmp_path / "link.txt"]).documents] == [
         "Named on purpose."
     ]
+
+
+def test_links_back_up_the_folder_are_walked_once(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "a.txt").write_text("Top.", encoding="utf-8")
+    (folder / "sub" / "b.txt").write_text("Below.", encoding="utf-8")
+    (folder / "loop").symlink_to(folder, target_is_directory=True)
+    (folder / "sub" / "up").symlink_to(folder, target_is_directory=True)
+    # In a child process: a walk that loops must fail the test, not hang it.
+    script = ("import sys; from pathlib import Path; from graphrag_neo4j.indexing.input.loaders"
+              " import load_documents; docs = load_documents([Path(sys.argv[1])],"
+              " follow_links=True).documents; print(sorted(d.text for d in docs))")
+    run = subprocess.run([sys.executable, "-c", script, str(folder)], capture_output=True,
+                         text=True, timeout=60)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.strip() == "['Below.', 'Top.']"
+
+
+@pytest.mark.parametrize("raw", [{"nested": 1}, [1, 2], 1.5, True])
+def test_an_id_that_is_no_text_or_number_refuses_the_record(tmp_path: Path, raw: object) -> None:
+    path = tmp_path / "records.jsonl"
+    lines = [{"id": raw, "text": "Odd id."}, {"id": "fine", "text": "Good id."}]
+    path.write_text("\n".join(json.dumps(line) for line in lines), encoding="utf-8")
+    result = load_documents([path])
+    assert [d.id for d in result.documents] == ["fine"]
+    (skipped,) = result.skipped
+    assert "in its 'id' field" in skipped.reason and "whole number" in skipped.reason

@@ -173,3 +173,13 @@ def test_the_model_and_its_marker_are_user_only(tmp_path: Path) -> None:
     assert path.stat().st_mode & 0o777 == 0o600
     assert (tmp_path / "models" / "tiny.gguf.verified.json").stat().st_mode & 0o777 == 0o600
     assert (tmp_path / "models").stat().st_mode & 0o777 == 0o700
+
+
+def test_the_lock_file_is_user_only(tmp_path: Path) -> None:
+    previous = os.umask(0o022)  # a common umask: files would be 0644 without a mode
+    try:
+        ensure_model_file(tmp_path, SPEC, _openers(PARTS, []), _quiet())
+    finally:
+        os.umask(previous)
+    lock = tmp_path / "tiny.gguf.lock"
+    assert lock.exists() and (lock.stat().st_mode & 0o777) == 0o600
