@@ -24,6 +24,12 @@ from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
 from graphrag_neo4j.indexing.graph.writer import write_documents_and_chunks
 from graphrag_neo4j.indexing.input.changes import documents_to_index
 from graphrag_neo4j.indexing.input.chunking import chunk_document
+from graphrag_neo4j.indexing.input.language import (
+    Language,
+    document_languages,
+    embedder_mismatch,
+    language_counts,
+)
 from graphrag_neo4j.indexing.input.limits import documents_within_limits, extraction_within_limits
 from graphrag_neo4j.indexing.input.triplet_corpus import Triplet, TripletPassage
 from graphrag_neo4j.indexing.records import ChunkExtraction, Document
@@ -85,6 +91,8 @@ class Indexer:
         documents, stats.refused_documents = documents_within_limits(documents)
         todo = await self._documents_to_index(documents, stats)
         chunks = {d.id: chunk_document(d, self.settings.chunking) for d in todo}
+        languages = await asyncio.to_thread(document_languages, todo)
+        self._warn_embedder_languages(languages)
         total_chunks = sum(len(c) for c in chunks.values())
         with ExitStack() as stack:
             # A caller's display (e.g. a server job's) is used as it is; otherwise one is opened.
@@ -97,7 +105,7 @@ class Indexer:
                 for start in range(0, len(todo), DOCUMENTS_PER_BATCH):
                     documents_now = todo[start : start + DOCUMENTS_PER_BATCH]
                     batch = Batch(documents_now, {d.id: chunks[d.id] for d in documents_now},
-                                  triplets)
+                                  triplets, languages)
                     guard_batch(method, self.llm, batch.all_chunks,
                                 start // DOCUMENTS_PER_BATCH + 1)
                     await self._index_batch(method, batch, progress, stats)
@@ -108,6 +116,15 @@ class Indexer:
         stats.documents = len(todo)
         stats.chunks = total_chunks
         return stats
+
+    def _warn_embedder_languages(self, languages: Mapping[str, Language]) -> None:
+        """One line when the corpus holds languages the embedder was not trained on."""
+        embedder = self.embedder.embedder
+        warning = embedder_mismatch(language_counts(languages),
+                                    getattr(embedder, "languages", None),
+                                    getattr(embedder, "model_name", type(embedder).__name__))
+        if warning is not None:
+            logger.warning(warning)
 
     async def _documents_to_index(
         self, documents: Sequence[Document], stats: IndexStats
@@ -132,7 +149,7 @@ class Indexer:
             vectors = await self.embedder.embed([c.text for c in chunks])
             await asyncio.to_thread(
                 write_documents_and_chunks, self.store, batch.documents, chunks, vectors,
-                advance, method.name,
+                advance, method.name, {i: lang.code for i, lang in batch.languages.items()},
             )
         with progress.stage(method.progress_label) as advance:
             extractions = await method.extract(batch, advance)
@@ -164,6 +181,9 @@ def _count(state: BatchState) -> None:
         stats.orphans_added += extraction.orphans_added
         stats.orphans_dropped += extraction.orphans_dropped
         stats.refused_names += len(extraction.refused_names)
+    chunk_documents = {c.id: c.document_id for c in state.batch.all_chunks}
+    stats.unextracted_documents += len({chunk_documents[e.chunk_id] for e in state.extractions
+                                        if e.refused_reason is not None})
 
 
 def _warn_refused(extractions: list[ChunkExtraction], max_words: int | None) -> None:

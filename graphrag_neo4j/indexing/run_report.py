@@ -16,6 +16,7 @@ class IndexStats:
     changed_documents: int = 0
     skipped_files: int = 0
     refused_documents: int = 0
+    unextracted_documents: int = 0  # indexed for retrieval, not read by extraction (language)
     chunks: int = 0
     entities: int = 0
     relations: int = 0
