@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 from rich.console import Console
 
+from graphrag_neo4j.errors import GraphRAGError
+from graphrag_neo4j.indexing.batch_failure import batch_failure, log_path
 from graphrag_neo4j.indexing.costs.budgets import guard_batch, stopped
 from graphrag_neo4j.indexing.extraction.base import (
     Batch,
@@ -101,14 +103,16 @@ class Indexer:
             progress.declare(CHUNKS_LABEL, total_chunks)
             progress.declare(method.progress_label, total_chunks)
             start = 0
+            batches = -(-len(todo) // DOCUMENTS_PER_BATCH)
             try:
                 for start in range(0, len(todo), DOCUMENTS_PER_BATCH):
                     documents_now = todo[start : start + DOCUMENTS_PER_BATCH]
                     batch = Batch(documents_now, {d.id: chunks[d.id] for d in documents_now},
                                   triplets, languages)
-                    guard_batch(method, self.llm, batch.all_chunks,
-                                start // DOCUMENTS_PER_BATCH + 1)
-                    await self._index_batch(method, batch, progress, stats)
+                    number = start // DOCUMENTS_PER_BATCH + 1
+                    guard_batch(method, self.llm, batch.all_chunks, number)
+                    await self._index_or_roll_back(method, batch, progress, stats,
+                                                   (number, batches))
             except BudgetExceededError as exc:
                 raise stopped(exc, start, todo[start:], chunks) from exc
         if todo:
@@ -136,10 +140,41 @@ class Indexer:
         changes = documents_to_index(documents, {row["id"]: row for row in rows})
         stats.unchanged_documents += changes.unchanged
         stats.changed_documents += len(changes.changed)
-        merger = DescriptionMerger.from_settings(self.llm, self.settings)
-        for document_id in changes.changed:
-            await delete_document(self.store, document_id, merger, self.embedder)
+        stats.resumed_documents += len(changes.incomplete)
+        await self._delete(changes.cleared)
         return changes.todo
+
+    async def _delete(self, document_ids: Sequence[str]) -> None:
+        merger = DescriptionMerger.from_settings(self.llm, self.settings)
+        for document_id in document_ids:
+            await delete_document(self.store, document_id, merger, self.embedder)
+
+    async def _index_or_roll_back(
+        self, method: ExtractionMethod, batch: Batch, progress: StageProgress, stats: IndexStats,
+        number: tuple[int, int],
+    ) -> None:
+        """Index one batch; if anything fails inside it, what it wrote is deleted again (a
+        batch is written whole or not at all) and an unforeseen error becomes one sentence."""
+        try:
+            await self._index_batch(method, batch, progress, stats)
+        except Exception as error:
+            rolled_back = await self._roll_back(batch)
+            if isinstance(error, GraphRAGError):
+                raise
+            raise batch_failure(error, *number, batch.documents,
+                                log_path(self.settings.cache_dir), rolled_back) from error
+
+    async def _roll_back(self, batch: Batch) -> bool:
+        """Delete what a failed batch wrote; False (logged) when that fails too: the next run
+        clears its unmarked documents first."""
+        try:
+            rows = await asyncio.to_thread(self.store.read, "indexing/find_indexed_documents",
+                                           ids=[d.id for d in batch.documents])
+            await self._delete([row["id"] for row in rows if not row["complete"]])
+        except Exception:
+            logger.info("rolling back a failed batch failed too", exc_info=True)
+            return False
+        return True
 
     async def _index_batch(
         self, method: ExtractionMethod, batch: Batch, progress: StageProgress, stats: IndexStats
