@@ -127,9 +127,9 @@ def documents_command(
 
     with Store.connect(load_settings().neo4j) as store:
         rows = store.read("indexing/list_documents", skip=skip, limit=limit)
-    table = Table("id", "title", "chunks", "complete", "extraction", "source")
+    table = Table("id", "title", "chunks", "complete", "extraction", "language", "source")
     for row in rows:
-        cells = ("id", "title", "chunks", "complete", "extraction_method", "source")
+        cells = ("id", "title", "chunks", "complete", "extraction_method", "language", "source")
         table.add_row(*(Text(str(row[key])) for key in cells))
     out.print(table)
 

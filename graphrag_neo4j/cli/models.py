@@ -125,6 +125,26 @@ async def _run(settings: Settings, probe: bool) -> list[tuple[str, str, ProbeRes
     return [("LLM", llm_description, extraction), ("embedder", embedder_description, embedding)]
 
 
+def corpus_language_warning(settings: Settings) -> str | None:
+    """One sentence when the indexed documents are in languages the embedder does not know;
+    None too when no Neo4j answers (there is no corpus to compare)."""
+    from graphrag_neo4j.indexing.input.language import embedder_mismatch
+    from graphrag_neo4j.llm.providers import resolve_embeddings
+    from graphrag_neo4j.store import Store
+
+    embedder = resolve_embeddings(settings).model
+    languages = getattr(embedder, "languages", None)
+    if languages is None:
+        return None
+    try:
+        with Store.connect(settings.neo4j) as store:
+            rows = store.read("indexing/count_document_languages")
+    except GraphRAGError:
+        return None
+    counts = {row["language"]: row["documents"] for row in rows}
+    return embedder_mismatch(counts, languages, getattr(embedder, "model_name", "the embedder"))
+
+
 def models_command(
     probe: Annotated[
         bool, typer.Option("--probe/--no-probe", help="Run one extraction and one embedding.")
@@ -146,6 +166,9 @@ def models_command(
         Console(stderr=True).print(Text.assemble(("Error: ", "red"), str(exc)), highlight=False)
         raise typer.Exit(1) from None
     console.print(_table(rows))
+    warning = corpus_language_warning(settings)
+    if warning is not None:
+        Console(stderr=True).print(Text(f"Warning: {warning}", style="yellow"))
     if any(result is not None and not result.ok for _, _, result in rows):
         Console(stderr=True).print("[red]The model probe failed; see the table above.[/red]")
         raise typer.Exit(1)

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 from rich.console import Console
 
+from graphrag_neo4j.errors import GraphRAGError
+from graphrag_neo4j.indexing.batch_failure import batch_failure, log_path
 from graphrag_neo4j.indexing.costs.budgets import guard_batch, stopped
 from graphrag_neo4j.indexing.extraction.base import (
     Batch,
@@ -24,6 +26,12 @@ from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
 from graphrag_neo4j.indexing.graph.writer import write_documents_and_chunks
 from graphrag_neo4j.indexing.input.changes import documents_to_index
 from graphrag_neo4j.indexing.input.chunking import chunk_document
+from graphrag_neo4j.indexing.input.language import (
+    Language,
+    document_languages,
+    embedder_mismatch,
+    language_counts,
+)
 from graphrag_neo4j.indexing.input.limits import documents_within_limits, extraction_within_limits
 from graphrag_neo4j.indexing.input.triplet_corpus import Triplet, TripletPassage
 from graphrag_neo4j.indexing.records import ChunkExtraction, Document
@@ -85,6 +93,8 @@ class Indexer:
         documents, stats.refused_documents = documents_within_limits(documents)
         todo = await self._documents_to_index(documents, stats)
         chunks = {d.id: chunk_document(d, self.settings.chunking) for d in todo}
+        languages = await asyncio.to_thread(document_languages, todo)
+        self._warn_embedder_languages(languages)
         total_chunks = sum(len(c) for c in chunks.values())
         with ExitStack() as stack:
             # A caller's display (e.g. a server job's) is used as it is; otherwise one is opened.
@@ -93,14 +103,16 @@ class Indexer:
             progress.declare(CHUNKS_LABEL, total_chunks)
             progress.declare(method.progress_label, total_chunks)
             start = 0
+            batches = -(-len(todo) // DOCUMENTS_PER_BATCH)
             try:
                 for start in range(0, len(todo), DOCUMENTS_PER_BATCH):
                     documents_now = todo[start : start + DOCUMENTS_PER_BATCH]
                     batch = Batch(documents_now, {d.id: chunks[d.id] for d in documents_now},
-                                  triplets)
-                    guard_batch(method, self.llm, batch.all_chunks,
-                                start // DOCUMENTS_PER_BATCH + 1)
-                    await self._index_batch(method, batch, progress, stats)
+                                  triplets, languages)
+                    number = start // DOCUMENTS_PER_BATCH + 1
+                    guard_batch(method, self.llm, batch.all_chunks, number)
+                    await self._index_or_roll_back(method, batch, progress, stats,
+                                                   (number, batches))
             except BudgetExceededError as exc:
                 raise stopped(exc, start, todo[start:], chunks) from exc
         if todo:
@@ -108,6 +120,15 @@ class Indexer:
         stats.documents = len(todo)
         stats.chunks = total_chunks
         return stats
+
+    def _warn_embedder_languages(self, languages: Mapping[str, Language]) -> None:
+        """One line when the corpus holds languages the embedder was not trained on."""
+        embedder = self.embedder.embedder
+        warning = embedder_mismatch(language_counts(languages),
+                                    getattr(embedder, "languages", None),
+                                    getattr(embedder, "model_name", type(embedder).__name__))
+        if warning is not None:
+            logger.warning(warning)
 
     async def _documents_to_index(
         self, documents: Sequence[Document], stats: IndexStats
@@ -119,10 +140,41 @@ class Indexer:
         changes = documents_to_index(documents, {row["id"]: row for row in rows})
         stats.unchanged_documents += changes.unchanged
         stats.changed_documents += len(changes.changed)
-        merger = DescriptionMerger.from_settings(self.llm, self.settings)
-        for document_id in changes.changed:
-            await delete_document(self.store, document_id, merger, self.embedder)
+        stats.resumed_documents += len(changes.incomplete)
+        await self._delete(changes.cleared)
         return changes.todo
+
+    async def _delete(self, document_ids: Sequence[str]) -> None:
+        merger = DescriptionMerger.from_settings(self.llm, self.settings)
+        for document_id in document_ids:
+            await delete_document(self.store, document_id, merger, self.embedder)
+
+    async def _index_or_roll_back(
+        self, method: ExtractionMethod, batch: Batch, progress: StageProgress, stats: IndexStats,
+        number: tuple[int, int],
+    ) -> None:
+        """Index one batch; if anything fails inside it, what it wrote is deleted again (a
+        batch is written whole or not at all) and an unforeseen error becomes one sentence."""
+        try:
+            await self._index_batch(method, batch, progress, stats)
+        except Exception as error:
+            rolled_back = await self._roll_back(batch)
+            if isinstance(error, GraphRAGError):
+                raise
+            raise batch_failure(error, *number, batch.documents,
+                                log_path(self.settings.cache_dir), rolled_back) from error
+
+    async def _roll_back(self, batch: Batch) -> bool:
+        """Delete what a failed batch wrote; False (logged) when that fails too: the next run
+        clears its unmarked documents first."""
+        try:
+            rows = await asyncio.to_thread(self.store.read, "indexing/find_indexed_documents",
+                                           ids=[d.id for d in batch.documents])
+            await self._delete([row["id"] for row in rows if not row["complete"]])
+        except Exception:
+            logger.info("rolling back a failed batch failed too", exc_info=True)
+            return False
+        return True
 
     async def _index_batch(
         self, method: ExtractionMethod, batch: Batch, progress: StageProgress, stats: IndexStats
@@ -132,7 +184,7 @@ class Indexer:
             vectors = await self.embedder.embed([c.text for c in chunks])
             await asyncio.to_thread(
                 write_documents_and_chunks, self.store, batch.documents, chunks, vectors,
-                advance, method.name,
+                advance, method.name, {i: lang.code for i, lang in batch.languages.items()},
             )
         with progress.stage(method.progress_label) as advance:
             extractions = await method.extract(batch, advance)
@@ -164,6 +216,9 @@ def _count(state: BatchState) -> None:
         stats.orphans_added += extraction.orphans_added
         stats.orphans_dropped += extraction.orphans_dropped
         stats.refused_names += len(extraction.refused_names)
+    chunk_documents = {c.id: c.document_id for c in state.batch.all_chunks}
+    stats.unextracted_documents += len({chunk_documents[e.chunk_id] for e in state.extractions
+                                        if e.refused_reason is not None})
 
 
 def _warn_refused(extractions: list[ChunkExtraction], max_words: int | None) -> None:

@@ -103,3 +103,4 @@ class ChunkExtraction:
     orphans_added: int = 0
     orphans_dropped: int = 0
     refused_names: list[tuple[str, str]] = field(default_factory=list)  # (name, reason)
+    refused_reason: str | None = None  # why nothing was read from this chunk's document

@@ -14,8 +14,10 @@ class IndexStats:
     documents: int = 0
     unchanged_documents: int = 0
     changed_documents: int = 0
+    resumed_documents: int = 0  # left half-written by a failed run, cleared and indexed again
     skipped_files: int = 0
     refused_documents: int = 0
+    unextracted_documents: int = 0  # indexed for retrieval, not read by extraction (language)
     chunks: int = 0
     entities: int = 0
     relations: int = 0

@@ -141,3 +141,39 @@ def test_bad_files_are_skipped_as_in_the_llm_path(
     assert {s.path.name for s in loaded.skipped} == {"empty.txt", "image.png"}
     assert stats.documents == 1 and stats.skipped_files == 2
     assert "Alice Smith" in _entities(store)
+
+
+CHINESE_DOC = (
+    "微软的图检索增强生成方法先从文档中抽取实体和关系，再把它们组织成社区。\n\n"
+    "每个社区都会生成一份报告，全局搜索会读取这些报告来回答关于整个语料库的问题。"
+)
+MARKDOWN_DOC = (
+    "# Loading the graph\n\nAlice Smith wrote the loader with Carol Jones in Paris. "
+    "Alice Smith calls `load_graph(path)` and reads https://example.com/docs first.\n\n"
+    "```python\nNEO4J_PASSWORD = os.environ[\"NEO4J_PASSWORD\"]\nRETURN = "
+    "list(set(entity['name']))\nDriver = GraphDatabase.driver(uri)\n```\n\n"
+    "| Name | Role |\n|---|---|\n| Bob Brown | tester |\n\n"
+    "Carol Jones tested the loader in Paris with Alice Smith.\n"
+)
+
+
+def test_fast_index_refuses_other_languages_and_reads_no_code(
+    store: Store, settings: Settings, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "notes.zh.md").write_text(CHINESE_DOC, encoding="utf-8")
+    (folder / "loader.md").write_text(MARKDOWN_DOC, encoding="utf-8")
+    with _fast_rag(settings, tmp_path) as rag:
+        stats, _ = rag.index([folder])
+    assert stats.documents == 2 and stats.unextracted_documents == 1
+    refusals = [r.getMessage() for r in caplog.records if "--method llm" in r.getMessage()]
+    assert len(refusals) == 1 and "notes.zh" in refusals[0] and "Chinese (zh)" in refusals[0]
+    entities = set(_entities(store))
+    assert {"Alice Smith", "Carol Jones", "Paris"} <= entities
+    assert not {"NEO4J_PASSWORD", "RETURN", "Driver", "Bob Brown"} & entities
+    assert not any(any("\u4e00" <= ch <= "\u9fff" for ch in name) for name in entities)
+    # The refused document's chunks stay for retrieval, and its language is on its node.
+    rows = store.read("indexing/list_documents", skip=0, limit=9)
+    chinese = next(r for r in rows if "notes.zh" in r["source"])
+    assert chinese["chunks"] >= 1 and chinese["language"] == "zh"

@@ -117,8 +117,8 @@ def test_a_failed_run_writes_nothing_half_and_a_rerun_is_exact(
     (docs / "ada.txt").write_text(TEXT, encoding="utf-8")
     with pytest.raises(ModelError, match="still failed after 2 attempts"):
         _index(settings, docs, [Status(503)], tmp_path / "failed")
-    (document,) = store.read("indexing/list_documents", skip=0, limit=10)
-    assert document["complete"] is False  # so the next run redoes it
+    # The failed batch is rolled back whole: its document and chunks go with it.
+    assert store.read("indexing/list_documents", skip=0, limit=10) == []
     assert store.read("count_graph")[0]["entities"] == 0
     _index(settings, docs, [Reply(EXTRACTION)], tmp_path / "resumed")
     resumed = _graph(store)

@@ -33,6 +33,7 @@ def stopped(exc: BudgetExceededError, done: int, left: list[Document],
     remaining = sum(len(chunks[d.id]) for d in left)
     return BudgetExceededError(
         f"{exc} {done:,} documents were indexed completely; {len(left):,} documents "
-        f"({remaining:,} chunks) are left. Everything written so far is kept: run the same "
-        "command again (with a higher limit) to resume; cached replies cost nothing."
+        f"({remaining:,} chunks) are left. Every complete batch is kept (one stopped inside is"
+        " rolled back): run the same command again (with a higher limit) to resume; cached"
+        " replies cost nothing."
     )

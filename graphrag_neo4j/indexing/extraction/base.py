@@ -10,6 +10,7 @@ from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction, Document
 
 if TYPE_CHECKING:
+    from graphrag_neo4j.indexing.input.language import Language
     from graphrag_neo4j.indexing.input.triplet_corpus import Triplet
     from graphrag_neo4j.llm.calls import LLMCaller
     from graphrag_neo4j.llm.costs.estimate import StageEstimate
@@ -57,11 +58,13 @@ def require_llm(services: IndexingServices, method: str) -> LLMCaller:
 
 @dataclass(frozen=True)
 class Batch:
-    """Documents indexed together, their chunks, and triplets the input brought for them."""
+    """Documents indexed together, their chunks, triplets the input brought for them, and
+    the language each is written in (by document id; absent = not detected)."""
 
     documents: Sequence[Document]
     chunks: Mapping[str, Sequence[Chunk]]
     triplets: Mapping[str, Sequence[Triplet]] = field(default_factory=dict)
+    languages: Mapping[str, Language] = field(default_factory=dict)
 
     @property
     def all_chunks(self) -> list[Chunk]:

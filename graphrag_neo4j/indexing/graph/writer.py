@@ -36,10 +36,12 @@ def write_documents_and_chunks(
     embeddings: Sequence[Sequence[float]],
     on_batch: Progress = None,
     extraction_method: str = "llm",
+    languages: Mapping[str, str] | None = None,
 ) -> None:
-    """Documents (with how their graph is extracted: llm, triplets or fast), their chunks with
-    embeddings, and the NEXT_CHUNK chain."""
-    rows = [_document_row(d, extraction_method) for d in documents]
+    """Documents (with how their graph is extracted: llm, triplets or fast, and the language
+    detected, by document id), their chunks with embeddings, and the NEXT_CHUNK chain."""
+    languages = languages or {}
+    rows = [_document_row(d, extraction_method, languages.get(d.id)) for d in documents]
     store.write_rows("indexing/merge_documents", rows)
     rows = [
         {**asdict(chunk), "embedding": list(vector)}
@@ -49,8 +51,11 @@ def write_documents_and_chunks(
     store.write_rows("indexing/link_next_chunks", next_chunk_rows(chunks))
 
 
-def _document_row(document: Document, extraction_method: str) -> dict[str, Any]:
+def _document_row(
+    document: Document, extraction_method: str, language: str | None
+) -> dict[str, Any]:
     return {
+        "language": language,
         "id": document.id,
         "title": document.title,
         "source": document.source,

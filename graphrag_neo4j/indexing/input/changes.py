@@ -11,11 +11,18 @@ from graphrag_neo4j.indexing.records import Document
 
 @dataclass
 class Changes:
-    """The documents to index, how many were skipped, and which changed since stored."""
+    """The documents to index, how many were skipped, which changed since stored, and which a
+    failed run left half-written."""
 
     todo: list[Document] = field(default_factory=list)
     unchanged: int = 0
     changed: list[str] = field(default_factory=list)  # ids whose old version goes first
+    incomplete: list[str] = field(default_factory=list)  # same text, never marked indexed
+
+    @property
+    def cleared(self) -> list[str]:
+        """Ids whose stored version goes before they are indexed again."""
+        return self.changed + self.incomplete
 
 
 def documents_to_index(
@@ -30,5 +37,7 @@ def documents_to_index(
             continue
         if row and row["content_hash"] != document.content_hash:
             changes.changed.append(document.id)
+        elif row:  # a run stopped inside its batch: what it wrote goes, so none is doubled
+            changes.incomplete.append(document.id)
         changes.todo.append(document)
     return changes

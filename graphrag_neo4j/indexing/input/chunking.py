@@ -72,6 +72,8 @@ def chunk_document(document: Document, settings: ChunkingSettings) -> list[Chunk
 
 def texts_read_once(chunks: Sequence[Chunk]) -> list[str]:
     """Each chunk's text without its overlap with the chunk before it in `chunks`."""
+    if not chunks:  # a batch whose every document fast extraction refused
+        return []
     previous: list[Chunk | None] = [None, *chunks[:-1]]
     return [text_after_overlap(p, chunk) for p, chunk in zip(previous, chunks, strict=True)]
 

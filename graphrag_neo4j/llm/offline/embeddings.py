@@ -81,6 +81,9 @@ class MiniLMEmbeddings(Embeddings):
         vectors = embedder.embed_documents(["Euler studied under Bernoulli.", "Basel"])
     """
 
+    # Trained on English pairs only: other languages' texts get vectors that match poorly.
+    languages = ("en",)
+
     def __init__(
         self,
         onnx_path: Path | None = None,

@@ -83,3 +83,35 @@ def test_a_user_error_is_one_red_sentence(monkeypatch: pytest.MonkeyPatch) -> No
     assert result.exit_code == 1
     assert "needs an API key" in result.output
     assert "Traceback" not in result.output
+
+
+class _EnglishEmbeddings(FakeEmbeddings):
+    languages = ("en",)
+
+
+class _GraphWithChinese:
+    def __enter__(self) -> _GraphWithChinese:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def read(self, name: str) -> list[dict[str, object]]:
+        assert name == "indexing/count_document_languages"
+        return [{"language": "en", "documents": 3}, {"language": "zh", "documents": 2}]
+
+
+def test_an_english_only_embedder_over_a_chinese_corpus_is_warned(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from graphrag_neo4j.store import Store
+
+    _use_llm(monkeypatch, GOOD_REPLY)
+    monkeypatch.setattr(providers, "resolve_embeddings",
+                        lambda settings: ResolvedModel(_EnglishEmbeddings(), "english embedder"))
+    monkeypatch.setattr(Store, "connect", classmethod(lambda cls, settings: _GraphWithChinese()))
+    result = CliRunner().invoke(_app(), ["--no-probe"])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())  # rich wraps the warning at the terminal's width
+    assert "Chinese (2)" in said and f"by {_EnglishEmbeddings().model_name}," in said
+    assert "[embedding] provider" in said

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from graphrag_neo4j.indexing.extraction.fast.nlp_model import lemmatizer
 from graphrag_neo4j.indexing.extraction.fast.terms import ChunkTerms, chunk_terms
 from graphrag_neo4j.indexing.input.chunking import texts_read_once
+from graphrag_neo4j.indexing.input.prose import ProseMask
 from graphrag_neo4j.settings import FastExtractionSettings
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ _LINE_BREAK = re.compile(r"(?<=\S)[ \t]*\r?\n[ \t]*(?=\S)")
 _SPACE_RUN = re.compile(r"(?<=\S)[ \t]{2,}(?=\S)")
 # A line that opens a list item, quote, table row or heading: the break before it is structure.
 _BLOCK_START = re.compile(r"[-*+>|#]|\d+[.)][ \t]")
+_TRAILING_SPACE = re.compile(r"[ \t]+(?=\r?\n|$)")
 
 # What a forked worker parses with: set by its initializer, inherited from the parent by fork.
 _worker: tuple[Language, FastExtractionSettings] | None = None
@@ -71,12 +73,19 @@ def pipe_processes(settings: FastExtractionSettings, chunks: int) -> int:
 
 
 def parsed_texts(chunks: Sequence[Chunk]) -> list[str]:
-    """The text parsed of each chunk: its overlap read once, line wraps and space runs folded.
+    """The text parsed of each chunk: its overlap read once, its prose only (no code, URLs,
+    tables or front matter), line wraps and space runs folded.
 
     Each sentence is parsed, and counted as support, once: not again in the next window.
-    Paragraph breaks stay, so no sentence runs across them.
+    Paragraph breaks stay, so no sentence runs across them. A code block spanning chunks is
+    masked in all of them: each document's chunks share one mask, read in order.
     """
-    return [unwrapped(text) for text in texts_read_once(chunks)]
+    masks: dict[str, ProseMask] = {}
+    texts = []
+    for chunk, text in zip(chunks, texts_read_once(chunks), strict=True):
+        prose = masks.setdefault(chunk.document_id, ProseMask()).prose(text)
+        texts.append(unwrapped(_TRAILING_SPACE.sub("", prose)))
+    return texts
 
 
 def unwrapped(text: str) -> str:

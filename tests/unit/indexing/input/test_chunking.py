@@ -298,3 +298,10 @@ def test_text_after_overlap_keeps_a_window_that_shares_nothing() -> None:
     before = Chunk("c0", "d", "Alpha bravo charlie delta echo foxtrot.", 0, 8)
     after = Chunk("c1", "d", "Golf hotel india juliet kilo lima mike.", 1, 8)
     assert text_after_overlap(before, after) == after.text
+
+
+def test_no_chunks_read_once_is_no_text() -> None:
+    # A fast batch whose every document was refused (another language) parses no chunk.
+    from graphrag_neo4j.indexing.input.chunking import texts_read_once
+
+    assert texts_read_once([]) == []

@@ -1,0 +1,80 @@
+"""What of a text is prose: fenced and inline code, URLs, tables and front matter are not.
+
+Readers that take names off sentences (fast extraction, language detection) see only prose;
+the chunks keep every character for retrieval. Masked characters become spaces, line breaks
+stay, so a masked text has the length and the lines of the original.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_FENCE = re.compile(r"[ \t]*(```|~~~)")
+_FRONT_MATTER = "---"
+_TABLE_ROW = re.compile(r"[ \t]*\|")
+_INDENTED_CODE = re.compile(r"(?: {4}|\t)\S")
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_URL = re.compile(r"\b(?:https?://|www\.)\S+", re.I)
+# A Markdown link or image keeps its words, not its target: [words](target).
+_LINK_TARGET = re.compile(r"(?<=\])\([^)\s]*\)")
+_HTML_TAG = re.compile(r"</?[A-Za-z][^<>\n]*>")
+
+
+class ProseMask:
+    """Masks the non-prose of one document read in pieces, in order (a fence may span pieces).
+
+    A fenced block left open at the end of a piece stays open into the next one.
+    """
+
+    def __init__(self) -> None:
+        self._fence: str | None = None  # the marker of the fenced block we are inside
+        self._front_matter = False
+        self._first_line = True
+
+    def prose(self, text: str) -> str:
+        """`text` with its non-prose replaced by spaces (same length, same line breaks)."""
+        return "".join(self._line(line) for line in text.splitlines(keepends=True))
+
+    def _line(self, line: str) -> str:
+        first, self._first_line = self._first_line, False
+        bare = line.strip()
+        if first and bare == _FRONT_MATTER:
+            self._front_matter = True
+            return _blank(line)
+        if self._front_matter:
+            self._front_matter = bare not in (_FRONT_MATTER, "...")
+            return _blank(line)
+        fence = _FENCE.match(line)
+        if self._fence is not None:
+            if fence is not None and fence.group(1) == self._fence:
+                self._fence = None
+            return _blank(line)
+        if fence is not None:
+            self._fence = fence.group(1)
+            return _blank(line)
+        if _TABLE_ROW.match(line) or _INDENTED_CODE.match(line):
+            return _blank(line)
+        return _masked_spans(line)
+
+
+def prose_of(text: str) -> str:
+    """The prose of one whole text (see `ProseMask`)."""
+    return ProseMask().prose(text)
+
+
+def prose_of_pieces(pieces: Iterable[str]) -> list[str]:
+    """The prose of consecutive pieces of one document, a fence carried across pieces."""
+    mask = ProseMask()
+    return [mask.prose(piece) for piece in pieces]
+
+
+def _masked_spans(line: str) -> str:
+    for pattern in (_INLINE_CODE, _LINK_TARGET, _URL, _HTML_TAG):
+        line = pattern.sub(lambda match: _blank(match.group()), line)
+    return line
+
+
+def _blank(text: str) -> str:
+    """Spaces for every character but line breaks."""
+    return re.sub(r"[^\r\n]", " ", text)

@@ -1,0 +1,49 @@
+"""Language detection on prose, and the warning when the embedder does not know a language."""
+
+from __future__ import annotations
+
+from graphrag_neo4j.indexing.input.language import (
+    UNKNOWN,
+    Language,
+    detect_language,
+    embedder_mismatch,
+    language_counts,
+)
+
+ENGLISH = ("Ebenezer Scrooge kept a counting-house in London, where his clerk Bob Cratchit "
+           "copied letters in a dismal little cell beyond.")
+CHINESE = ("微软的图检索增强生成方法先从文档中抽取实体和关系，"
+           "再把它们组织成社区，并为每个社区生成报告。")
+RUSSIAN = ("Граф знаний хранит сущности и связи между ними, "
+           "а поиск по графу находит ответы на вопросы.")
+JAPANESE = "知識グラフは実体と関係を保存し、グラフ検索は複数の文書にまたがる質問に答えます。"
+
+
+def test_languages_are_told_apart() -> None:
+    assert detect_language(ENGLISH).code == "en"
+    assert detect_language(CHINESE).code == "zh"
+    assert detect_language(RUSSIAN).code == "ru"
+    assert detect_language(JAPANESE).code == "ja"
+
+
+def test_code_does_not_decide_the_language() -> None:
+    code = "def load(path):\n    return open(path).read()\n" * 20
+    text = CHINESE + "\n\n```python\n" + code + "```\n"
+    assert detect_language(text).code == "zh"
+
+
+def test_too_little_prose_is_unknown() -> None:
+    assert detect_language("Paris.").code == UNKNOWN
+    assert detect_language("```\nMATCH (n) RETURN n LIMIT 25\n```").code == UNKNOWN
+
+
+def test_the_embedder_warning_names_the_languages_and_the_fix() -> None:
+    counts = language_counts({"a": Language("zh", 0.99), "b": Language("zh", 0.98),
+                              "c": Language("en", 1.0), "d": Language(UNKNOWN, 0.5)})
+    assert counts == {"zh": 2, "en": 1}
+    warning = embedder_mismatch(counts, ("en",), "all-MiniLM-L6-v2-int8")
+    assert warning is not None
+    assert "Chinese (2)" in warning and "all-MiniLM-L6-v2-int8" in warning
+    assert "[embedding] provider" in warning
+    assert embedder_mismatch(counts, None, "text-embedding-3-small") is None
+    assert embedder_mismatch({"en": 3}, ("en",), "all-MiniLM-L6-v2-int8") is None

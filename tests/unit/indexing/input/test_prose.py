@@ -1,0 +1,52 @@
+"""Prose masking: code, URLs, tables and front matter are blanked, lengths and lines kept."""
+
+from __future__ import annotations
+
+from graphrag_neo4j.indexing.input.prose import prose_of, prose_of_pieces
+
+MARKDOWN = """---
+title: Graph RAG
+tags: [neo4j]
+---
+# Loading
+
+Alice Smith wrote the loader in `load_graph(path)` at https://example.com/docs today.
+
+```python
+NEO4J_PASSWORD = os.environ["NEO4J_PASSWORD"]
+print(list(set(entity['name'])))
+```
+
+| name | type |
+|------|------|
+| Bob  | person |
+
+See [the guide](https://example.com/guide) by Carol Jones.
+"""
+
+
+def test_code_urls_tables_and_front_matter_are_blanked_with_lines_kept() -> None:
+    prose = prose_of(MARKDOWN)
+    assert len(prose) == len(MARKDOWN)
+    assert prose.count("\n") == MARKDOWN.count("\n")
+    words = prose.split()
+    for junk in ("title:", "NEO4J_PASSWORD", "print(list(set(entity['name'])))",
+                 "`load_graph(path)`", "https://example.com/docs", "|", "Bob",
+                 "(https://example.com/guide)"):
+        assert junk not in words, junk
+    assert "Alice Smith wrote the loader in" in " ".join(words)
+    assert "See [the guide] by Carol Jones." in " ".join(words)
+    assert "# Loading" in prose
+
+
+def test_a_fence_open_at_the_end_of_a_piece_masks_the_next_piece() -> None:
+    first, second = prose_of_pieces(
+        ["Intro text.\n```\nRETURN n\n", "MATCH (n) RETURN n\n```\nAfter."])
+    assert "RETURN" not in first
+    assert "MATCH" not in second and "RETURN" not in second
+    assert "After." in second
+
+
+def test_plain_prose_is_unchanged() -> None:
+    text = "Ebenezer Scrooge kept a counting-house in London.\n\nBob Cratchit worked there."
+    assert prose_of(text) == text
