@@ -252,6 +252,11 @@ class FastExtractionSettings(_Section):
         False, description="Summarise long descriptions with the LLM instead of keeping "
         "`sentences_per_description` sentences."
     )
+    embed_relations: bool = Field(
+        False, description="Embed each relation's sentence, as LLM and triplet relations are. "
+        "Only hops reads these vectors (its relation search and candidate order) and weighs "
+        "fast relations at `hops.fast_relation_weight`."
+    )
     batch_size: int = Field(
         2, description="Chunks per spaCy `nlp.pipe` batch (small batches keep the worker "
         "processes evenly busy)."

@@ -191,7 +191,7 @@ class Indexer:
         max_words = self.settings.extraction.max_name_words if method.names_from_text else None
         checked = [extraction_within_limits(e, max_words) for e in extractions]
         _warn_refused(checked, max_words)
-        state = BatchState(batch, checked, stats)
+        state = BatchState(batch, checked, stats, embed_relations=method.embeds_relations)
         # Resolution reads the entities it merges into: another run writing between its read
         # and this write would record different merges, so the stages after extraction run
         # one writer at a time (extraction, the slow part, stays concurrent).

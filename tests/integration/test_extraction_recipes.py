@@ -37,6 +37,7 @@ class CapitalsExtraction:
     progress_label = "extract (capitals)"
     names_from_text = True
     needs_llm = False
+    embeds_relations = True
 
     async def extract(self, batch: Batch, advance: Advance) -> list[ChunkExtraction]:
         found = []

@@ -177,3 +177,34 @@ def test_fast_index_refuses_other_languages_and_reads_no_code(
     rows = store.read("indexing/list_documents", skip=0, limit=9)
     chinese = next(r for r in rows if "notes.zh" in r["source"])
     assert chinese["chunks"] >= 1 and chinese["language"] == "zh"
+
+
+def _relations_embedded(store: Store) -> dict[frozenset[str], bool]:
+    """Entity-name pairs -> whether their relation has a sentence vector."""
+    rows = store.read("interop/export_relations")
+    embedded = {r["id"]: r["embedded"] for r in
+                store.read("indexing/relation_provenance", ids=[r["id"] for r in rows])}
+    return {frozenset((r["source"], r["target"])): embedded[r["id"]] for r in rows}
+
+
+def test_fast_relations_get_vectors_only_when_the_setting_asks(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    (paris,) = _write(tmp_path / "one", paris=PARIS)
+    with _fast_rag(settings, tmp_path) as rag:
+        rag.index([paris])
+    unembedded = _relations_embedded(store)
+    assert frozenset(("Alice Smith", "Carol Jones")) in unembedded
+    assert not any(unembedded.values())
+    assert all(e["embedded"] for e in _entities(store).values())
+
+    fast = settings.extraction.fast.model_copy(update={"embed_relations": True})
+    extraction = settings.extraction.model_copy(update={"method": "fast", "fast": fast})
+    asked = settings.model_copy(update={"cache_dir": tmp_path / "cache",
+                                        "extraction": extraction})
+    (rome,) = _write(tmp_path / "two", rome=ROME)
+    with GraphRAG(asked, llm=FakeChatModel(rules=[]), embeddings=FakeEmbeddings()) as rag:
+        rag.index([rome])
+    embedded = _relations_embedded(store)
+    assert embedded[frozenset(("Alice Smith", "Dan Brown"))] is True
+    assert embedded[frozenset(("Alice Smith", "Carol Jones"))] is True  # touched again by Rome

@@ -78,6 +78,7 @@ class ExtractionMethod(Protocol):
     `needs_llm`: the run calls the LLM (for extraction, or for the summaries it asks for).
     `names_from_text`: it reads entity names off the text, so they are checked (URLs, code,
     sentences are refused); False when the input states them itself.
+    `embeds_relations`: its relations get sentence vectors (read by hops' relation search).
     `progress_label` names its bar in the run's progress and its time in the summary.
     """
 
@@ -88,6 +89,9 @@ class ExtractionMethod(Protocol):
 
     @property
     def needs_llm(self) -> bool: ...
+
+    @property
+    def embeds_relations(self) -> bool: ...
 
     async def extract(self, batch: Batch, advance: Advance) -> list[ChunkExtraction]:
         """One extraction per chunk of the batch (advance(1) per chunk done)."""

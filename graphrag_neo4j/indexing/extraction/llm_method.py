@@ -28,6 +28,7 @@ class LLMExtraction:
     progress_label = "extract (LLM)"
     names_from_text = True
     needs_llm = True
+    embeds_relations = True
 
     def extractor(self) -> Extractor:
         """The per-chunk extractor over the run's LLM and settings."""

@@ -56,6 +56,7 @@ class TripletExtraction:
     progress_label = "extract (triplets)"
     names_from_text = False
     needs_llm = False
+    embeds_relations = True
 
     async def extract(self, batch: Batch, advance: Advance) -> list[ChunkExtraction]:
         """Each document's triplets placed in the chunk that names them."""

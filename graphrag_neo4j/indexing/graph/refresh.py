@@ -18,7 +18,9 @@ from graphrag_neo4j.store import Store
 READ_BATCH = 2000
 Progress = Callable[[int], None] | None
 Row = dict[str, Any]
-BatchRefresh = Callable[[Store, list[str], DescriptionMerger, EmbeddingCaller], Awaitable[int]]
+# The embedder is None when the caller wants no vectors (fast relations, unless asked for).
+Embedder = EmbeddingCaller | None
+BatchRefresh = Callable[[Store, list[str], DescriptionMerger, Embedder], Awaitable[int]]
 
 
 def entity_embedding_text(name: str, description: str) -> str:
@@ -45,7 +47,7 @@ async def _refresh(
     store: Store,
     ids: Iterable[str],
     merger: DescriptionMerger,
-    embedder: EmbeddingCaller,
+    embedder: Embedder,
     on_batch: Progress,
     batch_refresh: BatchRefresh,
 ) -> int:
@@ -62,7 +64,7 @@ async def refresh_entities(
     store: Store,
     entity_ids: Iterable[str],
     merger: DescriptionMerger,
-    embedder: EmbeddingCaller,
+    embedder: Embedder,
     on_batch: Progress = None,
 ) -> int:
     """Description (joined or summarised), frequency, degree and embedding of each entity."""
@@ -73,17 +75,17 @@ async def refresh_relations(
     store: Store,
     relation_ids: Iterable[str],
     merger: DescriptionMerger,
-    embedder: EmbeddingCaller,
+    embedder: Embedder,
     on_batch: Progress = None,
 ) -> int:
-    """Description, weight and sentence embedding of each relation."""
+    """Description, weight and (unless `embedder` is None) sentence embedding of each relation."""
     return await _refresh(
         store, relation_ids, merger, embedder, on_batch, _refresh_relation_batch
     )
 
 
 async def _refresh_entity_batch(
-    store: Store, ids: list[str], merger: DescriptionMerger, embedder: EmbeddingCaller
+    store: Store, ids: list[str], merger: DescriptionMerger, embedder: Embedder
 ) -> int:
     """Write the entities whose values changed; re-embed those whose description changed."""
     provenance = await asyncio.to_thread(store.read, "indexing/entity_provenance", ids=ids)
@@ -119,9 +121,10 @@ def _entity_changed(stored: Row, description: str) -> bool:
 
 
 async def _refresh_relation_batch(
-    store: Store, ids: list[str], merger: DescriptionMerger, embedder: EmbeddingCaller
+    store: Store, ids: list[str], merger: DescriptionMerger, embedder: Embedder
 ) -> int:
-    """Write the relations whose description or weight changed; embed those without a vector."""
+    """Write the relations whose description or weight changed; embed those without a vector
+    (none when `embedder` is None: a missing vector is then no change)."""
     provenance = await asyncio.to_thread(store.read, "indexing/relation_provenance", ids=ids)
     sentences = {
         r["id"]: relation_embedding_text(r["subject"], r["predicate"], r["object"])
@@ -134,9 +137,10 @@ async def _refresh_relation_batch(
         (stored, _relation_row(stored, text))
         for stored, text in zip(provenance, descriptions, strict=True)
     ]
-    rows = [row for stored, row in candidates if _relation_changed(stored, row)]
+    wanted = embedder is not None
+    rows = [row for stored, row in candidates if _relation_changed(stored, row, wanted)]
     # An edge id fixes subject, predicate and object, so a stored vector is never out of date.
-    stale = {r["id"]: sentences[r["id"]] for r in provenance if not r["embedded"]}
+    stale = {r["id"]: sentences[r["id"]] for r in provenance if wanted and not r["embedded"]}
     await _attach_vectors(embedder, rows, stale)
     await asyncio.to_thread(store.write_rows, "indexing/set_relation_descriptions", rows)
     return len(provenance)
@@ -147,9 +151,10 @@ def _relation_row(stored: Row, description: str) -> Row:
     return {"id": stored["id"], "description": description, "weight": weight}
 
 
-def _relation_changed(stored: Row, row: Row) -> bool:
+def _relation_changed(stored: Row, row: Row, vector_wanted: bool) -> bool:
     new = (row["description"], row["weight"])
-    return not stored["embedded"] or new != (stored["description"], stored["stored_weight"])
+    missing = vector_wanted and not stored["embedded"]
+    return missing or new != (stored["description"], stored["stored_weight"])
 
 
 async def _relation_description(merger: DescriptionMerger, row: Row, sentence: str) -> str:
@@ -157,11 +162,10 @@ async def _relation_description(merger: DescriptionMerger, row: Row, sentence: s
     return merged or sentence
 
 
-async def _attach_vectors(
-    embedder: EmbeddingCaller, rows: list[Row], texts: dict[str, str]
-) -> None:
+async def _attach_vectors(embedder: Embedder, rows: list[Row], texts: dict[str, str]) -> None:
     """Embed `texts` (by row id) and set each row's `embedding`: a vector, or None to keep it."""
-    vectors = await embedder.embed(list(texts.values()))
-    fresh = dict(zip(texts, vectors, strict=True))
+    fresh: dict[str, list[float]] = {}
+    if embedder is not None:
+        fresh = dict(zip(texts, await embedder.embed(list(texts.values())), strict=True))
     for row in rows:
         row["embedding"] = fresh.get(row["id"])

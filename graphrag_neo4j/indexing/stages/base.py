@@ -31,6 +31,7 @@ class BatchState:
     resolution: Resolution | None = None
     entity_ids: set[str] = field(default_factory=set)
     relation_ids: set[str] = field(default_factory=set)
+    embed_relations: bool = True  # the extraction method's: give relations sentence vectors
 
 
 @dataclass(frozen=True)

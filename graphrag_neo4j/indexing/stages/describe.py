@@ -17,7 +17,7 @@ from graphrag_neo4j.store import Store
 
 SUMMARIES_ROW = "summaries"  # both stages' LLM summaries; their vectors go in "embeddings"
 Refresh = Callable[
-    [Store, Iterable[str], DescriptionMerger, EmbeddingCaller, Callable[[int], None]],
+    [Store, Iterable[str], DescriptionMerger, EmbeddingCaller | None, Callable[[int], None]],
     Awaitable[int],
 ]
 
@@ -30,6 +30,7 @@ class DescriptionStage:
     refresh: Refresh
     touched: Callable[[BatchState], set[str]]
     counts_summaries: bool  # one row counts both stages' summaries: the first stage's
+    optional_vectors: bool = False  # vectors only when the extraction method embeds relations
     estimate_row: str = SUMMARIES_ROW
     usage_key: str | None = STAGE
 
@@ -38,8 +39,10 @@ class DescriptionStage:
         """Re-describe and re-embed what the write stage touched."""
         merger = DescriptionMerger.from_settings(services.llm, services.settings)
         ids = self.touched(state)
+        embedder = services.embedder
         with progress.stage(self.label, add_total=len(ids)) as advance:
-            await self.refresh(services.store, ids, merger, services.embedder, advance)
+            wanted = state.embed_relations or not self.optional_vectors
+            await self.refresh(services.store, ids, merger, embedder if wanted else None, advance)
 
     def estimate(self, inputs: EstimateInputs) -> list[StageEstimate]:
         """Summary calls past the token budget, for entities and relations together."""
@@ -64,4 +67,4 @@ def _relations(state: BatchState) -> set[str]:
 ENTITY_DESCRIPTIONS = DescriptionStage("entity descriptions", refresh_entities, _entities,
                                        counts_summaries=True)
 RELATION_DESCRIPTIONS = DescriptionStage("relation descriptions", refresh_relations, _relations,
-                                         counts_summaries=False)
+                                         counts_summaries=False, optional_vectors=True)

@@ -34,6 +34,11 @@ class FastExtraction:
         """Only when the settings ask the LLM to summarise long descriptions."""
         return self.services.settings.extraction.fast.llm_summaries
 
+    @property
+    def embeds_relations(self) -> bool:
+        """Only when the settings ask for vectors of co-occurrence relations."""
+        return self.services.settings.extraction.fast.embed_relations
+
     async def extract(self, batch: Batch, advance: Advance) -> list[ChunkExtraction]:
         """spaCy over the batch's chunks in a worker thread, so the event loop stays free."""
         # Imported here: the registry is read by every CLI command, spaCy only by runs.

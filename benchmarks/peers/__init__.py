@@ -1,0 +1,1 @@
+"""Benchmarks of this engine beside other GraphRAG implementations, run through the same stub."""
