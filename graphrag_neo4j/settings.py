@@ -269,6 +269,17 @@ class ExtractionSettings(_Section):
         default_factory=lambda: ["person", "organization", "location", "event", "concept"],
         description="Entity types the extractor may use.",
     )
+    type_labels: bool = Field(
+        True,
+        description="Give every entity a Neo4j label made from its type (:__Entity__:Person) when"
+        " the type is one of entity_types, the fast method's types or extra_label_types; false"
+        " adds none (`graphrag-neo4j init-db --relabel` removes existing ones).",
+    )
+    extra_label_types: list[str] = Field(
+        default_factory=lambda: ["geo"],
+        description="More entity types that get a label, e.g. those of an imported Microsoft"
+        " GraphRAG index (its default types are person, organization, geo and event).",
+    )
     gleaning_passes: int = Field(1, description="Extra 'what did you miss' passes per chunk.")
     language: str | None = Field(
         None, description="Output language; empty keeps the input's language."

@@ -105,6 +105,8 @@ class Indexer:
                 raise stopped(exc, start, todo[start:], chunks) from exc
         if todo:
             await asyncio.to_thread(self.store.run_autocommit, "indexing/await_name_index")
+        rows = await asyncio.to_thread(self.store.read, "indexing/count_entity_types")
+        stats.graph_entity_types = {row["type"]: row["entities"] for row in rows}
         stats.documents = len(todo)
         stats.chunks = total_chunks
         return stats
