@@ -436,6 +436,36 @@ class NaiveSearchSettings(_Section):
     top_k: int = Field(3, description="Passages from the vector search.")
 
 
+class CypherSearchSettings(_Section):
+    """Cypher search (Text2Cypher): the LLM writes one read-only query from the graph schema."""
+
+    timeout_s: float = Field(
+        10.0, gt=0, description="Most seconds the generated query may run (read transaction)."
+    )
+    max_rows: int = Field(50, ge=1, description="Most result rows read into the answer prompt.")
+    repair: bool = Field(
+        True, description="On a refused or failing query, one more LLM call with the error text."
+    )
+    fallback: bool = Field(
+        True, description="When no query runs (or it finds nothing), answer with local search"
+        " and say so in the answer's notes; false answers from the empty result."
+    )
+    allowed_procedures: list[str] = Field(
+        default_factory=lambda: [
+            "db.labels", "db.relationshipTypes", "db.propertyKeys",
+            "db.index.fulltext.queryNodes", "db.index.vector.queryNodes",
+        ],
+        description="The only procedures a generated query may call; any other procedure,"
+        " write, schema or admin operation in its plan is refused.",
+    )
+    schema_samples: int = Field(
+        3, ge=0, description="Sample values shown per property in the schema the LLM reads."
+    )
+    context_tokens: int = Field(
+        4000, description="Token budget of the query's result rows in the answer prompt."
+    )
+
+
 class HybridSearchSettings(_Section):
     """Fulltext (BM25) candidates beside the vector ones, for naive, hops and local."""
 
@@ -556,6 +586,9 @@ class SearchSettings(_Section):
     )
     drift: DriftSearchSettings = Field(
         default_factory=DriftSearchSettings, description="Settings of DRIFT search."
+    )
+    cypher: CypherSearchSettings = Field(
+        default_factory=CypherSearchSettings, description="Settings of cypher search."
     )
     naive: NaiveSearchSettings = Field(
         default_factory=NaiveSearchSettings, description="Settings of naive search."
