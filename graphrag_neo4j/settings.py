@@ -257,8 +257,35 @@ class FastExtractionSettings(_Section):
     )
 
 
+class ExtractionSchemaSettings(_Section):
+    """An optional schema the extraction keeps to: allowed entity and relation types."""
+
+    entity_types: dict[str, str] = Field(
+        default_factory=dict,
+        description="Allowed entity types, each with a one-line description the LLM reads"
+        " (e.g. person = \"a human being or a ghost\"); empty = no schema.",
+    )
+    relation_types: list[str] = Field(
+        default_factory=list,
+        description="Allowed relation types (a relationship's `predicate`); empty = any verb"
+        " phrase.",
+    )
+    patterns: list[tuple[str, str, str]] = Field(
+        default_factory=list,
+        description="Allowed (source type, relation, target type) patterns, listed in the"
+        " prompt; a relation outside them is kept and counted.",
+    )
+    outside: Literal["closest", "other"] = Field(
+        "closest",
+        description="A type or relation outside the schema: closest = the most similar allowed"
+        " one (by spelling), or `other` when none is similar; other = always `other`.",
+    )
+
+
 class ExtractionSettings(_Section):
     """How entities and triplets are pulled from chunks and resolved."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     method: str = Field(
         "llm", description="A registered extraction method (`graphrag-neo4j index --help` "
@@ -305,6 +332,10 @@ class ExtractionSettings(_Section):
     title_field: str = Field("title", description="Field holding the title in JSON/JSONL/CSV.")
     fast: FastExtractionSettings = Field(
         default_factory=FastExtractionSettings, description="Settings of `method = \"fast\"`."
+    )
+    schema_: ExtractionSchemaSettings = Field(
+        default_factory=ExtractionSchemaSettings, alias="schema",
+        description="Schema-guided extraction: the types every method's output is mapped onto.",
     )
 
 

@@ -18,6 +18,7 @@ from graphrag_neo4j.indexing.extraction.base import (
     RunServices,
 )
 from graphrag_neo4j.indexing.extraction.registry import create_extraction_method
+from graphrag_neo4j.indexing.extraction.schema import ExtractionSchema, SchemaCounts, apply_schema
 from graphrag_neo4j.indexing.extraction.triplets import TripletExtraction
 from graphrag_neo4j.indexing.graph.deletion import delete_document
 from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
@@ -141,6 +142,7 @@ class Indexer:
         max_words = self.settings.extraction.max_name_words if method.names_from_text else None
         checked = [extraction_within_limits(e, max_words) for e in extractions]
         _warn_refused(checked, max_words)
+        checked = _within_schema(checked, self.settings, stats)
         state = BatchState(batch, checked, stats)
         # Resolution reads the entities it merges into: another run writing between its read
         # and this write would record different merges, so the stages after extraction run
@@ -166,6 +168,23 @@ def _count(state: BatchState) -> None:
         stats.orphans_added += extraction.orphans_added
         stats.orphans_dropped += extraction.orphans_dropped
         stats.refused_names += len(extraction.refused_names)
+
+
+def _within_schema(
+    extractions: list[ChunkExtraction], settings: Settings, stats: IndexStats
+) -> list[ChunkExtraction]:
+    """The extractions mapped onto `[extraction.schema]` (as they are without one), counted."""
+    schema = ExtractionSchema.from_settings(settings.extraction.schema_)
+    if schema is None:
+        return extractions
+    counts = SchemaCounts()
+    mapped = [apply_schema(e, schema, counts) for e in extractions]
+    stats.schema_types_mapped += counts.types["mapped"]
+    stats.schema_types_other += counts.types["other"]
+    stats.schema_relations_mapped += counts.relations["mapped"]
+    stats.schema_relations_other += counts.relations["other"]
+    stats.schema_outside_patterns += counts.outside_patterns
+    return mapped
 
 
 def _warn_refused(extractions: list[ChunkExtraction], max_words: int | None) -> None:

@@ -27,6 +27,13 @@ class IndexStats:
     triplets: int = 0
     malformed_triplets: int = 0
     llm_decisions: int = 0
+    # Schema-guided extraction: mentions whose type (relation) was mapped to the closest allowed
+    # one or made `other`; relations outside the allowed patterns (kept).
+    schema_types_mapped: int = 0
+    schema_types_other: int = 0
+    schema_relations_mapped: int = 0
+    schema_relations_other: int = 0
+    schema_outside_patterns: int = 0
     # Entities of each type in the whole graph after the run (also their label's count).
     graph_entity_types: dict[str, int] = field(default_factory=dict)
     stage_seconds: dict[str, float] = field(default_factory=dict)

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from graphrag_neo4j.indexing.extraction.schema import OTHER
 from graphrag_neo4j.indexing.records import normalize_type
 
 if TYPE_CHECKING:
@@ -58,6 +59,8 @@ class TypeLabels:
             *extraction.fast.label_types.values(),
             extraction.fast.concept_type,
             *extraction.extra_label_types,
+            *extraction.schema_.entity_types,
+            *([OTHER] if extraction.schema_.entity_types else []),
         ]
         return cls.from_types(types, extraction.type_labels)
 
