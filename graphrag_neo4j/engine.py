@@ -244,10 +244,12 @@ class GraphRAG:
 
     async def aunmerge(self, merge_id: str) -> UnmergeReport:
         """Undo a recorded LLM merge: the merged-away entity gets its own mentions back."""
+        from graphrag_neo4j.indexing.graph.type_labels import TypeLabels
         from graphrag_neo4j.indexing.graph.unmerging import undo_merge
 
         await self.aensure_schema()
-        return await undo_merge(self.store, merge_id, self._merger(), self.embedder)
+        return await undo_merge(self.store, merge_id, self._merger(), self.embedder,
+                                TypeLabels.from_settings(self.settings))
 
     def merges(self) -> list[dict[str, Any]]:
         """The merge audit trail: every fold of one entity into another, undone ones marked."""
@@ -260,14 +262,16 @@ class GraphRAG:
 
     async def aimport_msgraphrag(self, path: Path | str) -> ImportReport:
         """Write a Microsoft GraphRAG output folder (parquet tables) into the graph."""
+        from graphrag_neo4j.indexing.graph.type_labels import TypeLabels
         from graphrag_neo4j.interop.msgraphrag_import import import_msgraphrag
         from graphrag_neo4j.interop.msgraphrag_tables import read_output
         from graphrag_neo4j.progress import StageProgress
 
         output = await asyncio.to_thread(read_output, Path(path))
         await self.aensure_schema()
+        labels = TypeLabels.from_settings(self.settings)
         with StageProgress(self.console) as progress:
-            return await import_msgraphrag(self.store, self.embedder, output, progress)
+            return await import_msgraphrag(self.store, self.embedder, output, progress, labels)
 
     def import_msgraphrag(self, path: Path | str) -> ImportReport:
         """Sync version of `aimport_msgraphrag`."""
@@ -373,6 +377,12 @@ class GraphRAG:
     def communities(self, limit: int = 10, level: int | None = None) -> CommunityOverview:
         """Sync version of `acommunities`."""
         return self.run(self.acommunities(limit, level))
+
+    def relabel_entities(self) -> int:
+        """Set every entity's type label from its type and the settings (removed when off)."""
+        from graphrag_neo4j.indexing.graph.type_labels import TypeLabels, relabel_all
+
+        return relabel_all(self.store, TypeLabels.from_settings(self.settings))
 
     def counts(self) -> dict[str, int]:
         """Documents, chunks, entities, relations and communities in the graph."""

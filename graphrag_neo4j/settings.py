@@ -268,8 +268,35 @@ class FastExtractionSettings(_Section):
     )
 
 
+class ExtractionSchemaSettings(_Section):
+    """An optional schema the extraction keeps to: allowed entity and relation types."""
+
+    entity_types: dict[str, str] = Field(
+        default_factory=dict,
+        description="Allowed entity types, each with a one-line description the LLM reads"
+        " (e.g. person = \"a human being or a ghost\"); empty = no schema.",
+    )
+    relation_types: list[str] = Field(
+        default_factory=list,
+        description="Allowed relation types (a relationship's `predicate`); empty = any verb"
+        " phrase.",
+    )
+    patterns: list[tuple[str, str, str]] = Field(
+        default_factory=list,
+        description="Allowed (source type, relation, target type) patterns, listed in the"
+        " prompt; a relation outside them is kept and counted.",
+    )
+    outside: Literal["closest", "other"] = Field(
+        "closest",
+        description="A type or relation outside the schema: closest = the most similar allowed"
+        " one (by spelling), or `other` when none is similar; other = always `other`.",
+    )
+
+
 class ExtractionSettings(_Section):
     """How entities and triplets are pulled from chunks and resolved."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     method: str = Field(
         "llm", description="A registered extraction method (`graphrag-neo4j index --help` "
@@ -279,6 +306,17 @@ class ExtractionSettings(_Section):
     entity_types: list[str] = Field(
         default_factory=lambda: ["person", "organization", "location", "event", "concept"],
         description="Entity types the extractor may use.",
+    )
+    type_labels: bool = Field(
+        True,
+        description="Give every entity a Neo4j label made from its type (:__Entity__:Person) when"
+        " the type is one of entity_types, the fast method's types or extra_label_types; false"
+        " adds none (`graphrag-neo4j init-db --relabel` removes existing ones).",
+    )
+    extra_label_types: list[str] = Field(
+        default_factory=lambda: ["geo"],
+        description="More entity types that get a label, e.g. those of an imported Microsoft"
+        " GraphRAG index (its default types are person, organization, geo and event).",
     )
     gleaning_passes: int = Field(1, description="Extra 'what did you miss' passes per chunk.")
     language: str | None = Field(
@@ -305,6 +343,10 @@ class ExtractionSettings(_Section):
     title_field: str = Field("title", description="Field holding the title in JSON/JSONL/CSV.")
     fast: FastExtractionSettings = Field(
         default_factory=FastExtractionSettings, description="Settings of `method = \"fast\"`."
+    )
+    schema_: ExtractionSchemaSettings = Field(
+        default_factory=ExtractionSchemaSettings, alias="schema",
+        description="Schema-guided extraction: the types every method's output is mapped onto.",
     )
 
 
@@ -436,6 +478,36 @@ class NaiveSearchSettings(_Section):
     top_k: int = Field(3, description="Passages from the vector search.")
 
 
+class CypherSearchSettings(_Section):
+    """Cypher search (Text2Cypher): the LLM writes one read-only query from the graph schema."""
+
+    timeout_s: float = Field(
+        10.0, gt=0, description="Most seconds the generated query may run (read transaction)."
+    )
+    max_rows: int = Field(50, ge=1, description="Most result rows read into the answer prompt.")
+    repair: bool = Field(
+        True, description="On a refused or failing query, one more LLM call with the error text."
+    )
+    fallback: bool = Field(
+        True, description="When no query runs (or it finds nothing), answer with local search"
+        " and say so in the answer's notes; false answers from the empty result."
+    )
+    allowed_procedures: list[str] = Field(
+        default_factory=lambda: [
+            "db.labels", "db.relationshipTypes", "db.propertyKeys",
+            "db.index.fulltext.queryNodes", "db.index.vector.queryNodes",
+        ],
+        description="The only procedures a generated query may call; any other procedure,"
+        " write, schema or admin operation in its plan is refused.",
+    )
+    schema_samples: int = Field(
+        3, ge=0, description="Sample values shown per property in the schema the LLM reads."
+    )
+    context_tokens: int = Field(
+        4000, description="Token budget of the query's result rows in the answer prompt."
+    )
+
+
 class HybridSearchSettings(_Section):
     """Fulltext (BM25) candidates beside the vector ones, for naive, hops and local."""
 
@@ -563,6 +635,9 @@ class SearchSettings(_Section):
     )
     drift: DriftSearchSettings = Field(
         default_factory=DriftSearchSettings, description="Settings of DRIFT search."
+    )
+    cypher: CypherSearchSettings = Field(
+        default_factory=CypherSearchSettings, description="Settings of cypher search."
     )
     naive: NaiveSearchSettings = Field(
         default_factory=NaiveSearchSettings, description="Settings of naive search."

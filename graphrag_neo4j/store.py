@@ -210,6 +210,31 @@ class Store:
                 plans.append(str((summary.plan or {}).get("operatorType", "")))
         return plans
 
+    # The one exception to named files: Cypher a model wrote for the `cypher` query method.
+    # query/cypher/guard.py EXPLAINs it first and refuses writes, schema and admin commands
+    # and procedures outside an allow-list; it then runs in a read transaction (the server
+    # refuses writes in one), with a timeout and a row limit.
+    def explain_generated(self, text: str) -> tuple[str, list[dict[str, Any]]]:
+        """EXPLAIN (never run) a model-written statement: its query type ('r', 'w', 'rw' or
+        's') and every operator of its plan with its arguments."""
+        query = neo4j.Query("EXPLAIN " + text)
+        with self._unavailable_as_error(), self._session(neo4j.READ_ACCESS) as session:
+            summary = session.run(query).consume()
+        return str(summary.query_type or ""), _operators(summary.plan or {})
+
+    def read_generated(self, text: str, timeout_s: float, max_rows: int) -> list[Row]:
+        """Run a model-written statement the guard accepted: read access, `timeout_s`, and at
+        most `max_rows` rows read back. Not retried: a failure goes back to the model."""
+        with (
+            self._unavailable_as_error(),
+            self._session(neo4j.READ_ACCESS) as session,
+            session.begin_transaction(timeout=timeout_s) as tx,
+        ):
+            result = tx.run(text)
+            rows = [record.data() for _, record in zip(range(max_rows), result, strict=False)]
+            tx.rollback()  # nothing to commit; a read transaction holds no writes anyway
+        return rows
+
     @contextmanager
     def exclusive(self, name: str) -> Iterator[None]:
         """Hold the named lock in Neo4j for the block; other processes and machines wait.
@@ -265,3 +290,11 @@ class Store:
         """Drop the vector indexes and every stored embedding, for a change of embedder."""
         self.run_script("drop_vector_indexes")
         self.run_autocommit("remove_embeddings")
+
+
+def _operators(plan: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every operator of an EXPLAIN plan, depth first, with its arguments."""
+    found = [{"operator": str(plan.get("operatorType", "")), "args": plan.get("args", {})}]
+    for child in plan.get("children", []):
+        found.extend(_operators(child))
+    return found

@@ -20,6 +20,7 @@ from tests.nano_fakes import load_nano, nano_fake_llm, write_nano_passages
 
 ANSWER = "Daniel Bernoulli made major contributions to fluid dynamics [Data: Sources (1)]."
 GLOBAL_ANSWER = "The Bernoullis shaped calculus and mechanics [Data: Reports (1)]."
+NO_ROWS_CYPHER = "MATCH (e:__Entity__) WHERE e.name = 'nobody' RETURN e.name AS name"
 _ROW = re.compile(r"^(\d+)\|([^|]*)\|")
 # Chat clients' housekeeping prompts (Open WebUI's start with "### Task:"), by their task
 # line, and the JSON each gets.
@@ -76,6 +77,8 @@ def serving_llm(dataset: dict[str, Any], latency_s: float = 0.0) -> StreamingFak
         ("List the proper names in the question", '["Euler"]'),
         ("You pick facts for answering a question",
          json.dumps({"thought_process": "Euler's teacher.", "useful_relationships": [1]})),
+        # Cypher search: a query that finds nothing, so it answers with local search.
+        ("read-only Cypher query for Neo4j 5", NO_ROWS_CYPHER),
         ("-----Question-----", ANSWER),
         *[(f"### Task:\n{task}", json.dumps(reply)) for task, reply in CLIENT_TASK_REPLIES.items()],
     ])

@@ -39,6 +39,10 @@ def init_db(
     reset_vectors: Annotated[
         bool, typer.Option(help="Drop vector indexes and stored embeddings (new embedder).")
     ] = False,
+    relabel: Annotated[
+        bool, typer.Option(help="Set every entity's type label (:Person) from its type and"
+                           " extraction.type_labels; removes them when that is false.")
+    ] = False,
 ) -> None:
     """Create the constraints and indexes of the graph model in Neo4j."""
     from graphrag_neo4j.engine import GraphRAG
@@ -48,6 +52,8 @@ def init_db(
             rag.store.reset_vectors()
             console.print("Dropped the vector indexes and every stored embedding.")
         dimensions = rag.ensure_schema()
+        if relabel:
+            console.print(f"Type labels set on {rag.relabel_entities():,} entities.")
     console.print(
         Text(f"Schema applied to {rag.settings.neo4j.uri} (vector dimension {dimensions}).")
     )

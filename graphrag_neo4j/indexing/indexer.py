@@ -20,6 +20,7 @@ from graphrag_neo4j.indexing.extraction.base import (
     RunServices,
 )
 from graphrag_neo4j.indexing.extraction.registry import create_extraction_method
+from graphrag_neo4j.indexing.extraction.schema import ExtractionSchema, SchemaCounts, apply_schema
 from graphrag_neo4j.indexing.extraction.triplets import TripletExtraction
 from graphrag_neo4j.indexing.graph.deletion import delete_document
 from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
@@ -117,6 +118,8 @@ class Indexer:
                 raise stopped(exc, start, todo[start:], chunks) from exc
         if todo:
             await asyncio.to_thread(self.store.run_autocommit, "indexing/await_name_index")
+        rows = await asyncio.to_thread(self.store.read, "indexing/count_entity_types")
+        stats.graph_entity_types = {row["type"]: row["entities"] for row in rows}
         stats.documents = len(todo)
         stats.chunks = total_chunks
         return stats
@@ -191,6 +194,7 @@ class Indexer:
         max_words = self.settings.extraction.max_name_words if method.names_from_text else None
         checked = [extraction_within_limits(e, max_words) for e in extractions]
         _warn_refused(checked, max_words)
+        checked = _within_schema(checked, self.settings, stats)
         state = BatchState(batch, checked, stats, embed_relations=method.embeds_relations)
         # Resolution reads the entities it merges into: another run writing between its read
         # and this write would record different merges, so the stages after extraction run
@@ -219,6 +223,23 @@ def _count(state: BatchState) -> None:
     chunk_documents = {c.id: c.document_id for c in state.batch.all_chunks}
     stats.unextracted_documents += len({chunk_documents[e.chunk_id] for e in state.extractions
                                         if e.refused_reason is not None})
+
+
+def _within_schema(
+    extractions: list[ChunkExtraction], settings: Settings, stats: IndexStats
+) -> list[ChunkExtraction]:
+    """The extractions mapped onto `[extraction.schema]` (as they are without one), counted."""
+    schema = ExtractionSchema.from_settings(settings.extraction.schema_)
+    if schema is None:
+        return extractions
+    counts = SchemaCounts()
+    mapped = [apply_schema(e, schema, counts) for e in extractions]
+    stats.schema_types_mapped += counts.types["mapped"]
+    stats.schema_types_other += counts.types["other"]
+    stats.schema_relations_mapped += counts.relations["mapped"]
+    stats.schema_relations_other += counts.relations["other"]
+    stats.schema_outside_patterns += counts.outside_patterns
+    return mapped
 
 
 def _warn_refused(extractions: list[ChunkExtraction], max_words: int | None) -> None:

@@ -29,14 +29,25 @@ class IndexStats:
     triplets: int = 0
     malformed_triplets: int = 0
     llm_decisions: int = 0
+    # Schema-guided extraction: mentions whose type (relation) was mapped to the closest allowed
+    # one or made `other`; relations outside the allowed patterns (kept).
+    schema_types_mapped: int = 0
+    schema_types_other: int = 0
+    schema_relations_mapped: int = 0
+    schema_relations_other: int = 0
+    schema_outside_patterns: int = 0
+    # Entities of each type in the whole graph after the run (also their label's count).
+    graph_entity_types: dict[str, int] = field(default_factory=dict)
     stage_seconds: dict[str, float] = field(default_factory=dict)
 
     def table(self) -> Table:
         """The summary as a two-column table."""
         table = Table(title="Indexing summary", show_header=False)
         for name, value in self.__dict__.items():
-            if name != "stage_seconds":
+            if isinstance(value, int):
                 table.add_row(name.replace("_", " "), f"{value:,}")
+        for entity_type, count in self.graph_entity_types.items():
+            table.add_row(f"graph: {entity_type} entities", f"{count:,}")
         for stage, seconds in self.stage_seconds.items():
             table.add_row(f"time: {stage}", f"{seconds:.1f} s")
         return table

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from rich.table import Table
 
 from graphrag_neo4j.communities.writer import MEMBERS_PER_BATCH
+from graphrag_neo4j.indexing.graph.type_labels import TypeLabels
 from graphrag_neo4j.indexing.graph.writer import group_relation_mentions, next_chunk_rows
 from graphrag_neo4j.indexing.records import Chunk
 from graphrag_neo4j.interop.msgraphrag_rows import GraphRows, graph_rows
@@ -81,10 +82,14 @@ def _write_text(store: Store, rows: GraphRows, progress: StageProgress) -> None:
         _write(store, "indexing/link_next_chunks", _chunk_links(rows.chunks))
 
 
-def _write_entities(store: Store, rows: GraphRows, progress: StageProgress) -> None:
+def _write_entities(
+    store: Store, rows: GraphRows, progress: StageProgress, type_labels: TypeLabels
+) -> None:
     entities = rows.entities + rows.placeholders
     with progress.stage("entities", len(entities)) as advance:
         _write(store, "interop/import_entities", entities)
+        store.write_rows("indexing/set_type_labels", [{"id": e["id"]} for e in entities],
+                         **type_labels.params())
         _write(store, "indexing/merge_entity_mentions", rows.mentions)
         _write(store, "indexing/set_entity_descriptions", entities, advance)
         store.run_autocommit("indexing/await_name_index")
@@ -121,15 +126,20 @@ async def _embed_all(embedder: EmbeddingCaller, rows: GraphRows, progress: Stage
 
 
 async def import_msgraphrag(
-    store: Store, embedder: EmbeddingCaller, output: MsOutput, progress: StageProgress
+    store: Store, embedder: EmbeddingCaller, output: MsOutput, progress: StageProgress,
+    type_labels: TypeLabels | None = None,
 ) -> ImportReport:
-    """Embed what the tables lack and write them; running it again changes nothing."""
+    """Embed what the tables lack and write them; running it again changes nothing.
+
+    Entities whose type is on `type_labels`' whitelist get its label (none without one)."""
     rows = graph_rows(output)
     report = ImportReport(output.folder, {n: len(output.rows(n)) for n in output.tables})
     report.placeholders = [p["name"] for p in rows.placeholders]
     await _embed_all(embedder, rows, progress)
-    for write in (_write_text, _write_entities, _write_communities):
-        await asyncio.to_thread(write, store, rows, progress)
+    await asyncio.to_thread(_write_text, store, rows, progress)
+    await asyncio.to_thread(_write_entities, store, rows, progress,
+                            type_labels or TypeLabels.from_types([], enabled=False))
+    await asyncio.to_thread(_write_communities, store, rows, progress)
     counts: list[dict[str, Any]] = await asyncio.to_thread(store.read, "interop/count_import")
     report.graph = dict(counts[0])
     return report

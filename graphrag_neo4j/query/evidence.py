@@ -10,6 +10,7 @@ from graphrag_neo4j.query.base import Answer
 from graphrag_neo4j.resources import load_cypher
 
 EVIDENCE_QUERY = "explore/answer_evidence"
+GENERATED_TABLE, GENERATED_RESULTS = "Cypher", "Results"  # a `cypher` answer's query and rows
 # Evidence parameter -> the context tables whose rows carry those ids, and the id keys.
 _TABLES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "entity_ids": (("Entities",), ("id",)),
@@ -40,8 +41,24 @@ def evidence_params(answer: Answer) -> dict[str, list[str]]:
 def browser_script(answer: Answer) -> str:
     """Paste-ready Browser input: one `:param` line per parameter, then the evidence query.
 
-    JSON string lists are valid Cypher list literals, so the ids need no other quoting.
+    JSON string lists are valid Cypher list literals, so the ids need no other quoting. A
+    `cypher` answer shows the query the model wrote instead: as it is when it ran, commented
+    out when it was refused or failed; after a fallback, the local evidence query follows.
     """
+    generated = answer.sources.get(GENERATED_TABLE, [])
+    if generated and GENERATED_RESULTS in answer.sources:
+        return generated_script(generated[0])
     lines = [f":param {name} => {json.dumps(ids)};"
              for name, ids in evidence_params(answer).items()]
-    return "\n".join([*lines, load_cypher(EVIDENCE_QUERY).strip()])
+    script = "\n".join([*lines, load_cypher(EVIDENCE_QUERY).strip()])
+    return "\n".join([generated_script(generated[0]), script]) if generated else script
+
+
+def generated_script(record: dict[str, Any]) -> str:
+    """The query a `cypher` answer's model wrote, headed by what became of it."""
+    status, reason = str(record["status"]), str(record["reason"])
+    head = f"// The query the model wrote ({status}{': ' + reason if reason else ''})"
+    query = str(record["query"])
+    if status != "ran":  # never paste-ready: it was refused or did not compile
+        query = "\n".join(f"// {line}" for line in query.splitlines())
+    return f"{head}\n{query}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.base import MethodFactory, QueryMethod, Services
+from graphrag_neo4j.query.cypher.search import CypherSearch
 from graphrag_neo4j.query.drift import DriftSearch
 from graphrag_neo4j.query.global_search import GlobalSearch
 from graphrag_neo4j.query.hops.search import HopsSearch
@@ -13,7 +14,7 @@ from graphrag_neo4j.query.naive import NaiveSearch
 # Adding a method: one module with a class that meets QueryMethod (its `name` and
 # `description` included), plus one entry here.
 FACTORIES: tuple[MethodFactory, ...] = (
-    LocalSearch, GlobalSearch, HopsSearch, NaiveSearch, DriftSearch
+    LocalSearch, GlobalSearch, HopsSearch, NaiveSearch, DriftSearch, CypherSearch
 )
 METHODS: dict[str, MethodFactory] = {factory.name: factory for factory in FACTORIES}
 DEFAULT_METHOD = LocalSearch.name

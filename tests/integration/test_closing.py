@@ -15,6 +15,7 @@ from graphrag_neo4j.query.registry import method_names
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeEmbeddings
+from tests.api_fakes import NO_ROWS_CYPHER
 from tests.integration.test_drift_search import follow_up, primer
 from tests.integration.test_global_search import fake_report
 from tests.nano_fakes import load_nano, nano_fake_llm, write_nano_passages
@@ -52,6 +53,7 @@ def test_closing_the_engine_closes_every_connection_its_methods_opened(
         ("briefing reports on communities", fake_report),
         ("You start a search through a collection", primer),
         ("answering one follow-up", follow_up),
+        ("read-only Cypher query for Neo4j 5", NO_ROWS_CYPHER),
     ])
     auth = (settings.neo4j.user, settings.neo4j.secret())
     with GraphDatabase.driver(settings.neo4j.uri, auth=auth) as counter:

@@ -152,7 +152,7 @@ def test_style_labels_are_added_and_removed(rag: GraphRAG, dulce: Path) -> None:
     rag.store.write("explore/style_labels")
     (alex,) = rag.store.read("explore/entity_neighbourhood", entity_name="alex mercer")
     assert alex["e"]["name"] == "ALEX MERCER" and alex["chunks"] and alex["relations"]
-    assert set(alex["labels"]) == {"__Entity__", "Type_person", "Degree_hub"}
+    assert set(alex["labels"]) == {"__Entity__", "Person", "Degree_hub"}
     rag.store.write("explore/remove_style_labels")
     (alex,) = rag.store.read("explore/entity_neighbourhood", entity_name="ALEX MERCER")
-    assert alex["labels"] == ["__Entity__"]
+    assert set(alex["labels"]) == {"__Entity__", "Person"}  # the type label stays

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from graphrag_neo4j.indexing.extraction.schema import ExtractionSchema
 from graphrag_neo4j.indexing.extraction.tag_parser import (
     ExtractedTriplet,
     ParsedExtraction,
@@ -46,8 +47,10 @@ class Extractor:
         return "Write names and descriptions in the language of the text."
 
     def _format(self, template: str, chunk: Chunk, previous: str = "") -> str:
+        schema = ExtractionSchema.from_settings(self.settings.schema_)
         return load_prompt(template, self.prompts_dir).format(
-            entity_types=", ".join(self.settings.entity_types),
+            entity_types=schema.type_list() if schema else ", ".join(self.settings.entity_types),
+            relation_rule=schema.relation_rule() if schema else "",
             language_rule=self._language_rule(),
             text=chunk.text,
             previous=previous,

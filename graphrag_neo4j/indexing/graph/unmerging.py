@@ -10,6 +10,7 @@ from typing import Any
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.graph.refresh import refresh_entities, refresh_relations
 from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
+from graphrag_neo4j.indexing.graph.type_labels import TypeLabels
 from graphrag_neo4j.indexing.graph.writer import group_relation_mentions
 from graphrag_neo4j.indexing.records import normalize_name, relation_id
 from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
@@ -123,12 +124,17 @@ def _moved_end(end_id: str, name: str, into_id: str, from_id: str, from_key: str
 
 
 async def undo_merge(
-    store: Store, merge_id: str, merger: DescriptionMerger, embedder: EmbeddingCaller
+    store: Store, merge_id: str, merger: DescriptionMerger, embedder: EmbeddingCaller,
+    type_labels: TypeLabels | None = None,
 ) -> UnmergeReport:
-    """Split a merged-away entity out again, in one transaction, and re-describe both sides."""
+    """Split a merged-away entity out again, in one transaction, and re-describe both sides;
+    with `type_labels`, the restored entity gets the label of its own type in it."""
     footprint = await _footprint(store, merge_id)
     plan = plan_unmerge(footprint)
-    await asyncio.to_thread(store.write_together, plan.steps(footprint))
+    steps = plan.steps(footprint)
+    if type_labels is not None:
+        steps.append(type_labels.step([footprint["from_id"], footprint["into_id"]]))
+    await asyncio.to_thread(store.write_together, steps)
     touched_relations = set(plan.detached) | {m["id"] for m in plan.moved_relation_mentions}
     existing = await asyncio.to_thread(
         store.read, "indexing/existing_relations", ids=sorted(touched_relations)

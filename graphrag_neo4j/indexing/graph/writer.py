@@ -9,6 +9,7 @@ from dataclasses import asdict
 from functools import lru_cache
 from typing import Any
 
+from graphrag_neo4j.indexing.graph.type_labels import TypeLabels
 from graphrag_neo4j.indexing.records import (
     Chunk,
     ChunkExtraction,
@@ -179,12 +180,14 @@ def write_mentions(
     extractions: Sequence[ChunkExtraction],
     resolution: Resolution,
     on_batch: Progress = None,
+    type_labels: TypeLabels | None = None,
 ) -> tuple[set[str], set[str]]:
     """Write entity and relation provenance plus merges in ONE transaction per batch.
 
     Returns the touched entity and relation ids. One commit instead of one per statement and
     1,000 rows, and a batch's entities, mentions, relations and merges land together or not at
     all. Rows are sorted by node id so concurrent writers lock nodes in the same order.
+    With `type_labels`, the touched entities' type labels are set in the same transaction.
     """
     # Stable sorts: a relation's chunks keep their reading order in its provenance lists.
     entity_rows = sorted(entity_mention_rows(extractions, resolution), key=lambda r: r["entity_id"])
@@ -198,6 +201,8 @@ def write_mentions(
         *_batched("indexing/merge_relation_mentions", group_relation_mentions(relation_rows), size),
         *_batched("indexing/record_merges", merge_rows(resolution.merges), size),
     ]
+    if type_labels is not None and entity_rows:
+        steps.append(type_labels.step(r["entity_id"] for r in entity_rows))
     if steps:
         store.write_together(steps)
     if on_batch is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from graphrag_neo4j.indexing.extraction.base import IndexingServices
+from graphrag_neo4j.indexing.graph.type_labels import TypeLabels
 from graphrag_neo4j.indexing.graph.writer import write_mentions
 from graphrag_neo4j.indexing.stages.base import BatchState, EstimateInputs
 from graphrag_neo4j.llm.costs.estimate import StageEstimate
@@ -24,7 +25,8 @@ class WriteStage:
         assert state.resolution is not None, "the resolve stage runs before the write stage"
         with progress.stage(self.label, add_total=1) as advance:
             state.entity_ids, state.relation_ids = await asyncio.to_thread(
-                write_mentions, services.store, state.extractions, state.resolution
+                write_mentions, services.store, state.extractions, state.resolution, None,
+                TypeLabels.from_settings(services.settings),
             )
             advance(1)
 

@@ -1,0 +1,25 @@
+// The live relationship types for Text2Cypher's schema: each type's count, the labels it
+// joins (the graph-model label of each end) and its properties with a few sample values.
+CALL db.relationshipTypes() YIELD relationshipType AS type
+WITH type WHERE NOT type IN $hidden_types
+CALL (type) {
+  MATCH ()-[r:$(type)]->()
+  RETURN count(r) AS relationships
+}
+CALL (type) {
+  MATCH (a)-[r:$(type)]->(b)
+  WITH a, b LIMIT $sample_nodes
+  WITH DISTINCT [l IN labels(a) WHERE l STARTS WITH '__'][0] AS source,
+       [l IN labels(b) WHERE l STARTS WITH '__'][0] AS target
+  RETURN collect({source: source, target: target}) AS ends
+}
+CALL (type) {
+  MATCH ()-[r:$(type)]->()
+  WITH r LIMIT $sample_nodes
+  UNWIND [key IN keys(r) WHERE NOT key IN $hidden_properties] AS key
+  WITH key, r[key] AS value
+  WITH key, collect(DISTINCT value) AS values
+  RETURN collect({key: key, samples: values[..$samples]}) AS properties
+}
+RETURN type, relationships, ends, properties
+ORDER BY relationships DESC, type

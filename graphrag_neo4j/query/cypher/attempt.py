@@ -1,0 +1,96 @@
+"""One generated query's way through the guard and the server: refused, failed, or its rows."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from neo4j.exceptions import Neo4jError
+
+from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.query.context import Row
+from graphrag_neo4j.query.cypher.guard import Refusal, check_query
+from graphrag_neo4j.query.cypher.schema import HIDDEN_PROPERTIES
+
+MAX_CELL_CHARS = 300  # a passage returned whole is cut for the answer prompt
+
+
+@runtime_checkable
+class GeneratedCypherReader(Protocol):
+    """What the method needs of `Store` beyond named reads: model-written Cypher, guarded."""
+
+    def explain_generated(self, text: str) -> tuple[str, list[dict[str, Any]]]:
+        """The query type and the plan's operators of a statement, which is not run."""
+        ...
+
+    def read_generated(self, text: str, timeout_s: float, max_rows: int) -> list[Row]:
+        """The rows of a guarded statement, read-only, time- and row-bound."""
+        ...
+
+
+def generated_reader(store: object) -> GeneratedCypherReader:
+    """The store as a runner of generated Cypher, or one sentence saying it is none."""
+    if not isinstance(store, GeneratedCypherReader):
+        raise InputError(
+            f"The cypher method needs a Neo4j store that can EXPLAIN and run generated queries;"
+            f" {type(store).__name__} cannot: use the engine's store."
+        )
+    return store
+
+
+@dataclass
+class Attempt:
+    """What happened to one query: `status` is ran, refused or failed; `reason` says why not."""
+
+    query: str
+    status: str = "ran"
+    reason: str = ""
+    rows: list[Row] = field(default_factory=list)
+
+    def fate(self) -> Row:
+        """The query, what became of it and why."""
+        return {"query": self.query, "status": self.status, "reason": self.reason}
+
+
+def attempts_record(attempts: Sequence[Attempt]) -> Row:
+    """The last query and its fate, with every attempt's, for the answer's sources and
+    `--show-cypher`."""
+    last = attempts[-1]
+    return {**last.fate(), "rows": len(last.rows), "repaired": len(attempts) > 1,
+            "attempts": [attempt.fate() for attempt in attempts]}
+
+
+async def attempt_query(
+    store: GeneratedCypherReader, text: str, allowed_procedures: Sequence[str], timeout_s: float,
+    max_rows: int,
+) -> Attempt:
+    """Guard the query (EXPLAIN), then run it read-only; a refusal or an error is recorded."""
+    try:
+        checked = await asyncio.to_thread(check_query, store, text, allowed_procedures)
+        if isinstance(checked, Refusal):
+            return Attempt(text, "refused", checked.reason)
+        rows = await asyncio.to_thread(store.read_generated, checked, timeout_s, max_rows)
+    except Neo4jError as exc:
+        return Attempt(text, "failed", _first_line(exc.message or str(exc)))
+    return Attempt(checked, rows=[clean_row(row) for row in rows])
+
+
+def clean_row(row: Row) -> Row:
+    """A result row fit for a prompt: no vectors or bookkeeping, long text cut."""
+    return {key: _clean(value) for key, value in row.items() if key not in HIDDEN_PROPERTIES}
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, dict):
+        return clean_row(value)
+    if isinstance(value, list):
+        return [_clean(item) for item in value]
+    if isinstance(value, str) and len(value) > MAX_CELL_CHARS:
+        return value[:MAX_CELL_CHARS] + "..."
+    return value
+
+
+def _first_line(message: str) -> str:
+    return message.strip().splitlines()[0] if message.strip() else "the server refused it"

@@ -1,0 +1,89 @@
+"""Refuses model-written Cypher that could change anything, before it runs, from its plan."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+# Operators of read plans (Neo4j 5): scans, seeks, expands, filters, projections, joins,
+# aggregation, ordering, paging. Anything else (Create, Merge, Set*, Delete, Remove, Foreach,
+# LoadCSV, CreateIndex, administration commands, transactions, ...) is refused.
+_READ_OPERATOR = re.compile(
+    r"^(ProduceResults|Argument|AllNodesScan|NodeByLabelScan|UnionNodeByLabelsScan"
+    r"|IntersectionNodeByLabelsScan|SubtractionNodeByLabelsScan|PartitionedAllNodesScan"
+    r"|Node\w*(Index|ById|ByElementId)\w*(Seek|Scan)\w*|\w*Relationship\w*(Seek|Scan)\w*"
+    r"|NodeCountFromCountStore|RelationshipCountFromCountStore"
+    r"|Expand\(All\)|Expand\(Into\)|OptionalExpand\(All\)|OptionalExpand\(Into\)"
+    r"|VarLengthExpand\(All\)|VarLengthExpand\(Into\)|VarLengthExpand\(Pruning\)"
+    r"|VarLengthExpand\(Pruning,BFS\)|BFSPruningVarExpand|ShortestPath|StatefulShortestPath"
+    r"|\w*ShortestPath\w*|Trail|Repeat\(Trail\)|NullifyMetadata"
+    r"|Filter|Projection|Aggregation|EagerAggregation|OrderedAggregation|Distinct"
+    r"|OrderedDistinct|Sort|PartialSort|Top|PartialTop|Limit|ExhaustiveLimit|Skip|Unwind"
+    r"|PartitionedUnwind|Eager|Optional|Apply|SemiApply|AntiSemiApply|SelectOrSemiApply"
+    r"|SelectOrAntiSemiApply|LetSemiApply|LetAntiSemiApply|LetSelectOrSemiApply"
+    r"|LetSelectOrAntiSemiApply|RollUpApply|ConditionalApply|AntiConditionalApply"
+    r"|CartesianProduct|NodeHashJoin|ValueHashJoin|NodeLeftOuterHashJoin"
+    r"|NodeRightOuterHashJoin|Union|OrderedUnion|CacheProperties|AssertSameNode"
+    r"|AssertSameRelationship|ProjectEndpoints|Anti|ProcedureCall)$"
+)
+_PROCEDURE = re.compile(r"^\s*([\w.]+)\s*\(")
+
+
+class PlanReader(Protocol):
+    """The part of `Store` the guard uses: EXPLAIN of a model-written statement."""
+
+    def explain_generated(self, text: str) -> tuple[str, list[dict[str, Any]]]:
+        """The query type and the plan's operators with their arguments."""
+        ...
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a query may not run, in one sentence the model can also read for a repair."""
+
+    reason: str
+
+
+def single_statement(text: str) -> str | Refusal:
+    """The statement without a trailing `;`; a second statement is refused."""
+    statement = text.strip().rstrip(";").strip()
+    if not statement:
+        return Refusal("the reply held no Cypher query")
+    if ";" in statement:
+        return Refusal("only one statement may run, and this text holds a ';'")
+    return statement
+
+
+def plan_refusal(
+    query_type: str, operators: Sequence[Mapping[str, Any]], allowed_procedures: Sequence[str]
+) -> Refusal | None:
+    """Why this EXPLAIN plan may not run (None: it only reads)."""
+    for operator in operators:
+        name = str(operator["operator"]).split("@", 1)[0]
+        if not _READ_OPERATOR.match(name):
+            return Refusal(f"the plan holds the operator {name}, and only reads may run")
+        if name == "ProcedureCall":
+            details = str(operator.get("args", {}).get("Details", ""))
+            match = _PROCEDURE.match(details)
+            procedure = match.group(1) if match else details
+            if procedure not in allowed_procedures:
+                return Refusal(f"the procedure {procedure} is not one a query may call")
+    if query_type != "r":
+        return Refusal(f"the query is of type {query_type!r}, and only read queries may run")
+    return None
+
+
+def check_query(
+    reader: PlanReader, text: str, allowed_procedures: Sequence[str]
+) -> str | Refusal:
+    """The statement to run, or why it may not: one statement whose plan only reads.
+
+    A statement the server cannot compile raises its error (for the repair prompt)."""
+    statement = single_statement(text)
+    if isinstance(statement, Refusal):
+        return statement
+    query_type, operators = reader.explain_generated(statement)
+    refusal = plan_refusal(query_type, operators, allowed_procedures)
+    return refusal or statement

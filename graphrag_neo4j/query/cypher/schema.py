@@ -1,0 +1,66 @@
+"""The live graph schema the model writes Cypher from: labels, relationship types, properties."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from graphrag_neo4j.query.base import GraphReader
+from graphrag_neo4j.query.context import Row
+
+# Bookkeeping the model has no use for: locks, the merge audit trail, vectors, hashes.
+HIDDEN_LABELS = ("__Lock__", "__Merge__")
+HIDDEN_TYPES = ("MERGED_INTO",)
+HIDDEN_PROPERTIES = (
+    "embedding", "description_embedding", "content_hash", "extractive_hash", "type_label",
+    "mention_descriptions", "mention_strengths", "mention_subjects", "mention_objects",
+)
+SAMPLE_NODES = 50  # nodes (relationships) per label (type) the sample values come from
+SAMPLE_CHARS = 40  # a long sample value (a passage, a description) is cut to this
+
+
+def read_schema(store: GraphReader, samples: int) -> str:
+    """The schema as prompt text, read from the graph as it is now."""
+    common = {"hidden_properties": list(HIDDEN_PROPERTIES), "sample_nodes": SAMPLE_NODES,
+              "samples": samples}
+    labels = store.read("query/schema_node_labels", hidden_labels=list(HIDDEN_LABELS), **common)
+    types = store.read("query/schema_relationship_types", hidden_types=list(HIDDEN_TYPES),
+                       **common)
+    return render_schema(labels, types)
+
+
+def render_schema(labels: Sequence[Row], types: Sequence[Row]) -> str:
+    """Node labels with counts and properties; type labels in one line each; relationships."""
+    lines = ["Node labels (node count): properties with sample values"]
+    type_labels = []
+    for row in labels:
+        if row["nodes"] == 0:
+            continue
+        if not row["label"].startswith("__") and "__Entity__" in row["also"]:
+            type_labels.append(f":{row['label']} ({row['nodes']})")
+            continue
+        lines.append(f"(:{row['label']}) ({row['nodes']}): {_properties(row['properties'])}")
+    if type_labels:
+        lines.append("Entity type labels, each node also :__Entity__ (its `type` property"
+                     " in lower case): " + ", ".join(type_labels))
+    lines.append("Relationships (count): properties with sample values")
+    for row in types:
+        ends = ", ".join(f"(:{e['source']})-[:{row['type']}]->(:{e['target']})"
+                         for e in row["ends"])
+        lines.append(f"{ends} ({row['relationships']}): {_properties(row['properties'])}")
+    return "\n".join(lines)
+
+
+def _properties(properties: Sequence[Row]) -> str:
+    if not properties:
+        return "no properties"
+    return "; ".join(
+        f"{p['key']} e.g. {', '.join(_sample(v) for v in p['samples'])}"
+        for p in sorted(properties, key=lambda p: str(p["key"]))
+    )
+
+
+def _sample(value: Any) -> str:
+    text = json.dumps(value, default=str, ensure_ascii=False)
+    return text if len(text) <= SAMPLE_CHARS else text[: SAMPLE_CHARS - 4] + '..."'

@@ -1,0 +1,117 @@
+"""Cypher search (Text2Cypher): the LLM writes one read-only query; its rows answer exactly."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from graphrag_neo4j.query.base import Answer, Query, Services
+from graphrag_neo4j.query.context import SearchContext, TableBuilder, history_block
+from graphrag_neo4j.query.cypher.attempt import (
+    Attempt,
+    attempt_query,
+    attempts_record,
+    generated_reader,
+)
+from graphrag_neo4j.query.cypher.schema import read_schema
+from graphrag_neo4j.query.cypher.writing import repair_query, write_query
+from graphrag_neo4j.query.local import LocalSearch
+from graphrag_neo4j.query.passages import NO_DATA, answer_from_context
+from graphrag_neo4j.resources import load_prompt
+
+RESULTS, CYPHER = "Results", "Cypher"  # the context's result table; the query and its fate
+
+
+def results_context(attempt: Attempt, record: dict[str, Any], budget_tokens: int) -> SearchContext:
+    """The query's rows as a numbered table, with the query itself among the sources."""
+    columns = list(dict.fromkeys(key for row in attempt.rows for key in row))
+    table = TableBuilder(RESULTS, columns, budget_tokens)
+    table.fill(attempt.rows, lambda row: [_cell(row.get(column)) for column in columns])
+    notes = [] if len(table.rows) == len(attempt.rows) else [
+        f"cypher: {len(attempt.rows) - len(table.rows)} result rows did not fit the answer prompt."
+    ]
+    return SearchContext(text=table.render(), sources={RESULTS: table.rows, CYPHER: [record]},
+                         notes=notes)
+
+
+def _cell(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, default=str,
+                                                           ensure_ascii=False)
+
+
+@dataclass
+class CypherSearch:
+    """Live schema + prompts/cypher_generate.txt (examples in cypher_examples.txt) -> a guarded
+    read-only query -> its rows + prompts/cypher_answer.txt; local search when no query runs."""
+
+    services: Services
+    name = "cypher"
+    description = (
+        "Counting, listing and path questions (how many, which, who is connected to whom):"
+        " the LLM writes one read-only Cypher query from the graph's schema, and its rows"
+        " answer exactly; falls back to local search when no safe query runs."
+    )
+    streams = True
+    needs_llm = True
+    ranks_documents = False
+    _local: LocalSearch | None = field(default=None, init=False)
+
+    async def build_context(self, query: Query) -> SearchContext:
+        """Write, guard and run the query (one repair); its rows, or local search's context."""
+        settings = query.search.cypher
+        schema = await asyncio.to_thread(read_schema, self.services.store,
+                                         settings.schema_samples)
+        attempt = await self._attempt(await write_query(self.services, query, schema), query)
+        attempts = [attempt]
+        if attempt.status != "ran" and settings.repair:
+            fixed = await repair_query(self.services, query, schema, attempt.query,
+                                       f"{attempt.status}: {attempt.reason}")
+            attempt = await self._attempt(fixed, query)
+            attempts.append(attempt)
+        record = attempts_record(attempts)
+        if attempt.rows or not settings.fallback:
+            return results_context(attempt, record, settings.context_tokens)
+        context = await self.local.build_context(query)
+        why = attempt.reason or "the query found no rows"
+        context.notes.insert(0, f"cypher: no query answered ({attempt.status}: {why});"
+                                " answered with local search instead.")
+        context.sources[CYPHER] = [record]
+        return context
+
+    async def _attempt(self, text: str, query: Query) -> Attempt:
+        settings = query.search.cypher
+        store = generated_reader(self.services.store)
+        return await attempt_query(store, text, settings.allowed_procedures,
+                                   settings.timeout_s, settings.max_rows)
+
+    @property
+    def local(self) -> LocalSearch:
+        """The fallback, made on first use."""
+        if self._local is None:
+            self._local = LocalSearch(self.services)
+        return self._local
+
+    async def answer(self, query: Query) -> Answer:
+        """Build the context, then one answer call over the rows (or local search's tables)."""
+        context = await self.build_context(query)
+        if RESULTS not in context.sources:
+            answer = await answer_from_context(self.services, self.local.name, query, context)
+            answer.method = self.name
+            return answer
+        prompt = load_prompt("cypher_answer", self.services.settings.prompts_dir).format(
+            response_type=query.response_type, history=history_block(query.history),
+            query=context.sources[CYPHER][0]["query"], context=context.text or NO_DATA,
+            question=query.question,
+        )
+        text = await self.services.llm.complete(prompt, stage="cypher_answer",
+                                                on_token=query.on_token)
+        return Answer.from_context(self.name, text, context)
+
+    async def rank_documents(self, query: Query, k: int) -> list[str]:  # noqa: ARG002
+        """Cypher search answers from query rows, not passages: it ranks no documents."""
+        return []
+
+    def close(self) -> None:
+        """Nothing to release: the method reads through the engine's store."""
