@@ -13,6 +13,7 @@ from rich.console import Console
 from graphrag_neo4j.indexing.costs.budgets import guard_batch, stopped
 from graphrag_neo4j.indexing.extraction.base import (
     Batch,
+    CorpusWide,
     ExtractionMethod,
     IndexingServices,
     RunServices,
@@ -26,7 +27,7 @@ from graphrag_neo4j.indexing.input.changes import documents_to_index
 from graphrag_neo4j.indexing.input.chunking import chunk_document
 from graphrag_neo4j.indexing.input.limits import documents_within_limits, extraction_within_limits
 from graphrag_neo4j.indexing.input.triplet_corpus import Triplet, TripletPassage
-from graphrag_neo4j.indexing.records import ChunkExtraction, Document
+from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction, Document
 from graphrag_neo4j.indexing.run_report import IndexStats
 from graphrag_neo4j.indexing.stages import registry as stage_list
 from graphrag_neo4j.indexing.stages.base import CHUNKS_LABEL, BatchState
@@ -59,12 +60,17 @@ class Indexer:
         return RunServices(self.settings, self.store, self.embedder, self.llm)
 
     async def index_documents(
-        self, documents: Sequence[Document], progress: StageProgress | None = None
+        self,
+        documents: Sequence[Document],
+        progress: StageProgress | None = None,
+        corpus: Sequence[Document] | None = None,
     ) -> IndexStats:
         """Index texts with the configured extraction method; `progress` is a caller's
-        display to show the stages in."""
+        display to show the stages in; `corpus` is the run's whole input when `documents` are
+        a shard of it (a method deciding over the whole input, as fast extraction does, reads
+        it so that shards write the graph of one run)."""
         method = create_extraction_method(self.settings.extraction.method, self.services)
-        return await self._run(method, documents, {}, progress)
+        return await self._run(method, documents, {}, progress, corpus)
 
     async def index_triplets(self, passages: Sequence[TripletPassage]) -> IndexStats:
         """Index passages that bring their own triplets: no LLM, as the Milvus notebook does."""
@@ -80,11 +86,13 @@ class Indexer:
         documents: Sequence[Document],
         triplets: Mapping[str, Sequence[Triplet]],
         shown: StageProgress | None = None,
+        corpus: Sequence[Document] | None = None,
     ) -> IndexStats:
         stats = IndexStats()
         documents, stats.refused_documents = documents_within_limits(documents)
         todo = await self._documents_to_index(documents, stats)
         chunks = {d.id: chunk_document(d, self.settings.chunking) for d in todo}
+        every = self._corpus_chunks(method, corpus or documents, chunks)
         total_chunks = sum(len(c) for c in chunks.values())
         with ExitStack() as stack:
             # A caller's display (e.g. a server job's) is used as it is; otherwise one is opened.
@@ -97,7 +105,7 @@ class Indexer:
                 for start in range(0, len(todo), DOCUMENTS_PER_BATCH):
                     documents_now = todo[start : start + DOCUMENTS_PER_BATCH]
                     batch = Batch(documents_now, {d.id: chunks[d.id] for d in documents_now},
-                                  triplets)
+                                  triplets, every)
                     guard_batch(method, self.llm, batch.all_chunks,
                                 start // DOCUMENTS_PER_BATCH + 1)
                     await self._index_batch(method, batch, progress, stats)
@@ -108,6 +116,19 @@ class Indexer:
         stats.documents = len(todo)
         stats.chunks = total_chunks
         return stats
+
+    def _corpus_chunks(
+        self,
+        method: ExtractionMethod,
+        corpus: Sequence[Document],
+        chunks: Mapping[str, Sequence[Chunk]],
+    ) -> dict[str, Sequence[Chunk]] | None:
+        """Every input document's chunks, for a method deciding over the whole input."""
+        if not isinstance(method, CorpusWide):
+            return None
+        accepted, _ = documents_within_limits(corpus)
+        return {d.id: chunks.get(d.id) or chunk_document(d, self.settings.chunking)
+                for d in accepted}
 
     async def _documents_to_index(
         self, documents: Sequence[Document], stats: IndexStats
@@ -140,6 +161,8 @@ class Indexer:
         checked = [extraction_within_limits(e, max_words) for e in extractions]
         _warn_refused(checked, max_words)
         state = BatchState(batch, checked, stats)
+        if isinstance(method, CorpusWide):
+            state.scope = method.corpus_extractions()
         # Resolution reads the entities it merges into: another run writing between its read
         # and this write would record different merges, so the stages after extraction run
         # one writer at a time (extraction, the slow part, stays concurrent).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from graphrag_neo4j.indexing.extraction.base import Advance, Batch, IndexingServices
 from graphrag_neo4j.indexing.extraction.rows import EXTRACTION_ROW, GLEANING_ROW
@@ -18,6 +18,9 @@ class FastExtraction:
     """spaCy's named entities and frequent noun phrases, related by co-occurrence; no LLM."""
 
     services: IndexingServices
+    # The extractions of the run's whole input, decided once and cut per batch.
+    _corpus: dict[str, ChunkExtraction] = field(default_factory=dict)
+    _checked: list[ChunkExtraction] = field(default_factory=list)
     name = "fast"
     description = (
         "spaCy's named entities and frequent noun phrases related by co-occurrence, with "
@@ -31,7 +34,32 @@ class FastExtraction:
         return self.services.settings.extraction.fast.llm_summaries
 
     async def extract(self, batch: Batch, advance: Advance) -> list[ChunkExtraction]:
-        """spaCy over the batch's chunks in a worker thread, so the event loop stays free."""
+        """The batch's chunks as the whole input decides them (frequent terms, types, pruning
+        over every document of the run, so a batch or a shard of it writes what one run would).
+
+        The input is parsed once per run (spaCy in a worker thread, parses cached on disk).
+        """
+        chunks = batch.all_chunks
+        shown = _Capped(advance, len(chunks))  # the bar counts this run's chunks only
+        if any(chunk.id not in self._corpus for chunk in chunks):
+            found = await self._extract(batch.corpus_chunks, shown)
+            self._corpus = {extraction.chunk_id: extraction for extraction in found}
+            self._checked = []
+        shown(len(chunks))
+        return [self._corpus[chunk.id] for chunk in chunks]
+
+    def corpus_extractions(self) -> list[ChunkExtraction]:
+        """The extractions of the run's whole input without the names a batch refuses (alias
+        folding decides over them), checked once per run."""
+        if not self._checked and self._corpus:
+            from graphrag_neo4j.indexing.input.limits import extraction_within_limits
+
+            max_words = self.services.settings.extraction.max_name_words
+            self._checked = [extraction_within_limits(e, max_words)
+                             for e in self._corpus.values()]
+        return self._checked
+
+    async def _extract(self, chunks: Sequence[Chunk], advance: Advance) -> list[ChunkExtraction]:
         # Imported here: the registry is read by every CLI command, spaCy only by runs.
         from graphrag_neo4j.indexing.extraction.fast.extraction import extract_fast_in_thread
         from graphrag_neo4j.indexing.extraction.fast.nlp_model import load_pipeline
@@ -42,7 +70,7 @@ class FastExtraction:
         cache = ParseCache(settings.cache_dir, settings.extraction.fast)
         try:
             return await extract_fast_in_thread(
-                nlp, batch.all_chunks, settings.extraction.fast, advance, cache
+                nlp, chunks, settings.extraction.fast, advance, cache
             )
         finally:
             cache.close()
@@ -53,3 +81,18 @@ class FastExtraction:
         """No model calls: NLP extraction on the CPU."""
         return [StageEstimate(EXTRACTION_ROW, note="fast: NLP extraction, no LLM"),
                 StageEstimate(GLEANING_ROW, note="fast: no LLM")]
+
+
+@dataclass
+class _Capped:
+    """Progress that stops at `total`: parsing other batches' chunks does not overfill a bar."""
+
+    advance: Advance
+    total: int
+    done: int = 0
+
+    def __call__(self, count: int) -> None:
+        step = min(count, self.total - self.done)
+        if step > 0:
+            self.done += step
+            self.advance(step)
