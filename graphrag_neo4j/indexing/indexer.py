@@ -25,7 +25,11 @@ from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
 from graphrag_neo4j.indexing.graph.writer import write_documents_and_chunks
 from graphrag_neo4j.indexing.input.changes import documents_to_index
 from graphrag_neo4j.indexing.input.chunking import chunk_document
-from graphrag_neo4j.indexing.input.limits import documents_within_limits, extraction_within_limits
+from graphrag_neo4j.indexing.input.limits import (
+    documents_within_limits,
+    extraction_within_limits,
+    too_long,
+)
 from graphrag_neo4j.indexing.input.triplet_corpus import Triplet, TripletPassage
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction, Document
 from graphrag_neo4j.indexing.run_report import IndexStats
@@ -124,11 +128,11 @@ class Indexer:
         chunks: Mapping[str, Sequence[Chunk]],
     ) -> dict[str, Sequence[Chunk]] | None:
         """Every input document's chunks, for a method deciding over the whole input."""
-        if not isinstance(method, CorpusWide):
-            return None
-        accepted, _ = documents_within_limits(corpus)
+        if not chunks or not isinstance(method, CorpusWide):
+            return None  # nothing to extract, or a method deciding per batch
+        # The refused ones were reported with the run's own documents.
         return {d.id: chunks.get(d.id) or chunk_document(d, self.settings.chunking)
-                for d in accepted}
+                for d in corpus if not too_long(d.id)}
 
     async def _documents_to_index(
         self, documents: Sequence[Document], stats: IndexStats
