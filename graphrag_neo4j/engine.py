@@ -195,7 +195,8 @@ class GraphRAG:
             raise InputError(f"Nothing to index: {why}; fix or add inputs and run again.")
         documents = shard.select(loaded.documents) if shard else loaded.documents
         await self.aensure_schema()
-        stats = await self._indexer(settings).index_documents(documents, progress)
+        stats = await self._indexer(settings).index_documents(
+            documents, progress, corpus=loaded.documents)
         stats.skipped_files = len(loaded.skipped)
         return stats, loaded
 

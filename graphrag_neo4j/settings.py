@@ -201,13 +201,13 @@ class FastExtractionSettings(_Section):
     concepts: bool = Field(True, description="Also take noun phrases as `concept` entities.")
     concept_type: str = Field("concept", description="Entity type of noun-phrase concepts.")
     min_concept_frequency: int = Field(
-        3, description="Chunks of a batch a noun phrase must appear in to become a concept."
+        3, description="Chunks of the run's input a noun phrase must appear in to become a concept."
     )
     min_concept_chars: int = Field(3, description="Shortest concept name, in characters.")
     max_concept_words: int = Field(4, description="Longest concept name, in words.")
     max_concept_chunk_share: float = Field(
         0.5,
-        description="Concepts found in more than this share of a batch's chunks are too "
+        description="Concepts found in more than this share of the input's chunks are too "
         "common to say anything (applied from 20 chunks on).",
     )
     sentences_per_description: int = Field(
@@ -225,15 +225,15 @@ class FastExtractionSettings(_Section):
         "co-occurs with", description="Predicate of relations no verb links."
     )
     min_entity_frequency: int = Field(
-        1, description="Pruning: chunks of a batch a named entity must appear in."
+        1, description="Pruning: chunks of the run's input a named entity must appear in."
     )
     min_edge_weight: float = Field(
-        1.0, description="Pruning: relations weaker than this (summed over a batch) are dropped."
+        1.0, description="Pruning: relations weaker than this (summed over the input) are dropped."
     )
     hub_degree_percentile: float = Field(
         90.0,
         description="Pruning: entities of `hub_types` whose degree is above this percentile "
-        "of the batch's degrees are dropped (100 = off), as Microsoft GraphRAG drops ego nodes.",
+        "of the input's degrees are dropped (100 = off), as Microsoft GraphRAG drops ego nodes.",
     )
     hub_types: list[str] = Field(
         default_factory=lambda: ["concept"],

@@ -9,6 +9,7 @@ from fastapi import Depends, FastAPI
 
 from graphrag_neo4j.api import health, query_routes
 from graphrag_neo4j.api.documents import routes as documents
+from graphrag_neo4j.api.documents.job_file import JobFile
 from graphrag_neo4j.api.documents.jobs import JobRegistry
 from graphrag_neo4j.api.errors import install_error_handlers
 from graphrag_neo4j.api.limits import BodyLimit, ConcurrencyLimit, RequestTimeout
@@ -29,12 +30,14 @@ def create_app(rag: GraphRAG, server: ServerSettings | None = None) -> FastAPI:
     """An app serving `rag` (the caller keeps and closes it); `server` defaults to its settings
     (its `host` is the address the app is served on: Host headers are checked against it)."""
     limits = server or rag.settings.server
-    state = ApiState(rag, limits, JobRegistry(limits.jobs_kept),
-                     rag.settings.cache_dir / UPLOADS_FOLDER)
+    uploads = rag.settings.cache_dir / UPLOADS_FOLDER
+    state = ApiState(rag, limits, JobRegistry(limits.jobs_kept, JobFile.beside(uploads)),
+                     uploads)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await health.warm_up(rag)
+        await documents.resume_jobs(state)
         yield
         await state.jobs.close()
 

@@ -15,6 +15,7 @@ from graphrag_neo4j.indexing.batch_failure import batch_failure, log_path
 from graphrag_neo4j.indexing.costs.budgets import guard_batch, stopped
 from graphrag_neo4j.indexing.extraction.base import (
     Batch,
+    CorpusWide,
     ExtractionMethod,
     IndexingServices,
     RunServices,
@@ -33,9 +34,13 @@ from graphrag_neo4j.indexing.input.language import (
     embedder_mismatch,
     language_counts,
 )
-from graphrag_neo4j.indexing.input.limits import documents_within_limits, extraction_within_limits
+from graphrag_neo4j.indexing.input.limits import (
+    documents_within_limits,
+    extraction_within_limits,
+    too_long,
+)
 from graphrag_neo4j.indexing.input.triplet_corpus import Triplet, TripletPassage
-from graphrag_neo4j.indexing.records import ChunkExtraction, Document
+from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction, Document
 from graphrag_neo4j.indexing.run_report import IndexStats
 from graphrag_neo4j.indexing.stages import registry as stage_list
 from graphrag_neo4j.indexing.stages.base import CHUNKS_LABEL, BatchState
@@ -68,12 +73,17 @@ class Indexer:
         return RunServices(self.settings, self.store, self.embedder, self.llm)
 
     async def index_documents(
-        self, documents: Sequence[Document], progress: StageProgress | None = None
+        self,
+        documents: Sequence[Document],
+        progress: StageProgress | None = None,
+        corpus: Sequence[Document] | None = None,
     ) -> IndexStats:
         """Index texts with the configured extraction method; `progress` is a caller's
-        display to show the stages in."""
+        display to show the stages in; `corpus` is the run's whole input when `documents` are
+        a shard of it (a method deciding over the whole input, as fast extraction does, reads
+        it so that shards write the graph of one run)."""
         method = create_extraction_method(self.settings.extraction.method, self.services)
-        return await self._run(method, documents, {}, progress)
+        return await self._run(method, documents, {}, progress, corpus)
 
     async def index_triplets(self, passages: Sequence[TripletPassage]) -> IndexStats:
         """Index passages that bring their own triplets: no LLM, as the Milvus notebook does."""
@@ -89,13 +99,17 @@ class Indexer:
         documents: Sequence[Document],
         triplets: Mapping[str, Sequence[Triplet]],
         shown: StageProgress | None = None,
+        corpus: Sequence[Document] | None = None,
     ) -> IndexStats:
         stats = IndexStats()
         documents, stats.refused_documents = documents_within_limits(documents)
         todo = await self._documents_to_index(documents, stats)
         chunks = {d.id: chunk_document(d, self.settings.chunking) for d in todo}
-        languages = await asyncio.to_thread(document_languages, todo)
-        self._warn_embedder_languages(languages)
+        every = self._corpus_chunks(method, corpus or documents, chunks)
+        # A method deciding over the whole input reads the language of each of its documents.
+        read = todo if every is None else [d for d in corpus or documents if d.id in every]
+        languages = await asyncio.to_thread(document_languages, read)
+        self._warn_embedder_languages({d.id: languages[d.id] for d in todo})
         total_chunks = sum(len(c) for c in chunks.values())
         with ExitStack() as stack:
             # A caller's display (e.g. a server job's) is used as it is; otherwise one is opened.
@@ -109,7 +123,7 @@ class Indexer:
                 for start in range(0, len(todo), DOCUMENTS_PER_BATCH):
                     documents_now = todo[start : start + DOCUMENTS_PER_BATCH]
                     batch = Batch(documents_now, {d.id: chunks[d.id] for d in documents_now},
-                                  triplets, languages)
+                                  triplets, languages, every)
                     number = start // DOCUMENTS_PER_BATCH + 1
                     guard_batch(method, self.llm, batch.all_chunks, number)
                     await self._index_or_roll_back(method, batch, progress, stats,
@@ -132,6 +146,19 @@ class Indexer:
                                     getattr(embedder, "model_name", type(embedder).__name__))
         if warning is not None:
             logger.warning(warning)
+
+    def _corpus_chunks(
+        self,
+        method: ExtractionMethod,
+        corpus: Sequence[Document],
+        chunks: Mapping[str, Sequence[Chunk]],
+    ) -> dict[str, Sequence[Chunk]] | None:
+        """Every input document's chunks, for a method deciding over the whole input."""
+        if not chunks or not isinstance(method, CorpusWide):
+            return None  # nothing to extract, or a method deciding per batch
+        # The refused ones were reported with the run's own documents.
+        return {d.id: chunks.get(d.id) or chunk_document(d, self.settings.chunking)
+                for d in corpus if not too_long(d.id)}
 
     async def _documents_to_index(
         self, documents: Sequence[Document], stats: IndexStats
@@ -196,6 +223,8 @@ class Indexer:
         _warn_refused(checked, max_words)
         checked = _within_schema(checked, self.settings, stats)
         state = BatchState(batch, checked, stats, embed_relations=method.embeds_relations)
+        if isinstance(method, CorpusWide):
+            state.scope = method.corpus_extractions()
         # Resolution reads the entities it merges into: another run writing between its read
         # and this write would record different merges, so the stages after extraction run
         # one writer at a time (extraction, the slow part, stays concurrent).

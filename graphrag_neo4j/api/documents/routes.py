@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import shutil
 import uuid
 from dataclasses import asdict
@@ -18,11 +19,22 @@ from starlette.exceptions import HTTPException
 
 from graphrag_neo4j.api.answers import jsonable
 from graphrag_neo4j.api.documents.jobs import Job
-from graphrag_neo4j.api.documents.uploads import job_folder, safe_name, save_record, save_upload
+from graphrag_neo4j.api.documents.uploads import (
+    job_folder,
+    job_folders,
+    remove_unused,
+    safe_name,
+    save_record,
+    save_upload,
+    upload_folder,
+)
 from graphrag_neo4j.api.errors import validation_sentence
 from graphrag_neo4j.api.mcp.graph_lookup import list_documents
 from graphrag_neo4j.api.state import ApiState, api_state
+from graphrag_neo4j.errors import GraphRAGError
 from graphrag_neo4j.progress import StageProgress
+
+log = logging.getLogger("graphrag_neo4j.api")
 
 router = APIRouter(prefix="/v1", tags=["documents"])
 _TRUE = {"true", "1", "yes", "on"}
@@ -58,9 +70,45 @@ async def add_document(request: Request, state: ApiState = Depends(api_state)) -
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         raise
-    job = state.jobs.create("index", job_id)
-    state.jobs.start(job, lambda job: _index(state, job, folder, communities))
+    job = state.jobs.create("index", job_id, {"communities": communities})
+    _start(state, job)
     return _accepted(job)
+
+
+def _start(state: ApiState, job: Job) -> None:
+    """Run a job from what it recorded, so a restored one runs as a new one would."""
+    communities = bool(job.params.get("communities", True))
+    if job.kind == "index":
+        folder = state.uploads_dir / job.id
+        state.jobs.start(job, lambda job: _index(state, job, folder, communities))
+    else:
+        document_id = str(job.params["document_id"])
+        state.jobs.start(job, lambda _: _delete(state, document_id, communities))
+
+
+async def resume_jobs(state: ApiState) -> None:
+    """At startup: jobs the last server left unfinished run again, the rest are reported, and
+    upload folders no job waits for and no document was read from are removed."""
+    for job in state.jobs.restore():
+        if job.kind == "index" and not (state.uploads_dir / job.id).is_dir():
+            state.jobs.finish(job, "The server stopped before this upload was indexed and its"
+                              " file is gone; send it again.")
+        elif job.kind in ("index", "delete"):
+            _start(state, job)
+    waiting = {j.id for j in state.jobs.all() if j.status in ("queued", "running")}
+    orphans = [f for f in job_folders(state.uploads_dir) if f.name not in waiting]
+    removed = await _remove_unused(state, orphans)
+    if removed:
+        log.info("removed %d upload folders no document was read from", len(removed))
+
+
+async def _remove_unused(state: ApiState, folders: list[Path]) -> list[Path]:
+    """`remove_unused` in a thread; with Neo4j unreachable every folder is kept (next time)."""
+    try:
+        return await asyncio.to_thread(remove_unused, state.rag.store, folders)
+    except GraphRAGError as exc:
+        log.warning("upload folders kept, Neo4j did not say which are in use: %s", exc)
+        return []
 
 
 def require_room(state: ApiState) -> None:
@@ -100,8 +148,13 @@ async def _receive(request: Request, folder: Path, state: ApiState) -> bool:
 async def _index(state: ApiState, job: Job, folder: Path, communities: bool) -> dict[str, Any]:
     with StageProgress(Console(quiet=True)) as progress:
         job.progress = progress
-        # An upload whose every file is skipped fails in aindex, with the first reason.
-        stats, loaded = await state.rag.aindex([folder], progress=progress)
+        try:
+            stats, loaded = await state.rag.aindex([folder], progress=progress)
+        except GraphRAGError:
+            # An upload whose every file is skipped fails here, with the first reason; its
+            # files go unless a document was written from them before the failure.
+            await _remove_unused(state, [folder])
+            raise
         result: dict[str, Any] = {
             "documents": [{"id": d.id, "title": d.title} for d in loaded.documents],
             "skipped": [skipped.reason for skipped in loaded.skipped],
@@ -146,13 +199,19 @@ async def delete_document(
     if not found:
         raise HTTPException(404, f"No document with id {document_id!r}; list them with"
                             " GET /v1/documents.")
-    job = state.jobs.create("delete")
-    state.jobs.start(job, lambda _: _delete(state, document_id, communities))
+    job = state.jobs.create("delete", params={"document_id": document_id,
+                                              "communities": communities})
+    _start(state, job)
     return _accepted(job)
 
 
 async def _delete(state: ApiState, document_id: str, communities: bool) -> dict[str, Any]:
+    """The document, then its uploaded file once no other document was read from it."""
+    found = await asyncio.to_thread(state.rag.store.read, "api/find_document", id=document_id)
     result: dict[str, Any] = {"deleted": asdict(await state.rag.adelete(document_id))}
+    folder = upload_folder(state.uploads_dir, found[0]["source"]) if found else None
+    removed = await _remove_unused(state, [folder] if folder else [])
+    result["upload_removed"] = bool(removed)
     if communities:
         result["communities"] = jsonable(asdict(await state.rag.abuild_communities()))
     return result

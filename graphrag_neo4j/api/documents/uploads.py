@@ -1,10 +1,13 @@
-"""Uploaded documents on disk: one user-only folder per job, safe file names, known formats."""
+"""Uploaded documents on disk: one user-only folder per job, safe file names, known formats;
+a folder goes once no document read from it is left."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
+import shutil
+from collections.abc import Iterable
 from pathlib import Path
 
 from starlette.datastructures import UploadFile
@@ -12,6 +15,7 @@ from starlette.exceptions import HTTPException
 
 from graphrag_neo4j.indexing.input.loaders import SUPPORTED, TEXT_SUFFIXES
 from graphrag_neo4j.indexing.input.record_files import RECORD_SUFFIXES
+from graphrag_neo4j.store import Store
 
 ACCEPTED_SUFFIXES = TEXT_SUFFIXES | RECORD_SUFFIXES | {".pdf"}
 _UNSAFE = re.compile(r"[^\w .-]+", flags=re.UNICODE)
@@ -63,3 +67,41 @@ async def save_upload(folder: Path, name: str, upload: UploadFile) -> Path:
         while piece := await upload.read(_CHUNK_BYTES):
             handle.write(piece)
     return path
+
+
+def upload_folder(uploads_dir: Path, source: str | None) -> Path | None:
+    """The job folder a document was read from (its `source` lies inside), if an upload."""
+    if not source:
+        return None
+    for root in dict.fromkeys((uploads_dir, uploads_dir.resolve())):
+        prefix = f"{root}{os.sep}"
+        if source.startswith(prefix):
+            name = source[len(prefix):].split(os.sep, 1)[0]
+            if name and not name.startswith("."):
+                return root / name
+    return None
+
+
+def _prefixes(folder: Path) -> list[str]:
+    return list(dict.fromkeys(f"{f}{os.sep}" for f in (folder, folder.resolve())))
+
+
+def remove_unused(store: Store, folders: Iterable[Path]) -> list[Path]:
+    """Remove the upload folders no stored document was read from; the ones removed."""
+    candidates = [f for f in folders if f.is_dir()]
+    prefixes = {p: f for f in candidates for p in _prefixes(f)}
+    if not prefixes:
+        return []
+    rows = store.read("api/count_documents_under", prefixes=list(prefixes))
+    used = {prefixes[row["prefix"]] for row in rows if row["documents"]}
+    removed = [f for f in candidates if f not in used]
+    for folder in removed:
+        shutil.rmtree(folder, ignore_errors=True)
+    return removed
+
+
+def job_folders(uploads_dir: Path) -> list[Path]:
+    """Every upload folder (the job files' own folder aside)."""
+    if not uploads_dir.is_dir():
+        return []
+    return [p for p in uploads_dir.iterdir() if p.is_dir() and not p.name.startswith(".")]

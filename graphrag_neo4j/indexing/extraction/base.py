@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction, Document
@@ -58,18 +58,30 @@ def require_llm(services: IndexingServices, method: str) -> LLMCaller:
 
 @dataclass(frozen=True)
 class Batch:
-    """Documents indexed together, their chunks, triplets the input brought for them, and
-    the language each is written in (by document id; absent = not detected)."""
+    """Documents indexed together, their chunks, triplets the input brought for them, the
+    language of each input document, and the whole input's chunks."""
 
     documents: Sequence[Document]
     chunks: Mapping[str, Sequence[Chunk]]
     triplets: Mapping[str, Sequence[Triplet]] = field(default_factory=dict)
+    # Of every document of the run's input (as `corpus`), by id; absent = not detected.
     languages: Mapping[str, Language] = field(default_factory=dict)
+    # The chunks of every document of the run's input (other batches, other shards, unchanged
+    # documents too), for decisions that must not depend on how the input was cut; None: the
+    # batch's own.
+    corpus: Mapping[str, Sequence[Chunk]] | None = None
 
     @property
     def all_chunks(self) -> list[Chunk]:
         """Every chunk of the batch, document by document, in order."""
         return [c for d in self.documents for c in self.chunks[d.id]]
+
+    @property
+    def corpus_chunks(self) -> list[Chunk]:
+        """Every chunk of the run's input, document by document (sorted by id), in order."""
+        if self.corpus is None:
+            return self.all_chunks
+        return [c for document_id in sorted(self.corpus) for c in self.corpus[document_id]]
 
 
 class ExtractionMethod(Protocol):
@@ -99,6 +111,16 @@ class ExtractionMethod(Protocol):
 
     def estimate(self, chunks: Sequence[Chunk], profile: ModelProfile) -> list[StageEstimate]:
         """The estimate rows of extracting these chunks: calls, tokens and cost, no LLM call."""
+        ...
+
+
+@runtime_checkable
+class CorpusWide(Protocol):
+    """A method whose decisions (frequencies, types, pruning, aliases) look at the run's whole
+    input, so batches and shards of one input write the graph of one run."""
+
+    def corpus_extractions(self) -> list[ChunkExtraction]:
+        """The extractions of every chunk of the input the last `extract` decided over."""
         ...
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 
-from graphrag_neo4j.indexing.records import ChunkExtraction
+from graphrag_neo4j.indexing.records import ChunkExtraction, entity_id
 from graphrag_neo4j.indexing.resolution.decisions import Resolution, apply_merge, repoint_merges
-from graphrag_neo4j.indexing.resolution.grouping import compatible, mention_key
+from graphrag_neo4j.indexing.resolution.grouping import ProtoEntity, compatible, mention_key
 
 DECIDER = "alias"
 
@@ -25,15 +25,26 @@ def _entities_by_document(
     extractions: Sequence[ChunkExtraction],
     chunk_documents: Mapping[str, str],
     types: Collection[str],
-) -> dict[str, set[str]]:
-    """Entity ids (of the alias types) each document mentions."""
-    found: dict[str, set[str]] = defaultdict(set)
+) -> dict[str, dict[str, ProtoEntity]]:
+    """The entities (of the alias types) each document mentions, by id.
+
+    `extractions` may reach past the batch (the run's whole input): a name the batch does
+    not hold stands for itself there, so it still counts where it makes a short name
+    ambiguous, and is never folded by this batch.
+    """
+    found: dict[str, dict[str, ProtoEntity]] = defaultdict(dict)
+    elsewhere: dict[tuple[str, str], ProtoEntity] = {}
     for extraction in extractions:
         document = chunk_documents.get(extraction.chunk_id)
         for mention in extraction.entities:
-            entity = resolution.entity_of(mention_key(mention))
+            key = mention_key(mention)
+            if key in resolution.assignment:
+                entity = resolution.entity_of(key)
+            else:
+                entity = elsewhere.setdefault(key, ProtoEntity(
+                    entity_id(mention.name, mention.type), mention.name, mention.type, key[0]))
             if document is not None and entity.type in types:
-                found[document].add(entity.id)
+                found[document][entity.id] = entity
     return found
 
 
@@ -43,10 +54,11 @@ def alias_folds(
     chunk_documents: Mapping[str, str],
     types: Collection[str],
 ) -> dict[str, str]:
-    """short id -> full id, where every document using the short name holds one full name."""
+    """short id -> full id, where every document using the short name holds one full name;
+    only entities of `resolution` are folded."""
     targets: dict[str, set[str | None]] = defaultdict(set)
-    for ids in _entities_by_document(resolution, extractions, chunk_documents, types).values():
-        entities = [resolution.protos[i] for i in sorted(ids)]
+    for by_id in _entities_by_document(resolution, extractions, chunk_documents, types).values():
+        entities = [by_id[i] for i in sorted(by_id)]
         for short in entities:
             fulls = [
                 full.id for full in entities
@@ -57,7 +69,7 @@ def alias_folds(
     folds: dict[str, str] = {}
     for short_id, chosen in targets.items():
         only = next(iter(chosen)) if len(chosen) == 1 else None
-        if only is not None:
+        if only is not None and short_id in resolution.protos and only in resolution.protos:
             folds[short_id] = only
     return folds
 
@@ -68,7 +80,8 @@ def fold_aliases(
     chunk_documents: Mapping[str, str],
     types: Collection[str],
 ) -> int:
-    """Merge each unambiguous alias into its full name, recorded as an undoable merge.
+    """Merge each unambiguous alias into its full name, recorded as an undoable merge;
+    `extractions` (and `chunk_documents`) may cover more than the batch: the run's input.
 
     Folds chain ("Tim" -> "Tiny Tim" -> "Tiny Tim Cratchit") and a full name may be merged
     away by an earlier fold (into a stored short name, which keeps its id): every merge lands

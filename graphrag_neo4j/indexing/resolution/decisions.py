@@ -105,11 +105,17 @@ class MergeDecider:
 
 
 def surface_merges(grouping: Grouping) -> list[MergeRecord]:
-    """Spellings folded into one entity by normalisation ("leonhard Euler" -> "Leonhard Euler")."""
+    """Spellings folded into one entity by normalisation ("leonhard Euler" -> "Leonhard Euler").
+
+    A stored entity is also found under the names merged into it earlier ("Scrooge" under
+    "Ebenezer Scrooge"): those names reach it through their recorded merge, so recording them
+    again as spellings would put a second record of one merge in the trail (a resumed run did).
+    """
     records = []
     for proto in grouping.protos.values():
+        own_key = normalize_name(proto.name)
         for surface in sorted(proto.surface_names):
-            if surface != proto.name:
+            if surface != proto.name and normalize_name(surface) == own_key:
                 records.append(
                     MergeRecord(
                         content_id("surface", surface, proto.type),

@@ -45,11 +45,13 @@ class ResolvingStage:
         self,
         extractions: Sequence[ChunkExtraction],
         chunk_documents: Mapping[str, str] | None = None,
+        scope: Sequence[ChunkExtraction] | None = None,
     ) -> Resolution:
         """Exact-name grouping always; type conflicts and near-duplicates when an LLM is there.
 
         Fast extraction (no LLM) folds unambiguous aliases per document instead; it needs
-        `chunk_documents` (chunk id -> document id) to know what a document names.
+        `chunk_documents` (chunk id -> document id) to know what a document names, and
+        decides over `scope` (the run's whole input) when given, else over `extractions`.
         """
         mentions = [m for extraction in extractions for m in extraction.entities]
         keys = sorted({normalize_name(m.name) for m in mentions})
@@ -63,7 +65,8 @@ class ResolvingStage:
             fast = self.settings.fast
             if self.settings.method == "fast" and fast.fold_aliases and chunk_documents:
                 resolution.vetoed = await self._vetoed(keys)
-                fold_aliases(resolution, extractions, chunk_documents, fast.alias_types)
+                fold_aliases(resolution, scope or extractions, chunk_documents,
+                             fast.alias_types)
             return resolution
         protos = list(grouping.protos.values())
         vectors = await self.embedder.embed([p.name for p in protos])

@@ -29,6 +29,9 @@ class BatchState:
     extractions: list[ChunkExtraction]
     stats: IndexStats
     resolution: Resolution | None = None
+    # Extractions of the run's whole input when the method decides over it (fast extraction's
+    # alias folding reads them); empty: the batch's own.
+    scope: list[ChunkExtraction] = field(default_factory=list)
     entity_ids: set[str] = field(default_factory=set)
     relation_ids: set[str] = field(default_factory=set)
     embed_relations: bool = True  # the extraction method's: give relations sentence vectors

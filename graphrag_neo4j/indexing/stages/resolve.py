@@ -24,9 +24,10 @@ class ResolveStage:
         settings = services.settings
         stage = ResolvingStage(services.store, settings.extraction, services.embedder,
                                services.llm, settings.prompts_dir)
-        chunk_documents = {c.id: c.document_id for c in state.batch.all_chunks}
+        chunk_documents = {c.id: c.document_id for c in state.batch.corpus_chunks}
         with progress.stage(self.label, add_total=1) as advance:
-            state.resolution = await stage.resolve(state.extractions, chunk_documents)
+            state.resolution = await stage.resolve(
+                state.extractions, chunk_documents, state.scope or None)
             advance(1)
 
     def estimate(self, inputs: EstimateInputs) -> list[StageEstimate]:

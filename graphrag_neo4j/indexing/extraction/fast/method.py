@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from graphrag_neo4j.indexing.extraction.base import Advance, Batch, IndexingServices
 from graphrag_neo4j.indexing.extraction.rows import EXTRACTION_ROW, GLEANING_ROW
@@ -22,6 +22,10 @@ class FastExtraction:
     """spaCy's named entities and frequent noun phrases, related by co-occurrence; no LLM."""
 
     services: IndexingServices
+    # The extractions of the run's whole input, decided once and cut per batch.
+    _corpus: dict[str, ChunkExtraction] = field(default_factory=dict)
+    _checked: list[ChunkExtraction] = field(default_factory=list)
+    _language: str = "en"  # the spaCy pipeline's, read when it loads
     name = "fast"
     description = (
         "spaCy's named entities and frequent noun phrases related by co-occurrence, with "
@@ -40,7 +44,34 @@ class FastExtraction:
         return self.services.settings.extraction.fast.embed_relations
 
     async def extract(self, batch: Batch, advance: Advance) -> list[ChunkExtraction]:
-        """spaCy over the batch's chunks in a worker thread, so the event loop stays free."""
+        """The batch's chunks as the whole input decides them (frequent terms, types, pruning
+        over every document of the run, so a batch or a shard of it writes what one run would).
+
+        The input is parsed once per run (spaCy in a worker thread, parses cached on disk);
+        documents in another language than the pipeline's are not parsed (one line each).
+        """
+        chunks = batch.all_chunks
+        shown = _Capped(advance, len(chunks))  # the bar counts this run's chunks only
+        if any(chunk.id not in self._corpus for chunk in chunks):
+            found = await self._extract(batch, shown)
+            self._corpus = {extraction.chunk_id: extraction for extraction in found}
+            self._checked = []
+        shown(len(chunks))
+        _warn_refused_documents(batch, self._corpus, self._language)
+        return [self._corpus[chunk.id] for chunk in chunks]
+
+    def corpus_extractions(self) -> list[ChunkExtraction]:
+        """The extractions of the run's whole input without the names a batch refuses (alias
+        folding decides over them), checked once per run."""
+        if not self._checked and self._corpus:
+            from graphrag_neo4j.indexing.input.limits import extraction_within_limits
+
+            max_words = self.services.settings.extraction.max_name_words
+            self._checked = [extraction_within_limits(e, max_words)
+                             for e in self._corpus.values()]
+        return self._checked
+
+    async def _extract(self, batch: Batch, advance: Advance) -> list[ChunkExtraction]:
         # Imported here: the registry is read by every CLI command, spaCy only by runs.
         from graphrag_neo4j.indexing.extraction.fast.extraction import extract_fast_in_thread
         from graphrag_neo4j.indexing.extraction.fast.nlp_model import load_pipeline
@@ -48,8 +79,10 @@ class FastExtraction:
 
         nlp = await asyncio.to_thread(load_pipeline)
         settings = self.services.settings
-        refused = _refused_documents(batch, nlp.lang or "en")
-        readable = [c for c in batch.all_chunks if c.document_id not in refused]
+        every = batch.corpus_chunks
+        self._language = nlp.lang or "en"
+        refused = _refusal_reasons(batch, self._language)
+        readable = [c for c in every if c.document_id not in refused]
         cache = ParseCache(settings.cache_dir, settings.extraction.fast)
         try:
             extractions = await extract_fast_in_thread(
@@ -57,13 +90,9 @@ class FastExtraction:
             )
         finally:
             cache.close()
-        by_chunk = {e.chunk_id: e for e in extractions}
-        for chunk in batch.all_chunks:
-            if chunk.document_id in refused:
-                by_chunk[chunk.id] = ChunkExtraction(chunk.id,
-                                                     refused_reason=refused[chunk.document_id])
-        advance(len(batch.all_chunks) - len(readable))
-        return [by_chunk[c.id] for c in batch.all_chunks]
+        advance(len(every) - len(readable))
+        return extractions + [ChunkExtraction(c.id, refused_reason=refused[c.document_id])
+                              for c in every if c.document_id in refused]
 
     def estimate(
         self, chunks: Sequence[Chunk], profile: ModelProfile  # noqa: ARG002 (no model call)
@@ -73,20 +102,43 @@ class FastExtraction:
                 StageEstimate(GLEANING_ROW, note="fast: no LLM")]
 
 
-def _refused_documents(batch: Batch, pipeline_language: str) -> dict[str, str]:
-    """The batch's documents in another language than the pipeline's, with the reason, each
-    named in one warning line: parsing them would read whole sentences as names."""
+def _refusal_reasons(batch: Batch, pipeline_language: str) -> dict[str, str]:
+    """The input's documents in another language than the pipeline's, with the reason: parsing
+    them would read whole sentences as names."""
     refused = {}
+    for document_id, language in batch.languages.items():
+        if language.code not in (pipeline_language, UNKNOWN):
+            refused[document_id] = f"written in {language.name} ({language.code})"
+    return refused
+
+
+def _warn_refused_documents(
+    batch: Batch, extractions: dict[str, ChunkExtraction], pipeline_language: str
+) -> None:
+    """One warning line for each of the batch's documents left unparsed, naming it."""
     for document in batch.documents:
-        language = batch.languages.get(document.id)
-        if language is None or language.code in (pipeline_language, UNKNOWN):
+        chunks = batch.chunks[document.id]
+        reason = extractions[chunks[0].id].refused_reason if chunks else None
+        if reason is None:
             continue
-        reason = f"written in {language.name} ({language.code})"
-        refused[document.id] = reason
         logger.warning(
             "Document %r (%s) is %s: fast extraction reads %s only, so its %d chunks are indexed"
             " for retrieval without entities; index it with `--method llm` for its graph.",
-            document.title or document.id, document.source, reason, pipeline_language,
-            len(batch.chunks[document.id]),
+            document.title or document.id, document.source, reason,
+            pipeline_language, len(chunks),
         )
-    return refused
+
+
+@dataclass
+class _Capped:
+    """Progress that stops at `total`: parsing other batches' chunks does not overfill a bar."""
+
+    advance: Advance
+    total: int
+    done: int = 0
+
+    def __call__(self, count: int) -> None:
+        step = min(count, self.total - self.done)
+        if step > 0:
+            self.done += step
+            self.advance(step)

@@ -103,3 +103,19 @@ def test_an_undone_fold_is_not_made_again_through_a_chain(chain: tuple[str, str,
     veto = frozenset({(short.lower(), entity_id(longest, "person"))})
     resolution = _fold([_extraction("c1", *chain)], {"c1": "d1"}, veto)
     assert resolution.assignment[(short.lower(), "person")] != entity_id(longest, "person")
+
+
+def test_a_name_found_through_its_recorded_merge_is_not_recorded_again() -> None:
+    """A resumed run meets "Scrooge" already folded into the stored "Ebenezer Scrooge": the
+    alias merge is in the trail, so no "same normalised name" record is added beside it."""
+    full = entity_id("Ebenezer Scrooge", "person")
+    stored = (ExistingEntity(full, "Ebenezer Scrooge", "person", "ebenezer scrooge"),
+              ExistingEntity(full, "Ebenezer Scrooge", "person", "scrooge"))
+    extractions = [_extraction("c1", "Ebenezer Scrooge", "EBENEZER SCROOGE"),
+                   _extraction("c2", "Scrooge", "scrooge")]
+    resolution = _fold(extractions, {"c1": "d1", "c2": "d1"}, stored=stored)
+    assert resolution.assignment[("scrooge", "person")] == full
+    # Only the new spelling of the stored name itself is a record of this run.
+    assert [(m.from_name, m.decided_by) for m in resolution.merges] == [
+        ("EBENEZER SCROOGE", "normalisation")
+    ]

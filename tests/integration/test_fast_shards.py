@@ -1,0 +1,103 @@
+"""Two fast shards at once write the graph one fast run writes: entity names and types,
+relations with their weights, and the merge audit.
+
+Fast extraction decides over a corpus (how many chunks name a concept, the type most mentions
+give a name, summed edge weights, hub degrees, whether a short name is ambiguous): before it
+decided over each shard's documents, the book as one run made 487 entities, 1,999 relations and
+2 merges, as two shards 430, 1,504 and 15.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graphrag_neo4j.indexing.input.sharding import Shard
+from graphrag_neo4j.store import Store
+
+pytestmark = pytest.mark.integration
+
+# Each text alone decides differently from all of them together: "Scrooge" stands alone in one
+# document (so it is no alias of "Ebenezer Scrooge" in the whole input), the lantern is named in
+# four documents (concept frequency, hub degrees), names are typed by the votes of all documents
+# and chunk co-occurrences sum to an edge only over the whole input.
+TEXTS = [
+    "Ebenezer Scrooge carried a lantern through London. Scrooge saw the face of Jacob Marley "
+    "on the knocker. The lantern shook in his hand.",
+    "Scrooge sat alone by the fire with a lantern. Jacob Marley came through the door. "
+    "The bells of London rang at midnight.",
+    "Bob Cratchit held the lantern for Tiny Tim. Bob Cratchit lived in Camden Town. "
+    "Jacob Marley had died seven years before.",
+    "Jacob Marley worked in the City of London for many years. London was cold. "
+    "Marley was dead as a door-nail.",
+    "Fred invited his uncle Ebenezer Scrooge to dinner in London. Fred laughed at Scrooge. "
+    "The lantern of the Ghost of Christmas Present filled the room.",
+    "Martha Cratchit came home to Camden Town. Bob Cratchit and Tiny Tim met her in London. "
+    "Jacob Marley was not there.",
+]
+WRITER = """
+import sys
+from pathlib import Path
+from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.indexing.input.sharding import parse_shard
+from graphrag_neo4j.settings import load_settings
+from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
+
+docs, shard, cache = sys.argv[1], sys.argv[2], sys.argv[3]
+settings = load_settings(extraction={"method": "fast"})
+settings = settings.model_copy(update={"cache_dir": Path(cache)})
+with GraphRAG(settings, llm=FakeChatModel(rules=[]), embeddings=FakeEmbeddings()) as rag:
+    rag.index([Path(docs)], shard=parse_shard(shard) if shard != "all" else None)
+"""
+
+
+def _writers(docs: Path, shards: list[str], tmp_path: Path) -> None:
+    procs = [
+        subprocess.Popen([sys.executable, "-c", WRITER, str(docs), shard,
+                          str(tmp_path / f"cache-{n}")], env=dict(os.environ),
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        for n, shard in enumerate(shards)
+    ]
+    for proc in procs:
+        out, _ = proc.communicate(timeout=300)
+        assert proc.returncode == 0, out.decode("utf-8", "replace")[-3000:]
+
+
+def _graph(store: Store) -> dict[str, Any]:
+    return {
+        "entities": sorted((e["name"], e["type"]) for e in
+                           store.read("indexing/list_entities", skip=0, limit=10_000)),
+        "relations": sorted((r["source"], r["predicate"], r["target"], r["weight"],
+                             tuple(sorted(r["chunk_ids"])))
+                            for r in store.read("interop/export_relations")),
+        "merges": sorted((m["from_name"], m["into_name"], m["decided_by"], m["reason"])
+                         for m in store.read("indexing/list_merges")),
+        "documents": sorted((d["id"], d["complete"]) for d in
+                            store.read("indexing/list_documents", skip=0, limit=100)),
+    }
+
+
+def test_two_fast_shards_at_once_write_the_graph_of_one_run(
+    store: Store, tmp_path: Path
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for number, text in enumerate(TEXTS):
+        (docs / f"part{number}.txt").write_text(text, encoding="utf-8")
+    _writers(docs, ["all"], tmp_path / "one")
+    one = _graph(store)
+    halves = [[d for d, _ in one["documents"] if Shard(i, 2).holds(d)] for i in (1, 2)]
+    assert all(halves), "each shard must get documents for the test to mean anything"
+    store.run_autocommit("delete_all")
+    _writers(docs, ["1/2", "2/2"], tmp_path / "two")
+    two = _graph(store)
+    assert len(one["documents"]) == len(TEXTS) and all(done for _, done in one["documents"])
+    assert [m[:3] for m in one["merges"]] == [("Marley", "Jacob Marley", "alias")]
+    assert ("Scrooge", "person") in one["entities"], "a name alone in a document is no alias"
+    for part in one:
+        assert two[part] == one[part], part
