@@ -5,7 +5,9 @@
 // those of $chunk_scores (the question's best passages: id -> score, kept where above the
 // similarity, as hybrid search scores a passage found by its words). Then their highest ranked
 // community reports, their relations (inside the set first, a budget per entity) and their
-// descriptions. One row, even when nothing is found: `text` is never null, `score` is the best
+// descriptions. Communities holding only an extractive summary ($extractive: sentences picked
+// from member descriptions, no LLM report) are left out: the passages say the same in context.
+// One row, even when nothing is found: `text` is never null, `score` is the best
 // vector score and every entity keeps its own score in `metadata`.
 CALL db.index.vector.queryNodes('entity_description_embedding', $top_k, $query_vector)
 YIELD node, score
@@ -49,7 +51,7 @@ CALL (nodes) {
 CALL (nodes) {
   UNWIND nodes AS n
   MATCH (n)-[:IN_COMMUNITY]->(community:__Community__)
-  WHERE community.summary IS NOT NULL
+  WHERE community.summary IS NOT NULL AND coalesce(community.report_status, '') <> $extractive
   WITH community, count(DISTINCT n) AS members
   ORDER BY community.rank DESC, members DESC, community.id
   LIMIT $top_communities
@@ -70,7 +72,8 @@ CALL (nodes) {
   WITH r, inside, startNode(r) AS s, endNode(r) AS t
   ORDER BY inside DESC, r.weight DESC, r.id
   WITH collect({id: r.id, source: s.name, predicate: r.predicate, target: t.name,
-                description: r.description, weight: r.weight, inside: inside}) AS rels
+                description: r.description, weight: r.weight, inside: inside,
+                chunk_ids: coalesce(r.chunk_ids, [])}) AS rels
   RETURN [rel IN rels WHERE rel.inside][..$top_inside_rels] AS inside_rels,
          [rel IN rels WHERE NOT rel.inside][..$top_outside_rels] AS outside_rels
 }

@@ -15,6 +15,7 @@ from rich.text import Text
 
 from graphrag_neo4j.cli.search_set import SetOption, search_settings_set
 from graphrag_neo4j.query.base import Answer
+from graphrag_neo4j.query.grounding import NAMES_UNCHECKED
 from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_list
 
 console = Console(stderr=True)
@@ -135,3 +136,8 @@ def _print_answer(answer: Answer, show_context: bool, already_printed: bool) -> 
         f"[dim]{answer.method} search: {answer.llm_calls} LLM calls,"
         f" {answer.prompt_tokens:,} prompt + {answer.completion_tokens:,} completion tokens[/dim]"
     )
+    checked = not any(note.startswith(NAMES_UNCHECKED) for note in answer.notes)
+    if answer.grounding and checked and not answer.unsupported_entities:
+        # Say the check ran, so silence is not read as "not checked" (notes list what it found).
+        console.print(f"[dim]grounding ({answer.grounding}): every name in the answer is in its"
+                      " context[/dim]")

@@ -72,14 +72,22 @@ class TableBuilder:
     used_tokens: int = 0
 
     def __post_init__(self) -> None:
-        header = f"-----{self.title}-----\n" + "|".join(["id", *self.columns])
+        header = self.header()
         self.lines.append(header)
         self.used_tokens = count_tokens(header)
+
+    def header(self) -> str:
+        """The title line and the column names."""
+        return f"-----{self.title}-----\n" + "|".join(["id", *self.columns])
+
+    def line(self, number: int, cells: Sequence[Any]) -> str:
+        """One row as the prompt shows it."""
+        return "|".join(_cell(value) for value in (number, *cells))
 
     def add(self, row: Row, cells: Callable[[Row], Sequence[Any]]) -> bool:
         """Append a row numbered from 1; False (and nothing added) once over budget."""
         number = len(self.rows) + 1
-        line = "|".join(_cell(value) for value in (number, *cells(row)))
+        line = self.line(number, cells(row))
         cost = count_tokens(line) + 1
         if self.used_tokens + cost > self.budget_tokens:
             return False

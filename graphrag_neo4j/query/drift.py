@@ -127,6 +127,7 @@ class DriftSearch:
         context = reduce_context(
             run.steps, run.reports, run.ranked_contexts(helpful_only=True),
             query.search.drift.reduce_tokens,
+            self.services.settings.extraction.fast.cooccurrence_predicate,
         )
         context.notes = [*run.notes, *context.notes]
         return context

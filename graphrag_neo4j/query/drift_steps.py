@@ -16,6 +16,7 @@ from graphrag_neo4j.query.context import (
     TableBuilder,
     join_tables,
 )
+from graphrag_neo4j.query.facts import FactsBuilder, fact_cells
 
 _JSON_OBJECT = re.compile(r"\{.*\}", flags=re.DOTALL)
 # Citations in a step's answer point at rows of that step's own context; the reduce renumbers
@@ -156,18 +157,15 @@ def merged_rows(
     return list(rows.values())
 
 
-# Table -> (columns, cells of a row, share of what the findings leave; None = all the rest).
-_TABLES: dict[str, tuple[list[str], Callable[[Row], Sequence[Any]], float | None]] = {
+# Table -> (columns, cells of a row, share of what the findings leave).
+_TABLES: dict[str, tuple[list[str], Callable[[Row], Sequence[Any]], float]] = {
     "Reports": (["title", "content"],
                 lambda r: (r.get("title", ""), r.get("summary") or r.get("full_content", "")),
                 0.25),
     "Entities": (["entity", "type", "description"],
                  lambda r: (r.get("name", ""), r.get("type", ""), r.get("description", "")), 0.2),
-    "Relationships": (["source", "predicate", "target", "description"],
-                      lambda r: (r.get("source", ""), r.get("predicate", ""), r.get("target", ""),
-                                 r.get("description", "")), 0.15),
-    "Sources": (["text"], lambda r: (r.get("text", ""),), None),
 }
+RELATIONS_SHARE = 0.15
 
 
 def reduce_context(
@@ -175,8 +173,10 @@ def reduce_context(
     reports: Sequence[Row],
     contexts: Sequence[SearchContext],
     budget_tokens: int,
+    cooccurrence: str | None = None,
 ) -> SearchContext:
-    """Findings, then the primer's reports and the follow-ups' tables merged and renumbered.
+    """Findings, then the follow-ups' relations as numbered facts citing their passages, the
+    passages, and the primer's reports and the follow-ups' entities, merged and renumbered.
 
     `contexts` come best step first, so when the budget runs out the least useful rows go.
     """
@@ -185,11 +185,18 @@ def reduce_context(
     tables: list[TableBuilder] = []
     left = 0
     for name, (columns, cells, share) in _TABLES.items():
-        spent = sum(t.used_tokens for t in tables)
-        budget = int(room * share) + left if share is not None else room - spent
-        table = TableBuilder(name, columns, budget)
+        table = TableBuilder(name, columns, int(room * share) + left)
         left = table.fill(merged_rows(contexts, name, reports if name == "Reports" else ()), cells)
         tables.append(table)
+    # The passages before the facts, so each fact can cite the ones shown; what they leave
+    # goes to the facts.
+    spent = sum(t.used_tokens for t in tables)
+    sources = TableBuilder("Sources", ["text"], room - spent - int(room * RELATIONS_SHARE))
+    left = sources.fill(merged_rows(contexts, "Sources"), lambda r: (r.get("text", ""),))
+    relations = FactsBuilder("Relationships", [], int(room * RELATIONS_SHARE) + left)
+    relations.fill(merged_rows(contexts, "Relationships"),
+                   lambda r: fact_cells(r, sources.rows, cooccurrence))
+    tables = [relations, sources, *tables]
     ranked = [doc for context in contexts for doc in context.ranked_document_ids]
     return SearchContext(
         text="\n\n".join(part for part in (findings, join_tables(tables)) if part),

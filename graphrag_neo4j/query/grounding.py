@@ -16,6 +16,7 @@ EntityFinder = Callable[[str], list[str]]
 CITATIONS_REPAIRED = (
     "Grounding: citations of rows that were not in the context were repaired or removed."
 )
+NAMES_UNCHECKED = "Grounding could not check named entities"
 _CITED_ID = re.compile(r"\[Data:[^\]]*\]")
 _WORD = re.compile(r"\w+", re.UNICODE)
 # Words that do not make a name (an entity "the Spirit" is supported by "Spirit").
@@ -110,7 +111,7 @@ def ground_answer(
     try:
         names = unsupported_entities(answer, question, find_entities)
     except ModelError as exc:
-        answer.notes.append(f"Grounding could not check named entities: {exc}")
+        answer.notes.append(f"{NAMES_UNCHECKED}: {exc}")
         return answer
     answer.unsupported_entities = names
     if not names:

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from graphrag_neo4j.communities.extractive import STATUS as EXTRACTIVE
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.base import Answer, GraphReader, Query, Services
 from graphrag_neo4j.query.candidates import entities_by_text, passages
@@ -17,6 +18,7 @@ from graphrag_neo4j.query.context import (
     documents_in_order,
     join_tables,
 )
+from graphrag_neo4j.query.facts import FactsBuilder, fact_cells
 from graphrag_neo4j.query.hops.mentions import capitalised_mentions
 from graphrag_neo4j.query.passages import answer_from_context
 from graphrag_neo4j.settings import SearchSettings
@@ -42,6 +44,7 @@ def retrieval_params(
         "mention_weight": search.local.mention_weight,
         "seed_ids": list(seed_ids),
         "chunk_scores": dict(chunk_scores or {}),
+        "extractive": EXTRACTIVE,
     }
 
 
@@ -61,8 +64,12 @@ def check_entity_index(store: GraphReader, uri: str, dimensions: int) -> None:
         )
 
 
-def pack_context(metadata: dict[str, Any], search: SearchSettings, score: float) -> SearchContext:
-    """Fill the tables within the token budget by proportions; unused shares flow onwards."""
+def pack_context(
+    metadata: dict[str, Any], search: SearchSettings, score: float,
+    cooccurrence: str | None = None,
+) -> SearchContext:
+    """Fill the tables within the token budget by proportions; unused shares flow onwards.
+    Relations whose predicate is `cooccurrence` are shown as names appearing together."""
     total = search.local.context_tokens
     reports = TableBuilder(
         "Reports", ["title", "content"], int(total * search.local.community_prop)
@@ -75,14 +82,12 @@ def pack_context(metadata: dict[str, Any], search: SearchSettings, score: float)
     left = entities.fill(
         metadata.get("entities", []), lambda e: (e["name"], e["type"], e["description"])
     )
-    relation_columns = ["source", "predicate", "target", "description", "weight"]
-    relations = TableBuilder("Relationships", relation_columns, rest // 2 + left)
+    # The relations as numbered facts citing the shown passages that state them, inside ones
+    # (between the question's entities) first; then the passages those citations point to.
+    relations = FactsBuilder("Relationships", [], rest // 2 + left)
     rels = list(metadata.get("inside_rels", [])) + list(metadata.get("outside_rels", []))
-    relations.fill(
-        rels,
-        lambda r: (r["source"], r["predicate"], r["target"], r["description"], r["weight"]),
-    )
-    tables = [entities, relations, reports, sources]
+    relations.fill(rels, lambda r: fact_cells(r, sources.rows, cooccurrence))
+    tables = [entities, relations, sources, reports]
     return SearchContext(
         text=join_tables(tables),
         sources={t.title: t.rows for t in tables},
@@ -144,7 +149,8 @@ class LocalSearch:
     async def build_context(self, query: Query) -> SearchContext:
         """Retrieval only: the packed data tables for the question."""
         metadata, score = await self.retrieve(query.question, query.search)
-        return pack_context(metadata, query.search, score)
+        cooccurrence = self.services.settings.extraction.fast.cooccurrence_predicate
+        return pack_context(metadata, query.search, score, cooccurrence)
 
     async def answer(self, query: Query) -> Answer:
         """Build the context, then one answer call citing the rows it used."""

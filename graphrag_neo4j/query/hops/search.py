@@ -12,6 +12,7 @@ from graphrag_neo4j.llm.calls import LLMCaller
 from graphrag_neo4j.query.base import Answer, Query, Services
 from graphrag_neo4j.query.candidates import ann_candidates, entities_for_mentions, passages
 from graphrag_neo4j.query.context import Row, SearchContext
+from graphrag_neo4j.query.facts import fact_line, source_refs
 from graphrag_neo4j.query.hops.mentions import capitalised_mentions, llm_mentions
 from graphrag_neo4j.query.hops.ranking import (
     Bridge,
@@ -264,18 +265,14 @@ class HopsSearch:
 def numbered_facts(facts: Sequence[Candidate], shown: Sequence[Row]) -> list[Row]:
     """The facts as numbered rows, each with the numbers of the shown passages it comes from,
     so the model can follow a chain of facts to the passages that state them."""
-    ref_of = {row["chunk_id"]: row["ref"] for row in shown}
     return [{"ref": n, "id": c.id, "fact": c.sentence, "score": round(c.score, 4),
-             "sources": [ref_of[chunk] for chunk in c.chunk_ids if chunk in ref_of]}
+             "sources": source_refs(c.chunk_ids, shown, key="chunk_id")}
             for n, c in enumerate(facts, 1)]
 
 
 def facts_block(rows: Sequence[Row]) -> str:
     """`-----Facts-----` with one short numbered fact a line and its passages."""
-    lines = [f"({row['ref']}) {row['fact']}"
-             + (f" [Data: Sources ({', '.join(map(str, row['sources']))})]"
-                if row["sources"] else "")
-             for row in rows]
+    lines = [fact_line(row["ref"], row["fact"], row["sources"]) for row in rows]
     return "-----Facts-----\n" + "\n".join(lines)
 
 

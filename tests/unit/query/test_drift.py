@@ -225,3 +225,17 @@ def test_the_reduce_reads_only_helpful_follow_ups_ranking_keeps_them_all() -> No
                           Step("Y?", "Yes.", 30, (), 1)], contexts=[unhelpful, helpful])
     assert run.ranked_contexts(helpful_only=True) == [helpful]
     assert run.ranked_contexts(helpful_only=False) == [helpful, unhelpful]
+
+
+def test_the_reduce_shows_relations_as_facts_citing_its_renumbered_passages() -> None:
+    first = SearchContext("", {
+        "Sources": [{"id": "c1", "document_id": "d1", "text": "Fred visits."}],
+        "Relationships": [{"id": "r1", "source": "Fred", "predicate": "nephew of",
+                           "target": "Scrooge", "description": "", "chunk_ids": ["c2"]}]})
+    second = SearchContext("", {
+        "Sources": [{"id": "c2", "document_id": "d2", "text": "Fred is Scrooge's nephew."}]})
+    context = reduce_context([Step("Q?", "A.", 50, (), 0)], [], [first, second], 2000)
+    # c2 is the second passage once the follow-ups' passages are merged: the fact cites row 2.
+    assert "(1) Fred nephew of Scrooge [Data: Sources (2)]" in context.text
+    assert context.text.index("-----Relationships-----") < context.text.index("-----Sources-----")
+    assert [row["ref"] for row in context.sources["Relationships"]] == [1]

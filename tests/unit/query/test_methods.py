@@ -84,7 +84,8 @@ LOCAL_ROW = {
     "entities": [{"id": "e1", "name": "Scrooge", "type": "person",
                   "description": "A miser."}],
     "inside_rels": [{"id": "r1", "source": "Scrooge", "predicate": "employs",
-                     "target": "Bob Cratchit", "description": "His clerk.", "weight": 2.0}],
+                     "target": "Bob Cratchit", "description": "His clerk.", "weight": 2.0,
+                     "chunk_ids": ["c8", "gone"]}],
     "outside_rels": [],
     "reports": [{"id": "k1", "title": "Counting-house", "summary": "Scrooge and his clerk."}],
     "chunks": [{"id": "c9", "document_id": "d9", "text": "Bob Cratchit copied letters."},
@@ -119,7 +120,11 @@ async def test_local_packs_every_table_and_answers(tmp_path: Path) -> None:
     searched = [p["texts"][0]["query"] for p in
                 services.store.params_of("query/search_entities_by_fulltext")]
     assert searched == ["scrooge", "scrooge clerk"]  # its mention, then the whole question
-    assert "Scrooge|employs|Bob Cratchit" in services.chat.calls[0].prompt
+    prompt = services.chat.calls[0].prompt
+    # The relation is a numbered fact citing the shown passage that states it (c8 is Sources
+    # row 2; a chunk not shown is not cited), and the facts come before the passages.
+    assert "(1) Scrooge employs Bob Cratchit: His clerk. [Data: Sources (2)]" in prompt
+    assert prompt.index("-----Relationships-----") < prompt.index("-----Sources-----")
     assert await search.rank_documents(query, 1) == ["d9"]
     assert services.store.params_of("query/local_retrieval")[-1]["top_chunks"] == 1
     assert len(services.store.params_of("show_vector_indexes")) == 1  # checked once
