@@ -106,6 +106,9 @@ class MiniLMEmbeddings(Embeddings):
         self._session: Any = None
         self._tokenizer: Any = None
         self._load_lock = threading.Lock()
+        # One ONNX run at a time: each already uses `threads` cores, and two at once (the
+        # caller's concurrent batches) held two sets of buffers for no gain in speed.
+        self._run_lock = threading.Lock()
 
     def _load(self) -> tuple[Any, Any]:
         """Session and tokenizer, built once on first use."""
@@ -142,7 +145,8 @@ class MiniLMEmbeddings(Embeddings):
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-        hidden: NDArray[np.float32] = session.run(None, feeds)[0]
+        with self._run_lock:
+            hidden: NDArray[np.float32] = session.run(None, feeds)[0]
         weights = mask[:, :, None].astype(np.float32)
         pooled: NDArray[np.float32] = (hidden * weights).sum(axis=1) / np.maximum(
             weights.sum(axis=1), 1e-9
