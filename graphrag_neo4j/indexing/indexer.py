@@ -26,6 +26,7 @@ from graphrag_neo4j.indexing.extraction.triplets import TripletExtraction
 from graphrag_neo4j.indexing.graph.deletion import delete_document
 from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
 from graphrag_neo4j.indexing.graph.writer import write_documents_and_chunks
+from graphrag_neo4j.indexing.input.batching import plan_batches
 from graphrag_neo4j.indexing.input.changes import documents_to_index
 from graphrag_neo4j.indexing.input.chunking import chunk_document
 from graphrag_neo4j.indexing.input.language import (
@@ -51,7 +52,6 @@ from graphrag_neo4j.progress import StageProgress
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 
-DOCUMENTS_PER_BATCH = 100
 TRIPLETS = TripletExtraction.name  # the method that reads the triplets passages bring
 logger = logging.getLogger(__name__)
 GRAPH_LOCK = "graph"  # held while a batch is resolved and written (see Store.exclusive)
@@ -117,19 +117,18 @@ class Indexer:
             stats.stage_seconds = progress.stage_seconds
             progress.declare(CHUNKS_LABEL, total_chunks)
             progress.declare(method.progress_label, total_chunks)
-            start = 0
-            batches = -(-len(todo) // DOCUMENTS_PER_BATCH)
+            done = 0  # documents completed
+            plans = list(plan_batches(todo, chunks))
             try:
-                for start in range(0, len(todo), DOCUMENTS_PER_BATCH):
-                    documents_now = todo[start : start + DOCUMENTS_PER_BATCH]
-                    batch = Batch(documents_now, {d.id: chunks[d.id] for d in documents_now},
-                                  triplets, languages, every)
-                    number = start // DOCUMENTS_PER_BATCH + 1
+                for number, plan in enumerate(plans, start=1):
+                    batch = Batch(plan.documents, plan.chunks, triplets, languages, every,
+                                  plan.preceding, plan.finished)
                     guard_batch(method, self.llm, batch.all_chunks, number)
                     await self._index_or_roll_back(method, batch, progress, stats,
-                                                   (number, batches))
+                                                   (number, len(plans)))
+                    done += len(plan.finished)
             except BudgetExceededError as exc:
-                raise stopped(exc, start, todo[start:], chunks) from exc
+                raise stopped(exc, done, todo[done:], chunks) from exc
         if todo:
             await asyncio.to_thread(self.store.run_autocommit, "indexing/await_name_index")
         rows = await asyncio.to_thread(self.store.read, "indexing/count_entity_types")
@@ -215,6 +214,7 @@ class Indexer:
             await asyncio.to_thread(
                 write_documents_and_chunks, self.store, batch.documents, chunks, vectors,
                 advance, method.name, {i: lang.code for i, lang in batch.languages.items()},
+                list(batch.preceding.values()),
             )
         with progress.stage(method.progress_label) as advance:
             extractions = await method.extract(batch, advance)
@@ -232,7 +232,7 @@ class Indexer:
             for stage in stage_list.AFTER_EXTRACTION:
                 await stage.run(state, self.services, progress)
             await asyncio.to_thread(self.store.write, "indexing/mark_documents_indexed",
-                                    ids=[d.id for d in batch.documents])
+                                    ids=batch.finished_ids)
         _count(state)
 
 
@@ -249,9 +249,11 @@ def _count(state: BatchState) -> None:
         stats.orphans_added += extraction.orphans_added
         stats.orphans_dropped += extraction.orphans_dropped
         stats.refused_names += len(extraction.refused_names)
+    # A document split across batches is counted in the batch that finishes it.
+    finished = set(state.batch.finished_ids)
     chunk_documents = {c.id: c.document_id for c in state.batch.all_chunks}
     stats.unextracted_documents += len({chunk_documents[e.chunk_id] for e in state.extractions
-                                        if e.refused_reason is not None})
+                                        if e.refused_reason is not None} & finished)
 
 
 def _within_schema(

@@ -70,6 +70,15 @@ class Batch:
     # documents too), for decisions that must not depend on how the input was cut; None: the
     # batch's own.
     corpus: Mapping[str, Sequence[Chunk]] | None = None
+    # A long document is split across batches: the chunk before its first one here, and the
+    # documents whose last chunk is in this batch (None: all of them).
+    preceding: Mapping[str, Chunk] = field(default_factory=dict)
+    finished: Sequence[str] | None = None
+
+    @property
+    def finished_ids(self) -> list[str]:
+        """The documents this batch completes (marked indexed after it)."""
+        return [d.id for d in self.documents] if self.finished is None else list(self.finished)
 
     @property
     def all_chunks(self) -> list[Chunk]:

@@ -38,9 +38,11 @@ def write_documents_and_chunks(
     on_batch: Progress = None,
     extraction_method: str = "llm",
     languages: Mapping[str, str] | None = None,
+    preceding: Sequence[Chunk] = (),
 ) -> None:
     """Documents (with how their graph is extracted: llm, triplets or fast, and the language
-    detected, by document id), their chunks with embeddings, and the NEXT_CHUNK chain."""
+    detected, by document id), their chunks with embeddings, and the NEXT_CHUNK chain (from
+    the `preceding` chunks, written by the batch before, when a document continues here)."""
     languages = languages or {}
     rows = [_document_row(d, extraction_method, languages.get(d.id)) for d in documents]
     store.write_rows("indexing/merge_documents", rows)
@@ -49,7 +51,7 @@ def write_documents_and_chunks(
         for chunk, vector in zip(chunks, embeddings, strict=True)
     ]
     store.write_rows("indexing/merge_chunks", rows, on_batch=on_batch)
-    store.write_rows("indexing/link_next_chunks", next_chunk_rows(chunks))
+    store.write_rows("indexing/link_next_chunks", next_chunk_rows([*preceding, *chunks]))
 
 
 def _document_row(
