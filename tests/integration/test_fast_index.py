@@ -11,6 +11,7 @@ from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
+from tests.integration.text_files import write_texts
 
 pytestmark = pytest.mark.integration
 
@@ -37,16 +38,6 @@ def _fast_rag(settings: Settings, tmp_path: Path, llm: FakeChatModel | None = No
     return GraphRAG(tuned, llm=llm or FakeChatModel(rules=[]), embeddings=FakeEmbeddings())
 
 
-def _write(folder: Path, **texts: str) -> list[Path]:
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for name, text in texts.items():
-        path = folder / f"{name}.txt"
-        path.write_text(text, encoding="utf-8")
-        paths.append(path)
-    return paths
-
-
 def _entities(store: Store) -> dict[str, dict[str, Any]]:
     return {r["name"]: r for r in store.read("indexing/list_entities", skip=0, limit=1000)}
 
@@ -64,7 +55,7 @@ def _pairs(store: Store) -> dict[frozenset[str], list[str]]:
 def test_fast_index_folds_aliases_and_unmerge_restores_them(
     store: Store, settings: Settings, tmp_path: Path
 ) -> None:
-    (path,) = _write(tmp_path / "docs", carol=CAROL)
+    (path,) = write_texts(tmp_path / "docs", carol=CAROL)
     with _fast_rag(settings, tmp_path) as rag:
         stats, _ = rag.index([path])
         merges = [m for m in rag.merges() if m["decided_by"] == "alias"]
@@ -92,7 +83,7 @@ def test_fast_index_folds_aliases_and_unmerge_restores_them(
 def test_delete_removes_only_the_co_occurrences_that_document_supported(
     store: Store, settings: Settings, tmp_path: Path
 ) -> None:
-    paris, rome = _write(tmp_path / "docs", paris=PARIS, rome=ROME)
+    paris, rome = write_texts(tmp_path / "docs", paris=PARIS, rome=ROME)
     with _fast_rag(settings, tmp_path) as rag:
         rag.index([paris, rome])
         pairs = _pairs(store)
@@ -113,7 +104,7 @@ def test_delete_removes_only_the_co_occurrences_that_document_supported(
 def test_llm_and_fast_documents_share_one_graph(
     store: Store, settings: Settings, tmp_path: Path
 ) -> None:
-    llm_doc, fast_doc = _write(tmp_path / "docs", notes=LOVELACE, life=LOVELACE_FAST)
+    llm_doc, fast_doc = write_texts(tmp_path / "docs", notes=LOVELACE, life=LOVELACE_FAST)
     llm = FakeChatModel(rules=[
         ("Missing records:", "<done/>"),
         (LOVELACE, LOVELACE_REPLY),
@@ -133,7 +124,7 @@ def test_llm_and_fast_documents_share_one_graph(
 def test_bad_files_are_skipped_as_in_the_llm_path(
     store: Store, settings: Settings, tmp_path: Path
 ) -> None:
-    _write(tmp_path / "docs", good=PARIS)
+    write_texts(tmp_path / "docs", good=PARIS)
     (tmp_path / "docs" / "empty.txt").write_text("  \n")
     (tmp_path / "docs" / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00" + bytes(range(256)))
     with _fast_rag(settings, tmp_path) as rag:
@@ -190,7 +181,7 @@ def _relations_embedded(store: Store) -> dict[frozenset[str], bool]:
 def test_fast_relations_get_vectors_only_when_the_setting_asks(
     store: Store, settings: Settings, tmp_path: Path
 ) -> None:
-    (paris,) = _write(tmp_path / "one", paris=PARIS)
+    (paris,) = write_texts(tmp_path / "one", paris=PARIS)
     with _fast_rag(settings, tmp_path) as rag:
         rag.index([paris])
     unembedded = _relations_embedded(store)
@@ -202,7 +193,7 @@ def test_fast_relations_get_vectors_only_when_the_setting_asks(
     extraction = settings.extraction.model_copy(update={"method": "fast", "fast": fast})
     asked = settings.model_copy(update={"cache_dir": tmp_path / "cache",
                                         "extraction": extraction})
-    (rome,) = _write(tmp_path / "two", rome=ROME)
+    (rome,) = write_texts(tmp_path / "two", rome=ROME)
     with GraphRAG(asked, llm=FakeChatModel(rules=[]), embeddings=FakeEmbeddings()) as rag:
         rag.index([rome])
     embedded = _relations_embedded(store)

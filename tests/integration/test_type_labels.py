@@ -11,6 +11,7 @@ from graphrag_neo4j.indexing.graph.type_labels import TypeLabels
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
+from tests.integration.text_files import write_texts
 
 pytestmark = pytest.mark.integration
 
@@ -28,16 +29,6 @@ def _fast_rag(settings: Settings, tmp_path: Path, **extraction: object) -> Graph
     return GraphRAG(tuned, llm=FakeChatModel(rules=[]), embeddings=FakeEmbeddings())
 
 
-def _write(folder: Path, **texts: str) -> list[Path]:
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for name, text in texts.items():
-        path = folder / f"{name}.txt"
-        path.write_text(text, encoding="utf-8")
-        paths.append(path)
-    return paths
-
-
 def _mislabelled(store: Store, labels: TypeLabels) -> list[dict[str, object]]:
     return store.read("indexing/mislabelled_entities", **labels.params())
 
@@ -49,7 +40,7 @@ def _labelled(store: Store, label: str) -> int:
 def test_labels_match_the_summary_and_survive_unmerge_and_delete(
     store: Store, settings: Settings, tmp_path: Path
 ) -> None:
-    carol, paris = _write(tmp_path / "docs", carol=CAROL, paris=PARIS)
+    carol, paris = write_texts(tmp_path / "docs", carol=CAROL, paris=PARIS)
     with _fast_rag(settings, tmp_path) as rag:
         labels = TypeLabels.from_settings(rag.settings)
         stats, _ = rag.index([carol, paris])
@@ -88,7 +79,7 @@ def test_retyping_an_unknown_entity_gives_it_a_label(store: Store) -> None:
 def test_the_setting_turns_labels_off_and_relabel_removes_them(
     store: Store, settings: Settings, tmp_path: Path
 ) -> None:
-    (carol,) = _write(tmp_path / "docs", carol=CAROL)
+    (carol,) = write_texts(tmp_path / "docs", carol=CAROL)
     with _fast_rag(settings, tmp_path, type_labels=False) as rag:
         rag.index([carol])
         assert _labelled(store, "Person") == 0
