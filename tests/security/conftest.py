@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -52,11 +53,9 @@ def serve_process(cache_dir: Path, log: Path, **server: str) -> Iterator[str]:
     try:
         deadline = time.monotonic() + START_TIMEOUT_S
         while True:
-            try:
+            with contextlib.suppress(httpx.TransportError):  # not listening yet
                 if httpx.get(f"{url}/health", timeout=2).status_code == 200:
                     break
-            except httpx.TransportError:
-                pass
             if child.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"The server did not start: {log.read_text()[-2000:]}")
             time.sleep(0.2)
