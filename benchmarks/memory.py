@@ -2,11 +2,12 @@
 sampled from /proc over the whole run, on the book and on a large text made from the shared data.
 
 Run against a Neo4j of its own (the graph is wiped, so --reset is required):
-  .venv/bin/python benchmarks/memory.py --reset [--text-mb 20] [--only book big]
+  .venv/bin/python benchmarks/memory.py --reset [--text-mb 20] [--text-from 2wiki] [--only book big]
 `book` is sample/a_christmas_carol.txt; `big` is one plain-text file of about --text-mb MB made
 by concatenating the texts of ../shared/data (the book, Operation Dulce, the passages of every
-JSONL corpus) over and over, written to a temporary folder. Each input is indexed by the CLI in a
-process of its own with a fresh cache folder (nothing parsed or embedded before).
+JSONL corpus) over and over, or with --text-from 2wiki the 2Wiki passages as paragraphs of one
+prose text (repeated past its 2.6 MB), written to a temporary folder. Each input is indexed by
+the CLI in a process of its own with a fresh cache folder (nothing parsed or embedded before).
 
 Per input: seconds, the peak RSS of the indexing process alone, the peak of the sum of RSS over
 the process and its children (forked workers share the parent's pages copy-on-write, so this
@@ -116,22 +117,32 @@ def sample_run(command: list[str], env: dict[str, str], log: Path) -> Peaks:
     return peaks
 
 
-def big_text(folder: Path, megabytes: float) -> Path:
-    """One plain-text file of about `megabytes` MB from the shared data's texts, repeated."""
-    texts = [BOOK.read_text(encoding="utf-8"),
-             (DATA / "operation_dulce" / "Operation_Dulce_v2_1_1.md").read_text(encoding="utf-8")]
-    for corpus in ("musique", "2wiki", "biomed"):
-        with (DATA / corpus / "corpus.jsonl").open(encoding="utf-8") as lines:
-            texts.append("\n\n".join(json.loads(line)["text"] for line in lines if line.strip()))
-    path, target, written = folder / "big.txt", int(megabytes * 1024 * 1024), 0
+def big_text(folder: Path, megabytes: float, source: str = "mixed") -> Path:
+    """One plain-text file of about `megabytes` MB, repeated as needed: the 2Wiki passages as
+    paragraphs of prose (`source` "2wiki"), or the shared data's texts one after the other."""
+    if source == "2wiki":
+        texts = [_paragraphs(DATA / "2wiki" / "corpus.jsonl")]
+    else:
+        texts = [BOOK.read_text(encoding="utf-8"),
+                 (DATA / "operation_dulce" / "Operation_Dulce_v2_1_1.md").read_text("utf-8")]
+        texts += [_paragraphs(DATA / corpus / "corpus.jsonl")
+                  for corpus in ("musique", "2wiki", "biomed")]
+    path, target, written = folder / f"big-{source}-{megabytes:g}mb.txt", int(megabytes * 2**20), 0
     with path.open("w", encoding="utf-8") as out:
         while written < target:
             for text in texts:
-                out.write(text + "\n\n")
-                written += len(text.encode("utf-8")) + 2
+                piece = text.encode("utf-8")[: target - written].decode("utf-8", "ignore")
+                out.write(piece + "\n\n")
+                written += len(piece.encode("utf-8")) + 2
                 if written >= target:
                     break
     return path
+
+
+def _paragraphs(corpus: Path) -> str:
+    """The passages of a JSONL corpus as one text, a paragraph each."""
+    with corpus.open(encoding="utf-8") as lines:
+        return "\n\n".join(json.loads(line)["text"] for line in lines if line.strip())
 
 
 def quarters(timeline: list[float]) -> str:
@@ -146,6 +157,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reset", action="store_true", help="wipe the graph (required)")
     parser.add_argument("--text-mb", type=float, default=20.0)
+    parser.add_argument("--text-from", choices=["mixed", "2wiki"], default="mixed",
+                        help="the large text: the shared data's texts, or 2Wiki's passages")
     parser.add_argument("--only", nargs="*", default=["book", "big"])
     args = parser.parse_args()
     if not args.reset:
@@ -159,7 +172,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         inputs = {"book": BOOK, "big": None}
         for name in args.only:
-            path = inputs[name] or big_text(Path(folder), args.text_mb)
+            path = inputs[name] or big_text(Path(folder), args.text_mb, args.text_from)
             with Store(settings.neo4j) as store:
                 store.run_autocommit("delete_all")
             env = {**os.environ, "GRAPHRAG_CACHE_DIR": str(Path(folder) / f"cache-{name}")}

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from graphrag_neo4j.indexing.extraction.base import Advance, Batch, IndexingServices
 from graphrag_neo4j.indexing.extraction.rows import EXTRACTION_ROW, GLEANING_ROW
@@ -13,6 +14,9 @@ from graphrag_neo4j.indexing.input.language import UNKNOWN
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction
 from graphrag_neo4j.llm.costs.estimate import StageEstimate
 from graphrag_neo4j.llm.costs.profile import ModelProfile
+
+if TYPE_CHECKING:
+    from graphrag_neo4j.indexing.extraction.fast.streamed import CorpusRun
 
 logger = logging.getLogger(__name__)
 
@@ -22,9 +26,8 @@ class FastExtraction:
     """spaCy's named entities and frequent noun phrases, related by co-occurrence; no LLM."""
 
     services: IndexingServices
-    # The extractions of the run's whole input, decided once and cut per batch.
-    _corpus: dict[str, ChunkExtraction] = field(default_factory=dict)
-    _checked: list[ChunkExtraction] = field(default_factory=list)
+    # What the run's whole input decided (pass 1), read by each batch (pass 2).
+    _run: CorpusRun | None = None
     _language: str = "en"  # the spaCy pipeline's, read when it loads
     name = "fast"
     description = (
@@ -47,52 +50,42 @@ class FastExtraction:
         """The batch's chunks as the whole input decides them (frequent terms, types, pruning
         over every document of the run, so a batch or a shard of it writes what one run would).
 
-        The input is parsed once per run (spaCy in a worker thread, parses cached on disk);
-        documents in another language than the pipeline's are not parsed (one line each).
+        The input is parsed once per run (spaCy in a worker thread, parses cached on disk) and
+        only counts are kept of it; each batch's extractions are built from its own cached
+        parses, so memory is set by the batch, not the input. Documents in another language
+        than the pipeline's are not parsed (one line each).
         """
         chunks = batch.all_chunks
         shown = _Capped(advance, len(chunks))  # the bar counts this run's chunks only
-        if any(chunk.id not in self._corpus for chunk in chunks):
-            found = await self._extract(batch, shown)
-            self._corpus = {extraction.chunk_id: extraction for extraction in found}
-            self._checked = []
+        if self._run is None or not self._run.covers(chunks):
+            self._run = await self._decide(batch, shown)
         shown(len(chunks))
-        _warn_refused_documents(batch, self._corpus, self._language)
-        return [self._corpus[chunk.id] for chunk in chunks]
+        extractions = await asyncio.to_thread(self._run.extractions, chunks)
+        _warn_refused_documents(batch, extractions, self._language)
+        return extractions
 
     def corpus_extractions(self) -> list[ChunkExtraction]:
-        """The extractions of the run's whole input without the names a batch refuses (alias
-        folding decides over them), checked once per run."""
-        if not self._checked and self._corpus:
-            from graphrag_neo4j.indexing.input.limits import extraction_within_limits
+        """The names each document of the run's input holds, without those a batch refuses
+        (alias folding decides over them)."""
+        return [] if self._run is None else self._run.scope
 
-            max_words = self.services.settings.extraction.max_name_words
-            self._checked = [extraction_within_limits(e, max_words)
-                             for e in self._corpus.values()]
-        return self._checked
-
-    async def _extract(self, batch: Batch, advance: Advance) -> list[ChunkExtraction]:
+    async def _decide(self, batch: Batch, advance: Advance) -> CorpusRun:
         # Imported here: the registry is read by every CLI command, spaCy only by runs.
-        from graphrag_neo4j.indexing.extraction.fast.extraction import extract_fast_in_thread
+        from graphrag_neo4j.indexing.extraction.fast.extraction import in_own_thread
         from graphrag_neo4j.indexing.extraction.fast.nlp_model import load_pipeline
-        from graphrag_neo4j.indexing.extraction.fast.parse_cache import ParseCache
+        from graphrag_neo4j.indexing.extraction.fast.streamed import CorpusRun
 
         nlp = await asyncio.to_thread(load_pipeline)
         settings = self.services.settings
         every = batch.corpus_chunks
         self._language = nlp.lang or "en"
         refused = _refusal_reasons(batch, self._language)
-        readable = [c for c in every if c.document_id not in refused]
-        cache = ParseCache(settings.cache_dir, settings.extraction.fast)
-        try:
-            extractions = await extract_fast_in_thread(
-                nlp, readable, settings.extraction.fast, advance, cache
-            )
-        finally:
-            cache.close()
-        advance(len(every) - len(readable))
-        return extractions + [ChunkExtraction(c.id, refused_reason=refused[c.document_id])
-                              for c in every if c.document_id in refused]
+        run = await in_own_thread(
+            CorpusRun.decided, nlp, every, refused, settings.extraction.fast,
+            settings.cache_dir, settings.extraction.max_name_words, advance,
+        )
+        advance(sum(1 for c in every if c.document_id in refused))
+        return run
 
     def estimate(
         self, chunks: Sequence[Chunk], profile: ModelProfile  # noqa: ARG002 (no model call)
@@ -113,12 +106,13 @@ def _refusal_reasons(batch: Batch, pipeline_language: str) -> dict[str, str]:
 
 
 def _warn_refused_documents(
-    batch: Batch, extractions: dict[str, ChunkExtraction], pipeline_language: str
+    batch: Batch, extractions: list[ChunkExtraction], pipeline_language: str
 ) -> None:
     """One warning line for each of the batch's documents left unparsed, naming it."""
+    by_chunk = {extraction.chunk_id: extraction for extraction in extractions}
     for document in batch.documents:
         chunks = batch.chunks[document.id]
-        reason = extractions[chunks[0].id].refused_reason if chunks else None
+        reason = by_chunk[chunks[0].id].refused_reason if chunks else None
         if reason is None:
             continue
         logger.warning(

@@ -8,7 +8,7 @@ document parses only its changed chunks (the chunk id is not part of the key: it
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -41,18 +41,22 @@ class ParseCache:
         self._identity = (PARSER_VERSION, MODEL_PACKAGE, MODEL_VERSION,
                           metadata.version("spacy"), shaping)
 
-    def _key(self, text: str) -> str:
+    def key(self, text: str) -> str:
+        """The key `text`'s terms are stored under (for `get_keyed`)."""
         return stable_key(self._identity, text)
 
     def get_many(self, texts: Sequence[str]) -> dict[str, ChunkTerms]:
         """The cached terms of those `texts` parsed before (their chunk ids left empty)."""
-        keys = {self._key(text): text for text in texts}
-        stored = self._store.get_many(keys)
-        return {keys[key]: _from_json(value) for key, value in stored.items()}
+        keys = {self.key(text): text for text in texts}
+        return {keys[key]: terms for key, terms in self.get_keyed(keys).items()}
+
+    def get_keyed(self, keys: Iterable[str]) -> dict[str, ChunkTerms]:
+        """The cached terms stored under those `keys` (their chunk ids left empty)."""
+        return {key: _from_json(value) for key, value in self._store.get_many(keys).items()}
 
     def put_many(self, parsed: dict[str, ChunkTerms]) -> None:
         """Store each text's terms."""
-        self._store.put_many({self._key(text): _to_json(terms) for text, terms in parsed.items()})
+        self._store.put_many({self.key(text): _to_json(terms) for text, terms in parsed.items()})
 
     def close(self) -> None:
         """Close the file."""

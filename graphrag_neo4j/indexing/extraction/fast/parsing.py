@@ -5,13 +5,13 @@ from __future__ import annotations
 import dataclasses
 import multiprocessing
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING
 
 from graphrag_neo4j.indexing.extraction.fast.nlp_model import lemmatizer
 from graphrag_neo4j.indexing.extraction.fast.terms import ChunkTerms, chunk_terms
-from graphrag_neo4j.indexing.input.chunking import texts_read_once
+from graphrag_neo4j.indexing.input.chunking import text_after_overlap
 from graphrag_neo4j.indexing.input.prose import ProseMask
 from graphrag_neo4j.settings import FastExtractionSettings
 
@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 # Below this many chunks, forking parser workers costs more than it saves.
 MIN_CHUNKS_FOR_WORKERS = 16
+# Chunks parsed (or read from the cache) and handed on together: what a run holds parsed at once.
+WINDOW_CHUNKS = 256
 Progress = Callable[[int], None] | None
 _Batch = list[tuple[str, str]]  # (chunk id, text)
 # A line break between two words, and a run of spaces. Hard-wrapped text (most plain-text books)
@@ -47,7 +49,35 @@ def parse_chunks(
 ) -> list[ChunkTerms]:
     """Every chunk's terms, in chunk order; `on_chunk` hears how many chunks each step parsed.
     With a `cache`, texts parsed before are read from it and only the others parsed."""
-    pairs = [(chunk.id, text) for chunk, text in zip(chunks, parsed_texts(chunks), strict=True)]
+    windows = parsed_windows(nlp, chunks, settings, on_chunk, cache)
+    return [terms for window in windows for _, terms in window]
+
+
+def parsed_windows(
+    nlp: Language,
+    chunks: Sequence[Chunk],
+    settings: FastExtractionSettings,
+    on_chunk: Progress = None,
+    cache: ParseCache | None = None,
+    window: int = WINDOW_CHUNKS,
+) -> Iterator[list[tuple[str, ChunkTerms]]]:
+    """Each chunk's parsed text and terms, in chunk order, `window` chunks at a time, so a long
+    input is never held parsed whole. With a `cache`, texts parsed before are read from it and
+    the others parsed and stored window by window."""
+    texts = iter_parsed_texts(chunks)
+    with _Parser(nlp, settings) as parse:
+        for start in range(0, len(chunks), window):
+            pairs = [(chunk.id, next(texts)) for chunk in chunks[start : start + window]]
+            yield _parsed_window(pairs, parse, settings, on_chunk, cache)
+
+
+def _parsed_window(
+    pairs: _Batch,
+    parse: _Parser,
+    settings: FastExtractionSettings,
+    on_chunk: Progress,
+    cache: ParseCache | None,
+) -> list[tuple[str, ChunkTerms]]:
     known = cache.get_many([text for _, text in pairs]) if cache is not None else {}
     # Each distinct text not cached is parsed once, whichever chunks share it.
     todo = list({text: (chunk_id, text) for chunk_id, text in reversed(pairs)
@@ -55,8 +85,7 @@ def parse_chunks(
     if len(todo) < len(pairs) and on_chunk is not None:
         on_chunk(len(pairs) - len(todo))
     fresh: dict[str, ChunkTerms] = {}
-    processes = pipe_processes(settings, len(todo))
-    for batch in _parsed_batches(nlp, _batches(todo, settings.batch_size), settings, processes):
+    for batch in parse(_batches(todo, settings.batch_size), pipe_processes(settings, len(todo))):
         fresh.update((text, terms) for (_, text), terms in zip(todo[len(fresh):], batch,
                                                                strict=False))
         if on_chunk is not None:
@@ -64,7 +93,8 @@ def parse_chunks(
     if cache is not None and fresh:
         cache.put_many(fresh)
     found = {**known, **fresh}
-    return [dataclasses.replace(found[text], chunk_id=chunk_id) for chunk_id, text in pairs]
+    return [(text, dataclasses.replace(found[text], chunk_id=chunk_id))
+            for chunk_id, text in pairs]
 
 
 def pipe_processes(settings: FastExtractionSettings, chunks: int) -> int:
@@ -73,6 +103,11 @@ def pipe_processes(settings: FastExtractionSettings, chunks: int) -> int:
 
 
 def parsed_texts(chunks: Sequence[Chunk]) -> list[str]:
+    """The text parsed of each chunk (see `iter_parsed_texts`)."""
+    return list(iter_parsed_texts(chunks))
+
+
+def iter_parsed_texts(chunks: Iterable[Chunk]) -> Iterator[str]:
     """The text parsed of each chunk: its overlap read once, its prose only (no code, URLs,
     tables or front matter), line wraps and space runs folded.
 
@@ -81,11 +116,12 @@ def parsed_texts(chunks: Sequence[Chunk]) -> list[str]:
     masked in all of them: each document's chunks share one mask, read in order.
     """
     masks: dict[str, ProseMask] = {}
-    texts = []
-    for chunk, text in zip(chunks, texts_read_once(chunks), strict=True):
+    previous: Chunk | None = None
+    for chunk in chunks:
+        text = text_after_overlap(previous, chunk)
+        previous = chunk
         prose = masks.setdefault(chunk.document_id, ProseMask()).prose(text)
-        texts.append(unwrapped(_TRAILING_SPACE.sub("", prose)))
-    return texts
+        yield unwrapped(_TRAILING_SPACE.sub("", prose))
 
 
 def unwrapped(text: str) -> str:
@@ -111,17 +147,31 @@ def _batches(pairs: _Batch, size: int) -> list[_Batch]:
     return [pairs[start : start + step] for start in range(0, len(pairs), step)]
 
 
-def _parsed_batches(
-    nlp: Language, batches: list[_Batch], settings: FastExtractionSettings, processes: int
-) -> Iterator[list[ChunkTerms]]:
-    if processes == 1:
-        yield from (_parse(nlp, settings, batch) for batch in batches)
-        return
-    # Workers parse and reduce to terms themselves: shipping whole parsed Docs back to this
-    # process (as `nlp.pipe(n_process=...)` does) costs serialising them and a busy parent.
-    context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(processes, context, _start_worker, (nlp, settings)) as pool:
-        yield from pool.map(_parse_in_worker, batches)
+class _Parser:
+    """Parses batches of (chunk id, text) in this process, or in a pool of forked workers opened
+    the first time a window is worth them and kept for the windows after it."""
+
+    def __init__(self, nlp: Language, settings: FastExtractionSettings) -> None:
+        self._nlp, self._settings = nlp, settings
+        self._pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> _Parser:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+
+    def __call__(self, batches: list[_Batch], processes: int) -> Iterator[list[ChunkTerms]]:
+        if processes == 1:
+            return (_parse(self._nlp, self._settings, batch) for batch in batches)
+        if self._pool is None:
+            # Workers parse and reduce to terms themselves: shipping whole parsed Docs back to
+            # this process (as `nlp.pipe(n_process=...)` does) costs serialising them.
+            context = multiprocessing.get_context("fork")
+            self._pool = ProcessPoolExecutor(processes, context, _start_worker,
+                                             (self._nlp, self._settings))
+        return self._pool.map(_parse_in_worker, batches)
 
 
 def _start_worker(nlp: Language, settings: FastExtractionSettings) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,6 +39,16 @@ def prune(
     weights: dict[tuple[str, str, str], float] = defaultdict(float)
     for edge in edges:
         weights[(edge.source, edge.predicate, edge.target)] += edge.weight
+    return prune_summed(weights, types, concepts, settings)
+
+
+def prune_summed(
+    weights: Mapping[tuple[str, str, str], float],
+    types: dict[str, str],
+    concepts: set[str],
+    settings: FastExtractionSettings,
+) -> Pruned:
+    """`prune` over each statement's weight summed over the chunks already."""
     strong = {s for s, weight in weights.items() if weight >= settings.min_edge_weight}
     hubs = _hubs(strong, types, settings)
     kept_edges = {s for s in strong if s[0] not in hubs and s[2] not in hubs}

@@ -1,0 +1,192 @@
+"""Fast extraction's decisions over a whole input, from compact counts rather than held parses.
+
+`TermCounts` is added to one parsed chunk at a time (how many chunks hold each term, its concept
+votes, NER types and spellings) and keeps no sentence. `Decisions` are made from it and from the
+summed weights of the statements chunks support (`EdgeWeights`, a second walk over the parses):
+which terms are kept, their types and display names, what pruning leaves. A chunk's extraction,
+with its verbatim sentences, is then built from its own parse and those decisions alone, so a
+run holds the parses of one batch at a time.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from graphrag_neo4j.indexing.extraction.fast.pruning import Pruned, prune_summed
+from graphrag_neo4j.indexing.extraction.fast.terms import UNTYPED, ChunkTerms, Term
+from graphrag_neo4j.indexing.graph.summaries import SENTENCE_SEPARATOR, shortest
+from graphrag_neo4j.indexing.records import ChunkExtraction, EntityMention, RelationMention
+from graphrag_neo4j.settings import FastExtractionSettings
+
+# Concepts need a corpus to tell common from telling; below this many chunks the share is noise.
+MIN_CHUNKS_FOR_SHARE = 20
+Statement = tuple[str, str, str]  # (term key, predicate, term key)
+
+
+@dataclass
+class TermCounts:
+    """What the input's chunks say about each term key, counted one chunk at a time."""
+
+    chunks: int = 0
+    chunks_with: Counter[str] = field(default_factory=Counter)
+    concept_votes: Counter[str] = field(default_factory=Counter)  # + as a noun phrase, - name
+    ner_types: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    spellings: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+
+    def add(self, chunk: ChunkTerms) -> None:
+        """Count one chunk's terms."""
+        self.chunks += 1
+        self.chunks_with.update({t.key for t in chunk.terms})
+        for term in chunk.terms:
+            self.concept_votes[term.key] += 1 if term.concept else -1
+            if term.type != UNTYPED and not term.concept:
+                self.ner_types[term.key][term.type] += 1
+            self.spellings[term.key][term.name] += 1
+
+    def concept_keys(self) -> set[str]:
+        """Keys found as common-noun phrases more often than as names (the tagger errs both
+        ways)."""
+        return {key for key, vote in self.concept_votes.items() if vote > 0}
+
+    def frequent(self, settings: FastExtractionSettings) -> set[str]:
+        """Keys found in enough chunks (concepts: and in not too many of them)."""
+        concepts = self.concept_keys()
+        most = settings.max_concept_chunk_share * self.chunks
+        kept = set()
+        for key, count in self.chunks_with.items():
+            if key in concepts:
+                common = self.chunks >= MIN_CHUNKS_FOR_SHARE and count > most
+                if count >= settings.min_concept_frequency and not common:
+                    kept.add(key)
+            elif count >= settings.min_entity_frequency:
+                kept.add(key)
+        return kept
+
+    def voted_types(self, kept: set[str], settings: FastExtractionSettings) -> dict[str, str]:
+        """One type per key: its most frequent NER type; a name NER never typed is a concept."""
+        concepts = self.concept_keys()
+        types = {}
+        for key in kept:
+            votes = self.ner_types.get(key) if key not in concepts else None
+            types[key] = votes.most_common(1)[0][0] if votes else settings.concept_type
+        return types
+
+    def display_names(self, kept: set[str]) -> dict[str, str]:
+        """The most frequent spelling of each key, capitalised ones first on ties."""
+        return {
+            key: max(self.spellings[key].items(),
+                     key=lambda item: (item[1], item[0][:1].isupper(), item[0]))[0]
+            for key in kept
+        }
+
+
+@dataclass
+class _Pair:
+    """What one chunk says about two terms: supporting sentences and weight."""
+
+    sentences: list[str] = field(default_factory=list)
+    weight: float = 0.0
+
+
+def chunk_pairs(
+    chunk: ChunkTerms, kept: set[str], settings: FastExtractionSettings
+) -> dict[Statement, _Pair]:
+    """(a, predicate, b) -> support in this chunk: per sentence, or the chunk alone."""
+    pairs: dict[Statement, _Pair] = defaultdict(_Pair)
+    by_sentence: dict[int, dict[str, Term]] = defaultdict(dict)
+    for term in chunk.terms:
+        if term.key in kept:
+            by_sentence[term.sentence].setdefault(term.key, term)
+    together: set[tuple[str, str]] = set()
+    for number, terms in sorted(by_sentence.items()):
+        for first, second in itertools.combinations(sorted(terms.values(), key=_order), 2):
+            a, predicate, b = _statement(first, second, chunk, settings)
+            together.add((min(a, b), max(a, b)))
+            pair = pairs[(a, predicate, b)]
+            pair.weight += settings.sentence_weight
+            pair.sentences.append(chunk.sentences[number])
+    if settings.chunk_weight > 0:
+        in_chunk = sorted({t.key for terms in by_sentence.values() for t in terms.values()})
+        for a, b in itertools.combinations(in_chunk, 2):
+            if (a, b) not in together:
+                pairs[(a, settings.cooccurrence_predicate, b)].weight += settings.chunk_weight
+    return pairs
+
+
+def _order(term: Term) -> str:
+    return term.key
+
+
+def _statement(
+    first: Term, second: Term, chunk: ChunkTerms, settings: FastExtractionSettings
+) -> Statement:
+    """A verb whose subject is one and which governs the other is the predicate, else co-occurs."""
+    if first.verb >= 0 and first.verb == second.verb and first.subject != second.subject:
+        subject, obj = (first, second) if first.subject else (second, first)
+        return subject.key, chunk.verbs[first.verb], obj.key
+    return first.key, settings.cooccurrence_predicate, second.key
+
+
+@dataclass
+class EdgeWeights:
+    """The weight of each statement among kept terms summed over the chunks (in chunk order, as
+    pruning always summed them), without their sentences; and the kept keys each document holds."""
+
+    kept: set[str]
+    settings: FastExtractionSettings
+    weights: dict[Statement, float] = field(default_factory=lambda: defaultdict(float))
+    by_document: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+
+    def add(self, chunk: ChunkTerms, document_id: str) -> None:
+        """The statements of one chunk."""
+        for statement, pair in chunk_pairs(chunk, self.kept, self.settings).items():
+            self.weights[statement] += pair.weight
+        self.by_document[document_id].update(t.key for t in chunk.terms if t.key in self.kept)
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """What the whole input decided: the kept keys, their types and names, what pruning left."""
+
+    kept: set[str]
+    types: dict[str, str]
+    names: dict[str, str]
+    pruned: Pruned
+    settings: FastExtractionSettings
+
+    @classmethod
+    def made(cls, counts: TermCounts, weights: EdgeWeights) -> Decisions:
+        """Types, names and pruning from the counts and the summed statement weights."""
+        settings, kept = weights.settings, weights.kept
+        types = counts.voted_types(kept, settings)
+        concepts = {key for key in kept if types[key] == settings.concept_type}
+        pruned = prune_summed(weights.weights, types, concepts, settings)
+        return cls(kept, types, counts.display_names(kept), pruned, settings)
+
+    def extraction(self, chunk: ChunkTerms) -> ChunkExtraction:
+        """The chunk's surviving entities (with their sentences) and relations."""
+        result = ChunkExtraction(chunk_id=chunk.chunk_id)
+        sentences: dict[str, list[str]] = {}
+        for term in chunk.terms:
+            if term.key in self.pruned.nodes:
+                sentences.setdefault(term.key, []).append(chunk.sentences[term.sentence])
+        keep = self.settings.sentences_per_description
+        for key, found in sentences.items():
+            result.entities.append(EntityMention(
+                chunk.chunk_id, self.names[key], self.types[key],
+                SENTENCE_SEPARATOR.join(shortest(found, keep)),
+            ))
+        for statement, pair in chunk_pairs(chunk, self.kept, self.settings).items():
+            if statement in self.pruned.edges:
+                a, predicate, b = statement
+                result.relations.append(RelationMention(
+                    chunk.chunk_id, self.names[a], predicate, self.names[b],
+                    SENTENCE_SEPARATOR.join(shortest(pair.sentences, keep)), pair.weight,
+                ))
+        return result
+
+    def entities_of(self, keys: set[str]) -> list[tuple[str, str]]:
+        """The (name, type) of those keys that survive pruning, by key."""
+        return [(self.names[k], self.types[k]) for k in sorted(keys) if k in self.pruned.nodes]
