@@ -9,10 +9,11 @@ RSS, the process and its forked spaCy workers, is its own) into the emptied grap
 cache folder: `index --method fast`, communities without reports, then `--queries` retrieve-only
 questions per method (made from passage titles: "What is said about <title>?").
 
-Per size: words, seconds per 1,000 words by indexing stage, peak RSS, Leiden and community
-write seconds (and the community build in all), query p50/p95 per method. The smallest size is
-the floor: each stage's s/1k words and each method's p50 is also printed as a ratio to it
-(targets: within 1.3x and 2x at 8k).
+Per size: words, seconds per 1,000 words by indexing stage, peak RSS, the Neo4j data folder's
+size, the community build's seconds by stage (Leiden, writes, extractive summaries and their
+embeddings) and per community, query p50/p95 per method (`--out` keeps them as JSON). The
+smallest size is the floor: each stage's s/1k words and each method's p50 is also printed as a
+ratio to it (targets: within 1.3x and 2x at 8k).
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ from rich.console import Console
 from rich.table import Table
 
 from benchmarks.corpora import NO_LLM_OPTIONS, default_methods
-from graphrag_neo4j.communities.build import LEIDEN_STAGE, WRITE_STAGE
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.settings import load_settings
 
@@ -41,7 +41,6 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
 SOURCES = (DATA / "2wiki" / "corpus.jsonl", DATA / "musique" / "corpus.jsonl")
 BOOK = ROOT / "sample" / "a_christmas_carol.txt"
-COMMUNITY_STAGES = (LEIDEN_STAGE, WRITE_STAGE)
 console = Console(width=220)
 
 
@@ -56,6 +55,7 @@ class SizeResult:
     community_seconds: float = 0.0
     community_stages: dict[str, float] = field(default_factory=dict)
     peak_rss_mb: float = 0.0
+    store_mb: float = 0.0  # the Neo4j data folder after this size (stores, indexes, logs)
     entities: int = 0
     relations: int = 0
     communities: int = 0
@@ -75,6 +75,11 @@ def corpus_slice(folder: Path, passages: int) -> list[Path]:
                     sink.write(json.dumps({k: record[k] for k in ("id", "title", "text")}) + "\n")
                     taken += 1
     return [out, BOOK] if taken < passages else [out]
+
+
+def folder_mb(folder: Path) -> float:
+    """Megabytes of the files under `folder` (0 when it is not on this machine)."""
+    return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file()) / 2**20
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -111,6 +116,7 @@ def run_size(passages: int, folder: Path, queries: int, methods: list[str]) -> S
                 rag.retrieve(question, method, **NO_LLM_OPTIONS.get(method, {}))
                 times.append(1000 * (time.perf_counter() - begun))
             result.query_ms[method] = [statistics.median(times), _percentile(times, 0.95)]
+    result.store_mb = folder_mb(Path(settings.neo4j.home).expanduser() / "data")
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     result.peak_rss_mb = max(own, workers) / 1024
@@ -138,18 +144,30 @@ def _tables(results: list[SizeResult], methods: list[str]) -> list[Table]:
         return 1000 * r.stage_seconds.get(stage, 0.0) / max(1, r.words)
 
     index = Table(title="Fast indexing: seconds per 1,000 words by stage (x the smallest size)")
-    for column in ("passages", "words", "index s", *stages, "peak RSS MB", "entities",
-                   "relations", "communities", "leiden s", "write communities s",
-                   "communities s"):
+    for column in ("passages", "words", "index s", *stages, "peak RSS MB", "store MB",
+                   "entities", "relations", "communities"):
         index.add_column(column, justify="right")
     for r in results:
         cells = [f"{per_k(r, s):.2f} ({per_k(r, s) / per_k(floor, s):.2f}x)"
                  if per_k(floor, s) else f"{per_k(r, s):.2f}" for s in stages]
         index.add_row(f"{r.passages:,}", f"{r.words:,}", f"{r.index_seconds:.0f}", *cells,
-                      f"{r.peak_rss_mb:,.0f}", f"{r.entities:,}", f"{r.relations:,}",
-                      f"{r.communities:,}",
-                      *(f"{r.community_stages.get(s, 0.0):.1f}" for s in COMMUNITY_STAGES),
-                      f"{r.community_seconds:.1f}")
+                      f"{r.peak_rss_mb:,.0f}", f"{r.store_mb:,.0f}", f"{r.entities:,}",
+                      f"{r.relations:,}", f"{r.communities:,}")
+    community_stages = list(dict.fromkeys(s for r in results for s in r.community_stages))
+    communities = Table(title="Communities (no reports): seconds by stage, per community "
+                              "(x the smallest size)")
+    for column in ("passages", "communities", *community_stages, "all s", "ms per community"):
+        communities.add_column(column, justify="right")
+
+    def per_community(r: SizeResult) -> float:
+        return 1000 * r.community_seconds / max(1, r.communities)
+
+    for r in results:
+        communities.add_row(
+            f"{r.passages:,}", f"{r.communities:,}",
+            *(f"{r.community_stages.get(s, 0.0):.1f}" for s in community_stages),
+            f"{r.community_seconds:.1f}",
+            f"{per_community(r):.0f} ({per_community(r) / per_community(floor):.2f}x)")
     queries = Table(title="Retrieve-only ms per method: p50 / p95 (p50 x the smallest size)")
     queries.add_column("passages", justify="right")
     for method in methods:
@@ -158,7 +176,7 @@ def _tables(results: list[SizeResult], methods: list[str]) -> list[Table]:
         queries.add_row(f"{r.passages:,}", *(
             f"{r.query_ms[m][0]:,.0f} / {r.query_ms[m][1]:,.0f} "
             f"({r.query_ms[m][0] / floor.query_ms[m][0]:.2f}x)" for m in methods))
-    return [index, queries]
+    return [index, communities, queries]
 
 
 def main() -> None:
@@ -167,6 +185,7 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="*", default=[1000, 2000, 4000, 8000])
     parser.add_argument("--queries", type=int, default=200, help="questions per method")
     parser.add_argument("--methods", nargs="*", default=default_methods())
+    parser.add_argument("--out", type=Path, help="also write each size's figures here (JSON)")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -181,6 +200,8 @@ def main() -> None:
         for passages in sorted(args.sizes):
             console.print(f"[dim]{passages:,} passages...[/dim]")
             results.append(_child(passages, args, Path(folder)))
+            if args.out:
+                args.out.write_text(json.dumps([asdict(r) for r in results], indent=1))
             for table in _tables(results, args.methods):
                 console.print(table)
 

@@ -42,6 +42,7 @@ from graphrag_neo4j.indexing.input.limits import (
 )
 from graphrag_neo4j.indexing.input.triplet_corpus import Triplet, TripletPassage
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction, Document
+from graphrag_neo4j.indexing.resolution.aliases import RunAliasScopes
 from graphrag_neo4j.indexing.run_report import IndexStats
 from graphrag_neo4j.indexing.stages import registry as stage_list
 from graphrag_neo4j.indexing.stages.base import CHUNKS_LABEL, BatchState
@@ -119,13 +120,14 @@ class Indexer:
             progress.declare(method.progress_label, total_chunks)
             done = 0  # documents completed
             plans = list(plan_batches(todo, chunks))
+            scopes = RunAliasScopes()  # the run's, shared by its batches
             try:
                 for number, plan in enumerate(plans, start=1):
                     batch = Batch(plan.documents, plan.chunks, triplets, languages, every,
                                   plan.preceding, plan.finished)
                     guard_batch(method, self.llm, batch.all_chunks, number)
                     await self._index_or_roll_back(method, batch, progress, stats,
-                                                   (number, len(plans)))
+                                                   (number, len(plans)), scopes)
                     done += len(plan.finished)
             except BudgetExceededError as exc:
                 raise stopped(exc, done, todo[done:], chunks) from exc
@@ -180,12 +182,12 @@ class Indexer:
 
     async def _index_or_roll_back(
         self, method: ExtractionMethod, batch: Batch, progress: StageProgress, stats: IndexStats,
-        number: tuple[int, int],
+        number: tuple[int, int], scopes: RunAliasScopes,
     ) -> None:
         """Index one batch; if anything fails inside it, what it wrote is deleted again (a
         batch is written whole or not at all) and an unforeseen error becomes one sentence."""
         try:
-            await self._index_batch(method, batch, progress, stats)
+            await self._index_batch(method, batch, progress, stats, scopes)
         except Exception as error:
             rolled_back = await self._roll_back(batch)
             if isinstance(error, GraphRAGError):
@@ -206,7 +208,8 @@ class Indexer:
         return True
 
     async def _index_batch(
-        self, method: ExtractionMethod, batch: Batch, progress: StageProgress, stats: IndexStats
+        self, method: ExtractionMethod, batch: Batch, progress: StageProgress, stats: IndexStats,
+        scopes: RunAliasScopes,
     ) -> None:
         chunks = batch.all_chunks
         with progress.stage(CHUNKS_LABEL) as advance:
@@ -224,7 +227,8 @@ class Indexer:
         checked = _within_schema(checked, self.settings, stats)
         state = BatchState(batch, checked, stats, embed_relations=method.embeds_relations)
         if isinstance(method, CorpusWide):
-            state.scope = method.corpus_extractions()
+            state.scope = scopes.of(method.corpus_extractions(), lambda: {
+                c.id: c.document_id for c in batch.corpus_chunks})
         # Resolution reads the entities it merges into: another run writing between its read
         # and this write would record different merges, so the stages after extraction run
         # one writer at a time (extraction, the slow part, stays concurrent).

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
 
 from graphrag_neo4j.indexing.records import ChunkExtraction, entity_id
 from graphrag_neo4j.indexing.resolution.decisions import Resolution, apply_merge, repoint_merges
@@ -20,46 +21,102 @@ def _is_alias(short_key: str, full_key: str) -> bool:
     return full[: len(short)] == short or full[-len(short) :] == short
 
 
-def _entities_by_document(
-    resolution: Resolution,
-    extractions: Sequence[ChunkExtraction],
-    chunk_documents: Mapping[str, str],
-    types: Collection[str],
-) -> dict[str, dict[str, ProtoEntity]]:
-    """The entities (of the alias types) each document mentions, by id.
+Key = tuple[str, str]  # a mention's normalised name and type (grouping.mention_key)
 
-    `extractions` may reach past the batch (the run's whole input): a name the batch does
-    not hold stands for itself there, so it still counts where it makes a short name
+
+@dataclass(frozen=True)
+class AliasScope:
+    """Where each name of the input occurs, by document: built once per run and read by
+    every batch, so a batch reads the documents its own names are in, not the whole input
+    (reading the whole input per batch made alias folding quadratic in the corpus)."""
+
+    # document -> each of its keys, as the entity it stands for outside the batch
+    mentions: dict[str, dict[Key, ProtoEntity]]
+    documents_by_key: dict[Key, set[str]]
+    # the documents holding each key's own entity id (a stored entity found by a merge
+    # keeps the id of its first name, which other documents may hold under that name)
+    documents_by_id: dict[str, set[str]]
+
+    @classmethod
+    def of(cls, extractions: Sequence[ChunkExtraction],
+           chunk_documents: Mapping[str, str]) -> AliasScope:
+        """The scope of these extractions; a chunk of no known document counts nowhere."""
+        mentions: dict[str, dict[Key, ProtoEntity]] = defaultdict(dict)
+        outside: dict[Key, ProtoEntity] = {}
+        by_key: dict[Key, set[str]] = defaultdict(set)
+        by_id: dict[str, set[str]] = defaultdict(set)
+        for extraction in extractions:
+            document = chunk_documents.get(extraction.chunk_id)
+            if document is None:
+                continue
+            for mention in extraction.entities:
+                key = mention_key(mention)
+                entity = outside.get(key) or outside.setdefault(key, ProtoEntity(
+                    entity_id(mention.name, mention.type), mention.name, mention.type, key[0]))
+                # Kept in the order of each key's last mention: where two keys share an
+                # entity id, the later one speaks for it, as in a scan of the input.
+                mentions[document][key] = mentions[document].pop(key, entity)
+                by_key[key].add(document)
+                by_id[entity.id].add(document)
+        return cls(dict(mentions), dict(by_key), dict(by_id))
+
+    def documents_of(self, resolution: Resolution) -> list[str]:
+        """The documents holding a name of the resolution or one of its entities' ids."""
+        found: set[str] = set()
+        for key in resolution.assignment:
+            found |= self.documents_by_key.get(key, set())
+        for proto_id in resolution.protos:
+            found |= self.documents_by_id.get(proto_id, set())
+        return sorted(found)
+
+
+@dataclass
+class RunAliasScopes:
+    """One run's alias scope, built again only when the input's extractions change (a
+    method deciding over the whole input decides once; its batches share the result)."""
+
+    _built: tuple[Sequence[ChunkExtraction], AliasScope] | None = None
+
+    def of(self, extractions: Sequence[ChunkExtraction],
+           chunk_documents: Callable[[], Mapping[str, str]]) -> AliasScope:
+        """The scope of `extractions` (the same list object as last time: the same scope)."""
+        if self._built is None or self._built[0] is not extractions:
+            self._built = (extractions, AliasScope.of(extractions, chunk_documents()))
+        return self._built[1]
+
+
+def _entities_by_document(
+    resolution: Resolution, scope: AliasScope, types: Collection[str]
+) -> dict[str, dict[str, ProtoEntity]]:
+    """The entities (of the alias types) each document of the resolution's names mentions.
+
+    The scope may reach past the batch (the run's whole input): a name the batch does not
+    hold stands for itself there, so it still counts where it makes a short name
     ambiguous, and is never folded by this batch.
     """
     found: dict[str, dict[str, ProtoEntity]] = defaultdict(dict)
-    elsewhere: dict[tuple[str, str], ProtoEntity] = {}
-    for extraction in extractions:
-        document = chunk_documents.get(extraction.chunk_id)
-        for mention in extraction.entities:
-            key = mention_key(mention)
+    for document in scope.documents_of(resolution):
+        for key, entity in scope.mentions[document].items():
             if key in resolution.assignment:
                 entity = resolution.entity_of(key)
-            else:
-                entity = elsewhere.setdefault(key, ProtoEntity(
-                    entity_id(mention.name, mention.type), mention.name, mention.type, key[0]))
-            if document is not None and entity.type in types:
+            if entity.type in types:
                 found[document][entity.id] = entity
     return found
 
 
 def alias_folds(
-    resolution: Resolution,
-    extractions: Sequence[ChunkExtraction],
-    chunk_documents: Mapping[str, str],
-    types: Collection[str],
+    resolution: Resolution, scope: AliasScope, types: Collection[str]
 ) -> dict[str, str]:
     """short id -> full id, where every document using the short name holds one full name;
     only entities of `resolution` are folded."""
     targets: dict[str, set[str | None]] = defaultdict(set)
-    for by_id in _entities_by_document(resolution, extractions, chunk_documents, types).values():
+    for by_id in _entities_by_document(resolution, scope, types).values():
         entities = [by_id[i] for i in sorted(by_id)]
         for short in entities:
+            settled = targets.get(short.id)
+            if short.id not in resolution.protos or (settled and (None in settled
+                                                                   or len(settled) > 1)):
+                continue  # never folded: not the batch's, or ambiguous in another document
             fulls = [
                 full.id for full in entities
                 if compatible(short.type, full.type) and _is_alias(short.name_key, full.name_key)
@@ -74,20 +131,15 @@ def alias_folds(
     return folds
 
 
-def fold_aliases(
-    resolution: Resolution,
-    extractions: Sequence[ChunkExtraction],
-    chunk_documents: Mapping[str, str],
-    types: Collection[str],
-) -> int:
+def fold_aliases(resolution: Resolution, scope: AliasScope, types: Collection[str]) -> int:
     """Merge each unambiguous alias into its full name, recorded as an undoable merge;
-    `extractions` (and `chunk_documents`) may cover more than the batch: the run's input.
+    `scope` may cover more than the batch: the run's input.
 
     Folds chain ("Tim" -> "Tiny Tim" -> "Tiny Tim Cratchit") and a full name may be merged
     away by an earlier fold (into a stored short name, which keeps its id): every merge lands
     on whatever its two ends have become, so no fold needs another to have run first.
     """
-    folds = alias_folds(resolution, extractions, chunk_documents, types)
+    folds = alias_folds(resolution, scope, types)
     # Read before any merge: an earlier fold may have merged the full name away.
     names = {proto_id: proto.name for proto_id, proto in resolution.protos.items()}
     before = len(resolution.merges)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from graphrag_neo4j.indexing.records import ChunkExtraction, normalize_name
-from graphrag_neo4j.indexing.resolution.aliases import fold_aliases
+from graphrag_neo4j.indexing.resolution.aliases import AliasScope, fold_aliases
 from graphrag_neo4j.indexing.resolution.decisions import MergeDecider, Resolution, surface_merges
 from graphrag_neo4j.indexing.resolution.grouping import (
     ExistingEntity,
@@ -42,16 +42,12 @@ class ResolvingStage:
     prompts_dir: Path | None = None
 
     async def resolve(
-        self,
-        extractions: Sequence[ChunkExtraction],
-        chunk_documents: Mapping[str, str] | None = None,
-        scope: Sequence[ChunkExtraction] | None = None,
+        self, extractions: Sequence[ChunkExtraction], scope: AliasScope | None = None
     ) -> Resolution:
         """Exact-name grouping always; type conflicts and near-duplicates when an LLM is there.
 
         Fast extraction (no LLM) folds unambiguous aliases per document instead; it needs
-        `chunk_documents` (chunk id -> document id) to know what a document names, and
-        decides over `scope` (the run's whole input) when given, else over `extractions`.
+        `scope`: where each name occurs, over the batch or over the run's whole input.
         """
         mentions = [m for extraction in extractions for m in extraction.entities]
         keys = sorted({normalize_name(m.name) for m in mentions})
@@ -63,10 +59,9 @@ class ResolvingStage:
         if not deciding or self.llm is None:
             resolution = Resolution(grouping.protos, grouping.assignment, surface_merges(grouping))
             fast = self.settings.fast
-            if self.settings.method == "fast" and fast.fold_aliases and chunk_documents:
+            if self.settings.method == "fast" and fast.fold_aliases and scope is not None:
                 resolution.vetoed = await self._vetoed(keys)
-                fold_aliases(resolution, scope or extractions, chunk_documents,
-                             fast.alias_types)
+                fold_aliases(resolution, scope, fast.alias_types)
             return resolution
         protos = list(grouping.protos.values())
         vectors = await self.embedder.embed([p.name for p in protos])

@@ -10,6 +10,7 @@ from graphrag_neo4j.indexing.records import ChunkExtraction
 from graphrag_neo4j.indexing.run_report import IndexStats
 
 if TYPE_CHECKING:
+    from graphrag_neo4j.indexing.resolution.aliases import AliasScope
     from graphrag_neo4j.indexing.resolution.decisions import Resolution
     from graphrag_neo4j.llm.costs.estimate import StageEstimate
     from graphrag_neo4j.llm.costs.profile import ModelProfile
@@ -29,9 +30,9 @@ class BatchState:
     extractions: list[ChunkExtraction]
     stats: IndexStats
     resolution: Resolution | None = None
-    # Extractions of the run's whole input when the method decides over it (fast extraction's
-    # alias folding reads them); empty: the batch's own.
-    scope: list[ChunkExtraction] = field(default_factory=list)
+    # Where each name of the run's whole input occurs, when the method decides over it (fast
+    # extraction's alias folding reads it); None: the batch's own.
+    scope: AliasScope | None = None
     entity_ids: set[str] = field(default_factory=set)
     relation_ids: set[str] = field(default_factory=set)
     embed_relations: bool = True  # the extraction method's: give relations sentence vectors

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from graphrag_neo4j.indexing.costs.dependent_stages import Dependent, dependent_row
 from graphrag_neo4j.indexing.extraction.base import IndexingServices
+from graphrag_neo4j.indexing.resolution.aliases import AliasScope
 from graphrag_neo4j.indexing.resolution.decisions import STAGE
 from graphrag_neo4j.indexing.resolution.stage import ResolvingStage
 from graphrag_neo4j.indexing.stages.base import BatchState, EstimateInputs
@@ -24,10 +25,10 @@ class ResolveStage:
         settings = services.settings
         stage = ResolvingStage(services.store, settings.extraction, services.embedder,
                                services.llm, settings.prompts_dir)
-        chunk_documents = {c.id: c.document_id for c in state.batch.corpus_chunks}
+        scope = state.scope or AliasScope.of(
+            state.extractions, {c.id: c.document_id for c in state.batch.all_chunks})
         with progress.stage(self.label, add_total=1) as advance:
-            state.resolution = await stage.resolve(
-                state.extractions, chunk_documents, state.scope or None)
+            state.resolution = await stage.resolve(state.extractions, scope)
             advance(1)
 
     def estimate(self, inputs: EstimateInputs) -> list[StageEstimate]:

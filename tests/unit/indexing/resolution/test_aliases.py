@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graphrag_neo4j.indexing.records import ChunkExtraction, EntityMention, entity_id
-from graphrag_neo4j.indexing.resolution.aliases import fold_aliases
+from graphrag_neo4j.indexing.resolution.aliases import AliasScope, RunAliasScopes, fold_aliases
 from graphrag_neo4j.indexing.resolution.decisions import Resolution, surface_merges
 from graphrag_neo4j.indexing.resolution.grouping import ExistingEntity, group_mentions
 
@@ -25,7 +25,7 @@ def _fold(
     grouping = group_mentions([m for x in extractions for m in x.entities], stored)
     resolution = Resolution(grouping.protos, grouping.assignment, surface_merges(grouping))
     resolution.vetoed = set(vetoed)
-    fold_aliases(resolution, extractions, documents, TYPES)
+    fold_aliases(resolution, AliasScope.of(extractions, documents), TYPES)
     return resolution
 
 
@@ -119,3 +119,33 @@ def test_a_name_found_through_its_recorded_merge_is_not_recorded_again() -> None
     assert [(m.from_name, m.decided_by) for m in resolution.merges] == [
         ("EBENEZER SCROOGE", "normalisation")
     ]
+
+
+def test_a_batch_reads_only_the_documents_its_names_are_in() -> None:
+    # A run's input of 2,000 documents, one name each: the batch of one document (Scrooge's)
+    # reads its own document and the one other holding "Scrooge", not the whole input
+    # (a scan of the whole input per batch made a run quadratic in its documents).
+    extractions = [_extraction(f"c{n}", f"Person{n} Surname{n}") for n in range(2000)]
+    extractions += [_extraction("s1", "Ebenezer Scrooge", "Scrooge"), _extraction("s2", "Scrooge")]
+    documents = {x.chunk_id: f"d-{x.chunk_id}" for x in extractions}
+    scope = AliasScope.of(extractions, documents)
+    batch = extractions[-2:-1]
+    grouping = group_mentions([m for x in batch for m in x.entities], [])
+    resolution = Resolution(grouping.protos, grouping.assignment, surface_merges(grouping))
+    assert scope.documents_of(resolution) == ["d-s1", "d-s2"]
+    # d-s2 holds "Scrooge" alone, so the short name is ambiguous there: nothing is folded.
+    assert fold_aliases(resolution, scope, TYPES) == 0
+
+
+def test_a_run_builds_its_scope_once_for_all_batches() -> None:
+    extractions = [_extraction("c1", "Ebenezer Scrooge", "Scrooge")]
+    built: list[int] = []
+
+    def documents() -> dict[str, str]:
+        built.append(1)
+        return {"c1": "d1"}
+
+    scopes = RunAliasScopes()
+    first = scopes.of(extractions, documents)
+    assert scopes.of(extractions, documents) is first and len(built) == 1
+    assert scopes.of(list(extractions), documents) is not first and len(built) == 2

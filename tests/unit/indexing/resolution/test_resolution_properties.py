@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -16,14 +17,25 @@ from graphrag_neo4j.indexing.records import (
     entity_id,
     normalize_name,
 )
-from graphrag_neo4j.indexing.resolution.aliases import fold_aliases
+from graphrag_neo4j.indexing.resolution.aliases import (
+    AliasScope,
+    _is_alias,
+    alias_folds,
+    fold_aliases,
+)
 from graphrag_neo4j.indexing.resolution.decisions import (
     Resolution,
     apply_merge,
     repoint_merges,
     surface_merges,
 )
-from graphrag_neo4j.indexing.resolution.grouping import ExistingEntity, group_mentions, mention_key
+from graphrag_neo4j.indexing.resolution.grouping import (
+    ExistingEntity,
+    ProtoEntity,
+    compatible,
+    group_mentions,
+    mention_key,
+)
 
 TYPES = ("person", "organization", "location")
 # Few words, so names share words, abbreviate each other in chains and collide after folding.
@@ -90,7 +102,7 @@ def folded(batch: Batch, vetoed: frozenset[tuple[str, str]] = frozenset()) -> Re
     grouping = group_mentions(batch.mentions, batch.stored)
     resolution = Resolution(grouping.protos, grouping.assignment, surface_merges(grouping))
     resolution.vetoed = set(vetoed)
-    fold_aliases(resolution, batch.extractions(), batch.documents, TYPES)
+    fold_aliases(resolution, AliasScope.of(batch.extractions(), batch.documents), TYPES)
     return resolution
 
 
@@ -159,3 +171,62 @@ def test_any_merge_decisions_even_cyclic_keep_the_graph_consistent(
             apply_merge(resolution, ids[source % len(ids)], ids[target % len(ids)], "same")
     repoint_merges(resolution)
     check_consistent(batch, resolution)
+
+
+def folds_by_scanning(resolution: Resolution, extractions: Sequence[ChunkExtraction],
+                      documents: dict[str, str]) -> dict[str, str]:
+    """Alias folds as a scan of every mention of the input finds them (the rule, read
+    slowly): each document's entities, then each short name's one full name everywhere."""
+    found: dict[str, dict[str, ProtoEntity]] = defaultdict(dict)
+    for extraction in extractions:
+        for mention in extraction.entities:
+            key = mention_key(mention)
+            entity = (resolution.entity_of(key) if key in resolution.assignment else
+                      ProtoEntity(entity_id(mention.name, mention.type), mention.name,
+                                  mention.type, key[0]))
+            if extraction.chunk_id in documents and entity.type in TYPES:
+                found[documents[extraction.chunk_id]][entity.id] = entity
+    targets: dict[str, set[str | None]] = defaultdict(set)
+    for by_id in found.values():
+        entities = [by_id[i] for i in sorted(by_id)]
+        for short in entities:
+            fulls = [full.id for full in entities if compatible(short.type, full.type)
+                     and _is_alias(short.name_key, full.name_key)]
+            targets[short.id].add(fulls[0] if len(fulls) == 1 else None)
+    return {short: only for short, chosen in targets.items() if len(chosen) == 1
+            and (only := next(iter(chosen))) is not None
+            and short in resolution.protos and only in resolution.protos}
+
+
+FAMILY = ("Tim", "Tiny Tim", "Tiny Tim Cratchit", "Bob", "Bob Cratchit", "Cratchit", "TIM")
+INPUT_CHUNKS = tuple(f"c{n}" for n in range(8))
+
+
+@st.composite
+def inputs(draw: st.DrawFn) -> tuple[list[ChunkExtraction], dict[str, str],
+                                     list[ExistingEntity]]:
+    """A run's input where short names and their full names meet across documents."""
+    documents = {c: draw(st.sampled_from(("d0", "d1", "d2", "d3", "d4"))) for c in INPUT_CHUNKS}
+    extractions = [ChunkExtraction(chunk, [
+        EntityMention(chunk, name, kind, "") for name, kind in draw(st.lists(
+            st.tuples(st.sampled_from(FAMILY), st.sampled_from(("person", "unknown"))),
+            max_size=4))]) for chunk in INPUT_CHUNKS]
+    stored = [ExistingEntity(entity_id(name, "person"), name, "person", normalize_name(key))
+              for name, key in draw(st.lists(st.tuples(st.sampled_from(FAMILY),
+                                                       st.sampled_from(FAMILY)), max_size=2))]
+    return extractions, documents, stored
+
+
+@settings(max_examples=400, deadline=None)
+@given(inputs(), st.integers(1, len(INPUT_CHUNKS)))
+def test_a_batch_folds_as_a_scan_of_the_whole_input_would(
+    given_input: tuple[list[ChunkExtraction], dict[str, str], list[ExistingEntity]], cut: int
+) -> None:
+    # The batch is the first `cut` chunks; the scope is every chunk (the run's input), so
+    # names outside the batch make short names ambiguous without being folded themselves.
+    everything, documents, stored = given_input
+    grouping = group_mentions([m for x in everything[:cut] for m in x.entities], stored)
+    resolution = Resolution(grouping.protos, grouping.assignment, surface_merges(grouping))
+    scope = AliasScope.of(everything, documents)
+    assert alias_folds(resolution, scope, TYPES) == folds_by_scanning(
+        resolution, everything, documents)
