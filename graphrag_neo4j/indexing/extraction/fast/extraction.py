@@ -7,7 +7,7 @@ import gc
 import itertools
 import threading
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -30,15 +30,15 @@ MIN_CHUNKS_FOR_SHARE = 20
 
 
 def extract_fast(
-    nlp: Language,
+    load_nlp: Callable[[], Language],
     chunks: Sequence[Chunk],
     settings: FastExtractionSettings,
     on_chunk: Progress = None,
     cache: ParseCache | None = None,
 ) -> list[ChunkExtraction]:
     """Parse the chunks (in worker processes for a long input; with a `cache`, only those not
-    parsed before) and build pruned extractions."""
-    parsed = parse_chunks(nlp, chunks, settings, on_chunk, cache)
+    parsed before; the pipeline is loaded only for those) and build pruned extractions."""
+    parsed = parse_chunks(load_nlp, chunks, settings, on_chunk, cache)
     with collector_paused():
         return extractions_from_terms(parsed, settings)
 
@@ -61,7 +61,7 @@ def collector_paused() -> Iterator[None]:
 
 
 async def extract_fast_in_thread(
-    nlp: Language,
+    load_nlp: Callable[[], Language],
     chunks: Sequence[Chunk],
     settings: FastExtractionSettings,
     on_chunk: Progress = None,
@@ -77,7 +77,7 @@ async def extract_fast_in_thread(
 
     def work() -> None:
         try:
-            result = extract_fast(nlp, chunks, settings, on_chunk, cache)
+            result = extract_fast(load_nlp, chunks, settings, on_chunk, cache)
         except BaseException as error:  # handed to the awaiting coroutine, not lost in a thread
             loop.call_soon_threadsafe(done.set_exception, error)
         else:

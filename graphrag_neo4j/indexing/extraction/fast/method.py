@@ -74,19 +74,21 @@ class FastExtraction:
     async def _extract(self, batch: Batch, advance: Advance) -> list[ChunkExtraction]:
         # Imported here: the registry is read by every CLI command, spaCy only by runs.
         from graphrag_neo4j.indexing.extraction.fast.extraction import extract_fast_in_thread
-        from graphrag_neo4j.indexing.extraction.fast.nlp_model import load_pipeline
+        from graphrag_neo4j.indexing.extraction.fast.nlp_model import (
+            load_pipeline,
+            pipeline_language,
+        )
         from graphrag_neo4j.indexing.extraction.fast.parse_cache import ParseCache
 
-        nlp = await asyncio.to_thread(load_pipeline)
         settings = self.services.settings
         every = batch.corpus_chunks
-        self._language = nlp.lang or "en"
+        self._language = await asyncio.to_thread(pipeline_language)
         refused = _refusal_reasons(batch, self._language)
         readable = [c for c in every if c.document_id not in refused]
         cache = ParseCache(settings.cache_dir, settings.extraction.fast)
         try:
             extractions = await extract_fast_in_thread(
-                nlp, readable, settings.extraction.fast, advance, cache
+                load_pipeline, readable, settings.extraction.fast, advance, cache
             )
         finally:
             cache.close()

@@ -39,14 +39,15 @@ _worker: tuple[Language, FastExtractionSettings] | None = None
 
 
 def parse_chunks(
-    nlp: Language,
+    load_nlp: Callable[[], Language],
     chunks: Sequence[Chunk],
     settings: FastExtractionSettings,
     on_chunk: Progress = None,
     cache: ParseCache | None = None,
 ) -> list[ChunkTerms]:
     """Every chunk's terms, in chunk order; `on_chunk` hears how many chunks each step parsed.
-    With a `cache`, texts parsed before are read from it and only the others parsed."""
+    With a `cache`, texts parsed before are read from it and only the others parsed; the
+    pipeline is loaded (`load_nlp`) only when some text is left to parse."""
     pairs = [(chunk.id, text) for chunk, text in zip(chunks, parsed_texts(chunks), strict=True)]
     known = cache.get_many([text for _, text in pairs]) if cache is not None else {}
     # Each distinct text not cached is parsed once, whichever chunks share it.
@@ -56,7 +57,10 @@ def parse_chunks(
         on_chunk(len(pairs) - len(todo))
     fresh: dict[str, ChunkTerms] = {}
     processes = pipe_processes(settings, len(todo))
-    for batch in _parsed_batches(nlp, _batches(todo, settings.batch_size), settings, processes):
+    # A re-run of an unchanged corpus parses nothing: it need not import or load spaCy.
+    batches = _batches(todo, settings.batch_size)
+    parsed = _parsed_batches(load_nlp(), batches, settings, processes) if todo else iter(())
+    for batch in parsed:
         fresh.update((text, terms) for (_, text), terms in zip(todo[len(fresh):], batch,
                                                                strict=False))
         if on_chunk is not None:
