@@ -10,7 +10,11 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from graphrag_neo4j.communities.extractive_stage import ExtractiveCounts, write_extracts
+from graphrag_neo4j.communities.extractive_stage import (
+    ExtractiveCounts,
+    embed_unreported_extracts,
+    write_extracts,
+)
 from graphrag_neo4j.communities.ids import IdAssignment, assign_ids
 from graphrag_neo4j.communities.leiden import Hierarchy, cluster_graph, read_edges
 from graphrag_neo4j.communities.report_budget import ReportsStoppedError
@@ -149,13 +153,22 @@ async def build_communities(
         before = dict(progress.stage_seconds)
         hierarchy, assignment = await cluster_and_write(store, settings, stats, progress)
         levels = {lvl: ids_at_level(hierarchy, assignment, lvl) for lvl in hierarchy.levels}
+        # A report replaces its extract's vector: with every report written now, an extract
+        # is embedded only if no report replaced it (after the reports, or a budget's stop).
         extracts = await write_extracts(
             store, settings.communities, settings.chunking.encoding,
-            members_by_id(hierarchy, assignment), levels, embedder, progress,
+            members_by_id(hierarchy, assignment), levels,
+            None if reports == "all" else embedder, progress,
         )
         await asyncio.to_thread(store.write, "communities/set_report_mode", mode=reports)
         stage = ReportStage(store, settings, llm, embedder)
-        await _write_reports(stage, levels if reports == "all" else {}, progress)
+        try:
+            await _write_reports(stage, levels if reports == "all" else {}, progress)
+        except ReportsStoppedError:
+            await embed_unreported_extracts(store, embedder, progress)
+            raise
+        if reports == "all":
+            await embed_unreported_extracts(store, embedder, progress)
         stats.stage_seconds = {name: seconds - before.get(name, 0.0) for name, seconds
                                in progress.stage_seconds.items()
                                if seconds != before.get(name)}
