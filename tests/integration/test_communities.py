@@ -11,6 +11,7 @@ import pytest
 
 from graphrag_neo4j.communities.report_stage import embedding_text
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.query.lazy_reports import waiting
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
@@ -192,6 +193,26 @@ def test_a_build_writing_reports_embeds_the_reports_not_the_extracts_they_replac
     assert sorted(built) == sorted(embedding_text(r["title"], r["summary"]) for r in rows)
     assert not set(extracts) & set(built)
     assert all(row["embedded"] for row in rows)
+
+
+def test_communities_below_the_report_size_keep_their_extracts_and_are_never_reported(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    with make_rag(settings, tmp_path, fake_llm(), min_report_size=6) as rag:
+        index_fixed_graph(rag, tmp_path)
+        to_write = rag.estimate_communities().facts
+        stats = rag.build_communities(reports="all")
+    rows = reports(store).values()
+    small = [r for r in rows if r["size"] < 6]
+    at_levels = [row for level in (0, 1)
+                 for row in store.read("query/community_reports_at_level", level=level)]
+    modes = {row["id"]: row["report_mode"] for row in at_levels}
+    assert len(small) == stats.too_small_for_reports == to_write["too small for a report"] == 26
+    assert stats.reports_generated == to_write["reports to write"] == len(rows) - 26 == 4
+    assert all(r["report_status"] == "extractive" and r["embedded"] for r in small)
+    assert all(r["report_status"] == "ok" for r in rows if r["size"] >= 6)
+    assert {modes[r["id"]] for r in small} == {"none"} and len(modes) == 30
+    assert not waiting(at_levels)  # global search maps every level whole, writes nothing lazily
 
 
 def test_a_crowded_parent_is_written_from_its_sub_reports(
