@@ -95,7 +95,7 @@ def measure_extraction(settings: Settings, rounds: int = 3) -> tuple[float, floa
             pass
 
     def extraction() -> None:
-        extract_fast(nlp, chunks, fast)
+        extract_fast(lambda: nlp, chunks, fast)
 
     runs: dict[str, list[float]] = defaultdict(list)
     work: dict[str, Callable[[], None]] = {

@@ -35,7 +35,7 @@ def main() -> None:
         for label in ("no cache", "cold cache", "warm cache", "no cache", "warm cache"):
             cache = None if label == "no cache" else ParseCache(Path(tmp), fast)
             started = time.perf_counter()
-            out = extract_fast(nlp, chunks, fast, cache=cache)
+            out = extract_fast(lambda: nlp, chunks, fast, cache=cache)
             seconds = time.perf_counter() - started
             mentions = sum(len(e.entities) for e in out)
             print(f"{label}: {len(chunks)} chunks, {seconds:.2f} s, {mentions} entity mentions")

@@ -363,6 +363,12 @@ class CommunitySettings(_Section):
         "for the communities a question selects) or none; empty = lazy when no document was "
         "indexed with LLM extraction, all otherwise.",
     )
+    min_report_size: int = Field(
+        3, ge=1,
+        description="Communities of fewer member entities get no LLM report, at build time or "
+        "lazily: their extractive summary stands (a pair's report restates its one relation); "
+        "1 reports every community.",
+    )
     extractive_sentences: int = Field(
         5,
         description="Sentences in a community's extractive summary (written at build time "

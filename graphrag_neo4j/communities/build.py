@@ -10,7 +10,11 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from graphrag_neo4j.communities.extractive_stage import ExtractiveCounts, write_extracts
+from graphrag_neo4j.communities.extractive_stage import (
+    ExtractiveCounts,
+    embed_unreported_extracts,
+    write_extracts,
+)
 from graphrag_neo4j.communities.ids import IdAssignment, assign_ids
 from graphrag_neo4j.communities.leiden import Hierarchy, cluster_graph, read_edges
 from graphrag_neo4j.communities.report_budget import ReportsStoppedError
@@ -47,6 +51,7 @@ class CommunityStats:
     extracts_written: int = 0
     extracts_unchanged: int = 0
     llm_reports_kept: int = 0
+    too_small_for_reports: int = 0
     stage_seconds: dict[str, float] = field(default_factory=dict)
     message: str = ""
 
@@ -77,6 +82,7 @@ class CommunityStats:
             ("reports generated", self.reports_generated),
             ("reports reused", self.reports_reused),
             ("reports fallback", self.reports_fallback),
+            ("too small for a report", self.too_small_for_reports),
         ]
         for name, value in rows:
             table.add_row(name, f"{value:,}")
@@ -149,19 +155,41 @@ async def build_communities(
         before = dict(progress.stage_seconds)
         hierarchy, assignment = await cluster_and_write(store, settings, stats, progress)
         levels = {lvl: ids_at_level(hierarchy, assignment, lvl) for lvl in hierarchy.levels}
+        members = members_by_id(hierarchy, assignment)
+        # A report replaces its extract's vector: with every report written now, an extract
+        # is embedded only if no report replaced it (after the reports, or a budget's stop).
         extracts = await write_extracts(
-            store, settings.communities, settings.chunking.encoding,
-            members_by_id(hierarchy, assignment), levels, embedder, progress,
+            store, settings.communities, settings.chunking.encoding, members, levels,
+            None if reports == "all" else embedder, progress,
         )
-        await asyncio.to_thread(store.write, "communities/set_report_mode", mode=reports)
+        min_size = settings.communities.min_report_size
+        await asyncio.to_thread(store.write, "communities/set_report_mode", mode=reports,
+                                min_size=min_size)
+        stats.too_small_for_reports = sum(len(ids) < min_size for ids in members.values())
         stage = ReportStage(store, settings, llm, embedder)
-        await _write_reports(stage, levels if reports == "all" else {}, progress)
+        try:
+            await _write_reports(stage, _reportable(levels, members, min_size, reports),
+                                 progress)
+        except ReportsStoppedError:
+            await embed_unreported_extracts(store, embedder, progress)
+            raise
+        if reports == "all":
+            await embed_unreported_extracts(store, embedder, progress)
         stats.stage_seconds = {name: seconds - before.get(name, 0.0) for name, seconds
                                in progress.stage_seconds.items()
                                if seconds != before.get(name)}
     _record_reports(stats, stage, extracts)
     stats.message = _closing_sentence(stats)
     return stats
+
+
+def _reportable(levels: dict[int, list[str]], members: dict[str, frozenset[str]], min_size: int,
+                reports: ReportMode) -> dict[int, list[str]]:
+    """The communities a build writes reports for: with `reports="all"`, those of at least
+    `min_size` members (a smaller one's extract stands; its report mode says 'none')."""
+    if reports != "all":
+        return {}
+    return {lvl: [i for i in ids if len(members[i]) >= min_size] for lvl, ids in levels.items()}
 
 
 async def _write_reports(stage: ReportStage, levels: dict[int, list[str]],

@@ -39,6 +39,7 @@ class ReportRequests:
 
     communities: int = 0
     reused: int = 0
+    too_small: int = 0  # below communities.min_report_size: never reported
     tokens: list[PromptTokens] = field(default_factory=list)
 
     @property
@@ -60,8 +61,9 @@ def report_requests(store: Store, settings: Settings, llm: LLMCaller) -> ReportR
     writer = ReportWriter(llm, settings.communities.report_max_tokens, settings.prompts_dir)
     identity, counter = writer.template_identity(), TokenCounter(settings.chunking.encoding)
     budget = settings.communities.report_max_input_tokens
-    groups = _groups(store, settings)
-    result = ReportRequests(communities=len(groups))
+    every = _groups(store, settings)
+    groups = [g for g in every if len(g["members"]) >= settings.communities.min_report_size]
+    result = ReportRequests(communities=len(every), too_small=len(every) - len(groups))
     for start in range(0, len(groups), READ_BATCH):
         rows = store.read("communities/member_contexts", groups=groups[start : start + READ_BATCH])
         pending = []
@@ -91,7 +93,7 @@ async def estimate_communities(store: Store, settings: Settings, llm: LLMCaller,
     facts: dict[str, int | str] = {
         "communities": requests.communities, "reports reused from the graph": requests.reused,
         "reports in the LLM cache": len(requests.tokens) - requests.calls,
-        "reports to write": requests.calls,
+        "reports to write": requests.calls, "too small for a report": requests.too_small,
         "model": profile.model_name or "(unnamed)",
         "prices": profile.prices.source if profile.prices else "unknown",
     }

@@ -168,3 +168,17 @@ async def _embed_rows(embedder: EmbeddingCaller | None, rows: list[Row],
         for row, vector in zip(part, vectors, strict=True):
             row["embedding"] = vector
         advance(len(part))
+
+
+async def embed_unreported_extracts(store: Store, embedder: EmbeddingCaller | None,
+                                    progress: StageProgress) -> int:
+    """Embed the extracts no report replaced (a build that wrote reports left them without a
+    vector, as their reports would have replaced it); how many."""
+    rows = await asyncio.to_thread(store.read, "communities/list_unembedded_extracts")
+    if embedder is None or not rows:
+        return 0
+    with progress.stage(EMBED_STAGE, add_total=len(rows)) as advance:
+        await _embed_rows(embedder, rows, advance)
+    await asyncio.to_thread(store.write_rows, "communities/set_community_embeddings",
+                            [{"id": r["id"], "embedding": r["embedding"]} for r in rows])
+    return len(rows)

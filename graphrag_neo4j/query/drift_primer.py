@@ -41,7 +41,8 @@ def extractive_reason(rows: Sequence[Row], write: bool, budget: int) -> str:
     if not write:
         return "retrieval only writes no reports"
     if all(row.get("report_mode") == "none" for row in rows):
-        return "their communities were built with `--reports none`"
+        return ("their communities were built with `--reports none` or are smaller than"
+                " communities.min_report_size")
     if budget <= 0:
         return "search.lazy_report_budget is 0"
     return f"search.lazy_report_budget ({budget}) went to nearer communities"

@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
+from graphrag_neo4j.communities.report_stage import embedding_text
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.query.lazy_reports import waiting
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
@@ -71,13 +73,14 @@ def fake_llm() -> FakeChatModel:
     ])
 
 
-def make_rag(settings: Settings, tmp_path: Path, llm: FakeChatModel, **community: Any) -> GraphRAG:
+def make_rag(settings: Settings, tmp_path: Path, llm: FakeChatModel,
+             embeddings: FakeEmbeddings | None = None, **community: Any) -> GraphRAG:
     tuned = settings.model_copy(update={
         "cache_dir": tmp_path / "cache",
         "extraction": settings.extraction.model_copy(update={"resolution": False}),
         "communities": settings.communities.model_copy(update=community),
     })
-    return GraphRAG(tuned, llm=llm, embeddings=FakeEmbeddings(dimension=384))
+    return GraphRAG(tuned, llm=llm, embeddings=embeddings or FakeEmbeddings(dimension=384))
 
 
 def index_fixed_graph(rag: GraphRAG, tmp_path: Path) -> None:
@@ -158,6 +161,58 @@ def test_every_community_gets_a_full_report_and_broken_json_falls_back(
             assert len(findings) == 5 and all(f["summary"] and f["explanation"] for f in findings)
             assert "[Data: Entities (" in row["full_content"]
             assert row["full_content"].startswith(f"# {row['title']}")
+
+
+class RecordingEmbeddings(FakeEmbeddings):
+    """FakeEmbeddings that keeps every text it embeds."""
+
+    def __init__(self) -> None:
+        super().__init__(dimension=384)
+        self.texts: list[str] = []
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self.texts += texts
+        return super().embed_documents(texts)
+
+
+def test_a_build_writing_reports_embeds_the_reports_not_the_extracts_they_replace(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    embedder = RecordingEmbeddings()
+    with make_rag(settings, tmp_path, fake_llm(), embeddings=embedder) as rag:
+        index_fixed_graph(rag, tmp_path)
+        embedder.texts.clear()
+        rag.build_communities(reports="none")  # extracts only: each embedded
+        extracts = list(embedder.texts)
+        store.write_rows("communities/delete_communities", [{"id": i} for i in reports(store)])
+        embedder.texts.clear()
+        stats = rag.build_communities(reports="all")
+        built = list(embedder.texts)
+    rows = reports(store).values()
+    assert stats.reports_generated == len(rows) == len(extracts) == 30
+    assert sorted(built) == sorted(embedding_text(r["title"], r["summary"]) for r in rows)
+    assert not set(extracts) & set(built)
+    assert all(row["embedded"] for row in rows)
+
+
+def test_communities_below_the_report_size_keep_their_extracts_and_are_never_reported(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    with make_rag(settings, tmp_path, fake_llm(), min_report_size=6) as rag:
+        index_fixed_graph(rag, tmp_path)
+        to_write = rag.estimate_communities().facts
+        stats = rag.build_communities(reports="all")
+    rows = reports(store).values()
+    small = [r for r in rows if r["size"] < 6]
+    at_levels = [row for level in (0, 1)
+                 for row in store.read("query/community_reports_at_level", level=level)]
+    modes = {row["id"]: row["report_mode"] for row in at_levels}
+    assert len(small) == stats.too_small_for_reports == to_write["too small for a report"] == 26
+    assert stats.reports_generated == to_write["reports to write"] == len(rows) - 26 == 4
+    assert all(r["report_status"] == "extractive" and r["embedded"] for r in small)
+    assert all(r["report_status"] == "ok" for r in rows if r["size"] >= 6)
+    assert {modes[r["id"]] for r in small} == {"none"} and len(modes) == 30
+    assert not waiting(at_levels)  # global search maps every level whole, writes nothing lazily
 
 
 def test_a_crowded_parent_is_written_from_its_sub_reports(

@@ -51,7 +51,9 @@ def lazy_rag(
     tuned = settings.model_copy(update={
         "cache_dir": tmp_path / "cache",
         "llm": settings.llm.model_copy(update={"cache": False}),
-        "communities": settings.communities.model_copy(update={"max_cluster_size": 4}),
+        # Every community may get a lazy report here, the smallest too: the budget decides.
+        "communities": settings.communities.model_copy(update={"max_cluster_size": 4,
+                                                               "min_report_size": 1}),
     })
     with GraphRAG(tuned, llm=llm, embeddings=FakeEmbeddings()) as rag:
         rag.index([docs])

@@ -55,9 +55,10 @@ def nano(store: Store, settings: Settings, nano_root: Path, tmp_path: Path) -> d
     dataset, paths, llm = _nano_input(nano_root, tmp_path)
     with _rag(settings, tmp_path, llm) as rag:
         rag.index(paths)
-        to_write = rag.estimate_communities().facts["reports to write"]
-    assert isinstance(to_write, int) and to_write >= 4
-    return {"dataset": dataset, "llm": llm, "reports": to_write}
+        facts = rag.estimate_communities().facts
+    to_write, small = facts["reports to write"], facts["too small for a report"]
+    assert isinstance(to_write, int) and to_write >= 4 and isinstance(small, int)
+    return {"dataset": dataset, "llm": llm, "reports": to_write, "small": small}
 
 
 def test_a_call_limit_writes_exactly_that_many_reports_and_a_rerun_writes_only_the_rest(
@@ -74,8 +75,11 @@ def test_a_call_limit_writes_exactly_that_many_reports_and_a_rerun_writes_only_t
     assert f": {allowed} reports written and stored this run (0 reused)" in message
     assert f", {total - allowed} left with their extractive summaries (estimated $" in message
     assert _report_calls(llm) == allowed and budget.calls == allowed
-    assert _stored(store) == {"reports": allowed, "extractive": total - allowed}
+    small = nano["small"]  # communities below communities.min_report_size keep their extracts
+    assert _stored(store) == {"reports": allowed, "extractive": total - allowed + small}
     assert len(err.value.left) == total - allowed
+    # The extracts no report replaced still get their vectors (the build skipped them first).
+    assert all(row["embedded"] for row in store.read("communities/list_community_reports"))
 
     calls_before = len(llm.calls)
     with _rag(settings, tmp_path, llm) as rag:
@@ -84,7 +88,7 @@ def test_a_call_limit_writes_exactly_that_many_reports_and_a_rerun_writes_only_t
     assert _report_calls(llm) == total and len(llm.calls) - calls_before == total - allowed
     prompts = [call.prompt for call in llm.calls if REPORT in call.prompt]
     assert len(set(prompts)) == total, "a report was paid for twice"
-    assert _stored(store) == {"reports": total, "extractive": 0}
+    assert _stored(store) == {"reports": total, "extractive": small}
 
 
 def test_no_llm_calls_allowed_writes_no_report_and_says_so(
@@ -100,7 +104,7 @@ def test_no_llm_calls_allowed_writes_no_report_and_says_so(
     assert "would pass --max-llm-calls 0 (0 LLM calls, $0.0000 used): 0 reports written" in message
     assert f", {total} left with their extractive summaries" in message
     assert _report_calls(llm) == 0
-    assert _stored(store) == {"reports": 0, "extractive": total}
+    assert _stored(store) == {"reports": 0, "extractive": total + nano["small"]}
 
 
 def test_a_cost_limit_is_never_passed(

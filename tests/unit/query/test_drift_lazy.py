@@ -119,7 +119,8 @@ async def test_communities_built_without_reports_prime_on_their_extracts(tmp_pat
                                         drift={"depth": 1}))
     assert services.store.writes == []
     assert answer.notes[0] == extractive_note(
-        nearest, "their communities were built with `--reports none`")
+        nearest, "their communities were built with `--reports none` or are smaller than"
+        " communities.min_report_size")
 
 
 def test_the_note_counts_summaries() -> None:

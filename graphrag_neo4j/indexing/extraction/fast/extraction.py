@@ -10,14 +10,12 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from graphrag_neo4j.indexing.extraction.fast.decisions import Decisions, EdgeWeights, TermCounts
-from graphrag_neo4j.indexing.extraction.fast.parsing import Progress, parse_chunks
+from graphrag_neo4j.indexing.extraction.fast.parsing import NlpLoader, Progress, parse_chunks
 from graphrag_neo4j.indexing.extraction.fast.terms import ChunkTerms
 from graphrag_neo4j.indexing.records import ChunkExtraction
 from graphrag_neo4j.settings import FastExtractionSettings
 
 if TYPE_CHECKING:
-    from spacy.language import Language
-
     from graphrag_neo4j.indexing.extraction.fast.parse_cache import ParseCache
     from graphrag_neo4j.indexing.records import Chunk
 
@@ -25,7 +23,7 @@ T = TypeVar("T")
 
 
 def extract_fast(
-    nlp: Language,
+    load_nlp: NlpLoader,
     chunks: Sequence[Chunk],
     settings: FastExtractionSettings,
     on_chunk: Progress = None,
@@ -33,7 +31,7 @@ def extract_fast(
 ) -> list[ChunkExtraction]:
     """Parse the chunks (in worker processes for a long input; with a `cache`, only those not
     parsed before) and build pruned extractions."""
-    parsed = parse_chunks(nlp, chunks, settings, on_chunk, cache)
+    parsed = parse_chunks(load_nlp, chunks, settings, on_chunk, cache)
     with collector_paused():
         return extractions_from_terms(parsed, settings)
 
@@ -56,14 +54,14 @@ def collector_paused() -> Iterator[None]:
 
 
 async def extract_fast_in_thread(
-    nlp: Language,
+    load_nlp: NlpLoader,
     chunks: Sequence[Chunk],
     settings: FastExtractionSettings,
     on_chunk: Progress = None,
     cache: ParseCache | None = None,
 ) -> list[ChunkExtraction]:
     """`extract_fast` in a thread of its own (see `in_own_thread`)."""
-    return await in_own_thread(extract_fast, nlp, chunks, settings, on_chunk, cache)
+    return await in_own_thread(extract_fast, load_nlp, chunks, settings, on_chunk, cache)
 
 
 async def in_own_thread(work: Callable[..., T], *args: Any) -> T:

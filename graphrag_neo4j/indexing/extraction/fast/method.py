@@ -72,16 +72,19 @@ class FastExtraction:
     async def _decide(self, batch: Batch, advance: Advance) -> CorpusRun:
         # Imported here: the registry is read by every CLI command, spaCy only by runs.
         from graphrag_neo4j.indexing.extraction.fast.extraction import in_own_thread
-        from graphrag_neo4j.indexing.extraction.fast.nlp_model import load_pipeline
+        from graphrag_neo4j.indexing.extraction.fast.nlp_model import (
+            load_pipeline,
+            pipeline_language,
+        )
         from graphrag_neo4j.indexing.extraction.fast.streamed import CorpusRun
 
-        nlp = await asyncio.to_thread(load_pipeline)
         settings = self.services.settings
         every = batch.corpus_chunks
-        self._language = nlp.lang or "en"
+        self._language = await asyncio.to_thread(pipeline_language)
         refused = _refusal_reasons(batch, self._language)
+        # spaCy is loaded only if some chunk's parse is not cached (a warm re-run never loads it).
         run = await in_own_thread(
-            CorpusRun.decided, nlp, every, refused, settings.extraction.fast,
+            CorpusRun.decided, load_pipeline, every, refused, settings.extraction.fast,
             settings.cache_dir, settings.extraction.max_name_words, advance,
         )
         advance(sum(1 for c in every if c.document_id in refused))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import importlib.util
+import json
 import threading
 from collections.abc import Callable, Iterable
 from importlib import metadata
@@ -46,6 +48,17 @@ def load_pipeline(package: str = MODEL_PACKAGE, distribution: str = MODEL_DISTRI
             _verify_installed(distribution)
             _loaded[package] = _load(package)
         return _loaded[package]
+
+
+def pipeline_language(package: str = MODEL_PACKAGE) -> str:
+    """The language code of `package` read from its meta.json, without importing spaCy (a
+    re-run that finds every parse cached never loads it); the loaded pipeline's when unread."""
+    spec = importlib.util.find_spec(package)
+    for folder in (spec.submodule_search_locations or []) if spec is not None else []:
+        meta = Path(folder) / "meta.json"
+        if meta.is_file():
+            return str(json.loads(meta.read_text(encoding="utf-8")).get("lang") or "en")
+    return load_pipeline(package).lang or "en"  # absent or unusual: loading says what is wrong
 
 
 def _load(package: str) -> Language:

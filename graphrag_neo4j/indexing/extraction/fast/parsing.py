@@ -26,6 +26,9 @@ MIN_CHUNKS_FOR_WORKERS = 16
 # Chunks parsed (or read from the cache) and handed on together: what a run holds parsed at once.
 WINDOW_CHUNKS = 256
 Progress = Callable[[int], None] | None
+# Loads the spaCy pipeline: called only when some text is left to parse, so a re-run whose
+# parses are all cached never imports spaCy.
+NlpLoader = Callable[[], "Language"]
 _Batch = list[tuple[str, str]]  # (chunk id, text)
 # A line break between two words, and a run of spaces. Hard-wrapped text (most plain-text books)
 # breaks a line every dozen words: each break becomes a whitespace token that costs a parse step,
@@ -41,7 +44,7 @@ _worker: tuple[Language, FastExtractionSettings] | None = None
 
 
 def parse_chunks(
-    nlp: Language,
+    load_nlp: NlpLoader,
     chunks: Sequence[Chunk],
     settings: FastExtractionSettings,
     on_chunk: Progress = None,
@@ -49,12 +52,12 @@ def parse_chunks(
 ) -> list[ChunkTerms]:
     """Every chunk's terms, in chunk order; `on_chunk` hears how many chunks each step parsed.
     With a `cache`, texts parsed before are read from it and only the others parsed."""
-    windows = parsed_windows(nlp, chunks, settings, on_chunk, cache)
+    windows = parsed_windows(load_nlp, chunks, settings, on_chunk, cache)
     return [terms for window in windows for _, terms in window]
 
 
 def parsed_windows(
-    nlp: Language,
+    load_nlp: NlpLoader,
     chunks: Sequence[Chunk],
     settings: FastExtractionSettings,
     on_chunk: Progress = None,
@@ -65,7 +68,7 @@ def parsed_windows(
     input is never held parsed whole. With a `cache`, texts parsed before are read from it and
     the others parsed and stored window by window."""
     texts = iter_parsed_texts(chunks)
-    with _Parser(nlp, settings) as parse:
+    with _Parser(load_nlp, settings) as parse:
         for start in range(0, len(chunks), window):
             pairs = [(chunk.id, next(texts)) for chunk in chunks[start : start + window]]
             yield _parsed_window(pairs, parse, settings, on_chunk, cache)
@@ -149,11 +152,19 @@ def _batches(pairs: _Batch, size: int) -> list[_Batch]:
 
 class _Parser:
     """Parses batches of (chunk id, text) in this process, or in a pool of forked workers opened
-    the first time a window is worth them and kept for the windows after it."""
+    the first time a window is worth them and kept for the windows after it; the pipeline is
+    loaded the first time a window has anything to parse."""
 
-    def __init__(self, nlp: Language, settings: FastExtractionSettings) -> None:
-        self._nlp, self._settings = nlp, settings
+    def __init__(self, load_nlp: NlpLoader, settings: FastExtractionSettings) -> None:
+        self._load_nlp, self._settings = load_nlp, settings
+        self._loaded: Language | None = None
         self._pool: ProcessPoolExecutor | None = None
+
+    @property
+    def _nlp(self) -> Language:
+        if self._loaded is None:
+            self._loaded = self._load_nlp()
+        return self._loaded
 
     def __enter__(self) -> _Parser:
         return self
@@ -163,6 +174,8 @@ class _Parser:
             self._pool.shutdown()
 
     def __call__(self, batches: list[_Batch], processes: int) -> Iterator[list[ChunkTerms]]:
+        if not batches:
+            return iter(())
         if processes == 1:
             return (_parse(self._nlp, self._settings, batch) for batch in batches)
         if self._pool is None:

@@ -14,13 +14,13 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from graphrag_neo4j.indexing.extraction.fast.decisions import Decisions, EdgeWeights, TermCounts
 from graphrag_neo4j.indexing.extraction.fast.extraction import collector_paused
 from graphrag_neo4j.indexing.extraction.fast.parse_cache import ParseCache
 from graphrag_neo4j.indexing.extraction.fast.parsing import (
     WINDOW_CHUNKS,
+    NlpLoader,
     Progress,
     parsed_windows,
 )
@@ -28,9 +28,6 @@ from graphrag_neo4j.indexing.extraction.names import junk_reason
 from graphrag_neo4j.indexing.input.limits import too_long
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction, EntityMention
 from graphrag_neo4j.settings import FastExtractionSettings
-
-if TYPE_CHECKING:
-    from spacy.language import Language
 
 
 @dataclass(frozen=True)
@@ -48,7 +45,7 @@ class CorpusRun:
     @classmethod
     def decided(
         cls,
-        nlp: Language,
+        load_nlp: NlpLoader,
         chunks: Sequence[Chunk],
         refused: Mapping[str, str],
         settings: FastExtractionSettings,
@@ -61,7 +58,7 @@ class CorpusRun:
         cache = ParseCache(cache_dir, settings)
         try:
             counts, keys = TermCounts(), {}
-            for window in parsed_windows(nlp, readable, settings, on_chunk, cache,
+            for window in parsed_windows(load_nlp, readable, settings, on_chunk, cache,
                                           WINDOW_CHUNKS):
                 with collector_paused():
                     for text, terms in window:

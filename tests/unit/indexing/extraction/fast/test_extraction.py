@@ -30,7 +30,7 @@ CO = "co-occurs with"
 
 def _extract(texts: list[str], settings: FastExtractionSettings) -> list[ChunkExtraction]:
     chunks = [Chunk(f"c{i}", "d1", text, i, 50) for i, text in enumerate(texts)]
-    return extract_fast(load_pipeline(), chunks, settings)
+    return extract_fast(load_pipeline, chunks, settings)
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +114,7 @@ def test_a_sentence_two_windows_share_counts_once() -> None:
         Chunk("c1", "d1", f"{shared} Dan White woke up early.", 1, 20),
     ]
     settings = ONE_CHUNK.model_copy(update={"concepts": False, "min_edge_weight": 0.0})
-    first, second = extract_fast(load_pipeline(), chunks, settings)
+    first, second = extract_fast(load_pipeline, chunks, settings)
     pair = [r for r in first.relations + second.relations
             if {r.subject, r.object} == {"Alice Smith", "Carol Jones"}]
     assert [(r.chunk_id, r.strength) for r in pair] == [("c0", 1.0)]
@@ -164,7 +164,7 @@ async def test_workers_forked_from_the_extraction_thread_exit_cleanly() -> None:
     chunks = [Chunk(f"c{i}", "d1", text, i, 50) for i, text in enumerate(texts)]
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # e.g. spaCy's W127, had a worker exited with an error
-        extractions = await extract_fast_in_thread(load_pipeline(), chunks, ONE_CHUNK)
+        extractions = await extract_fast_in_thread(load_pipeline, chunks, ONE_CHUNK)
     assert len(extractions) == 16
 
 

@@ -23,6 +23,10 @@ def test_loaded_once_per_process_without_the_sentence_recogniser() -> None:
     assert nlp.disabled == ["lemmatizer"]
 
 
+def test_the_language_is_read_without_loading_the_pipeline() -> None:
+    assert nlp_model.pipeline_language() == load_pipeline().lang == "en"
+
+
 def test_lemmas_on_demand_are_the_lemmatizers_own() -> None:
     nlp = load_pipeline()
     text = "Scrooge's clerks were copying letters; the Spirits showed him the houses he'd owned."

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -13,6 +15,9 @@ from graphrag_neo4j.indexing.extraction.fast.parse_cache import ParseCache
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction
 from graphrag_neo4j.settings import FastExtractionSettings
 
+if TYPE_CHECKING:
+    from spacy.language import Language
+
 SETTINGS = FastExtractionSettings(min_concept_frequency=1, hub_degree_percentile=100)
 TEXTS = ["Ebenezer Scrooge ran a counting-house in London with his clerk Bob Cratchit.",
          "Bob Cratchit went home to Camden Town with Tiny Tim.",
@@ -20,11 +25,12 @@ TEXTS = ["Ebenezer Scrooge ran a counting-house in London with his clerk Bob Cra
 
 
 def _run(texts: list[str], cache_dir: Path, parsed: list[str],
-         settings: FastExtractionSettings = SETTINGS) -> list[ChunkExtraction]:
+         settings: FastExtractionSettings = SETTINGS,
+         load: Callable[[], Language] = load_pipeline) -> list[ChunkExtraction]:
     chunks = [Chunk(f"c{i}", "d1", text, i, 20) for i, text in enumerate(texts)]
     cache = ParseCache(cache_dir, settings)
     try:
-        return extract_fast(load_pipeline(), chunks, settings, cache=cache)
+        return extract_fast(load, chunks, settings, cache=cache)
     finally:
         cache.close()
 
@@ -49,6 +55,18 @@ def test_a_rerun_parses_nothing_and_extracts_the_same(tmp_path: Path, parsed: li
     again = _run(TEXTS, tmp_path, parsed)
     assert len(parsed) == 3  # nothing parsed the second time
     assert again == first
+
+
+def test_a_rerun_that_parses_nothing_never_loads_the_pipeline(tmp_path: Path,
+                                                              parsed: list[str]) -> None:
+    first = _run(TEXTS, tmp_path, parsed)
+
+    def refuse() -> Language:
+        raise AssertionError("the pipeline was loaded with every text cached")
+
+    assert _run(TEXTS, tmp_path, parsed, load=refuse) == first
+    with pytest.raises(AssertionError, match="every text cached"):
+        _run([*TEXTS, "Marley was dead."], tmp_path, parsed, load=refuse)
 
 
 def test_only_changed_chunks_parse_and_a_new_parser_version_parses_all(

@@ -35,9 +35,9 @@ def test_two_passes_in_small_windows_give_what_one_pass_over_everything_gives(
 ) -> None:
     chunks = _chunks()
     readable = [c for c in chunks if c.document_id != "d2"]
-    whole = extract_fast(load_pipeline(), readable, SETTINGS)
+    whole = extract_fast(load_pipeline, readable, SETTINGS)
     monkeypatch.setattr(streamed, "WINDOW_CHUNKS", 2)  # three windows and a bit
-    run = CorpusRun.decided(load_pipeline(), chunks, {"d2": "written in French (fr)"},
+    run = CorpusRun.decided(load_pipeline, chunks, {"d2": "written in French (fr)"},
                             SETTINGS, tmp_path, 6)
     assert run.covers(chunks) and not run.covers([Chunk("x", "d9", "new", 0, 1)])
     first, rest = run.extractions(chunks[:2]), run.extractions(chunks[2:])
@@ -48,7 +48,7 @@ def test_two_passes_in_small_windows_give_what_one_pass_over_everything_gives(
 
 def test_the_scope_holds_each_documents_names_without_sentences(tmp_path: Path) -> None:
     chunks = _chunks()
-    run = CorpusRun.decided(load_pipeline(), chunks, {"d2": "French"}, SETTINGS, tmp_path, 6)
+    run = CorpusRun.decided(load_pipeline, chunks, {"d2": "French"}, SETTINGS, tmp_path, 6)
     whole = run.extractions(chunks)
     by_document = {c.document_id: c.id for c in reversed(chunks)}
     expected = {
