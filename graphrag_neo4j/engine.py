@@ -299,6 +299,15 @@ class GraphRAG:
 
         return named_entities(text)
 
+    def entity_names_in_graph(self, names: list[str]) -> set[str]:
+        """Those of `names` the graph holds as entities (by normalised name or a recorded
+        merge): grounding accepts them in answers written from community reports."""
+        from graphrag_neo4j.indexing.records import normalize_name
+
+        by_key = {normalize_name(name): name for name in names}
+        rows = self.store.read("query/entity_names_known", keys=list(by_key))
+        return {by_key[row["key"]] for row in rows}
+
     async def aquery(self, question: str, method: str | None = None, **options: Any) -> Answer:
         """Answer a question with any method of `query.registry` (by default local).
 
@@ -311,7 +320,10 @@ class GraphRAG:
         from graphrag_neo4j.query.run import run_query
 
         query = make_query(self.settings, question, **options)
-        return await run_query(self, self.query_method(method), query, self.find_entities)
+        return await run_query(
+            self, self.query_method(method), query, self.find_entities,
+            self.entity_names_in_graph,
+        )
 
     async def aretrieve(self, question: str, method: str | None = None, **options: Any) -> Answer:
         """The context a method would answer from, with no answer call (options as in aquery)."""

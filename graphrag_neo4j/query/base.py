@@ -187,6 +187,10 @@ class Answer:
     # their sentences removed in `drop` mode).
     grounding: str = ""
     unsupported_entities: list[str] = field(default_factory=list)
+    # The retrieved text the answer rests on when `context` holds model-written text (global
+    # search's map points): grounding checks names against it and the graph's entity names
+    # instead. None = the context and its rows are the evidence.
+    evidence: str | None = None
 
     @classmethod
     def from_context(cls, method: str, text: str, context: SearchContext) -> Answer:

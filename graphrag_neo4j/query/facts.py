@@ -39,6 +39,14 @@ def relation_fact(rel: Row, cooccurrence: str | None = None, cited: bool = False
     return f"{sentence}: {description}"
 
 
+def stated_relations(rels: Iterable[Row], cooccurrence: str | None) -> list[Row]:
+    """The relations that state something: a co-occurrence (fast extraction's `cooccurrence`
+    predicate) says only that two names share a passage, and its description is a sentence
+    cut out of that passage, which a small model reads as the relation (a clerk's family
+    "cheerful with them" taken for his master's kindness); the passages say it in context."""
+    return [rel for rel in rels if cooccurrence is None or rel.get("predicate") != cooccurrence]
+
+
 def fact_cells(rel: Row, shown: Sequence[Row], cooccurrence: str | None) -> tuple[str, list[int]]:
     """A relation's (fact, cited passage numbers) for a `FactsBuilder`."""
     refs = source_refs(rel.get("chunk_ids") or (), shown)

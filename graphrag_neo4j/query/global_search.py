@@ -193,6 +193,8 @@ class GlobalSearch:
                 query.on_token(text)
         answer = Answer.from_context(self.name, text, context)
         answer.notes.extend(notes)
+        # The reduce read the map's points, written by the model: the reports are the evidence.
+        answer.evidence = context.text
         answer.context = ("\n".join(context.notes) + "\n\n" + block).strip()
         answer.sources["Points"] = [
             {"description": p.description, "score": p.score, "reports": list(p.reports)}

@@ -12,6 +12,8 @@ from graphrag_neo4j.query.base import Answer
 
 # Text -> the named entities in it (spaCy's NER in the engine; anything callable in tests).
 EntityFinder = Callable[[str], list[str]]
+# Names -> those the graph holds as entities (a store lookup in the engine).
+GraphNames = Callable[[list[str]], set[str]]
 
 CITATIONS_REPAIRED = (
     "Grounding: citations of rows that were not in the context were repaired or removed."
@@ -59,7 +61,11 @@ def check_citations(answer: Answer) -> int:
 
 def evidence_words(answer: Answer, question: str) -> tuple[str, set[str]]:
     """The lower-cased text the answer may draw names from, and its words: the prompt's
-    context, the question, and the text cells of every row behind the context."""
+    context, the question, and the text cells of every row behind the context; or, for an
+    answer written from model-made text, its `evidence` and the question."""
+    if answer.evidence is not None:
+        text = "\n".join([answer.evidence, question]).lower()
+        return text, set(_WORD.findall(text))
     cells = (str(value) for rows in answer.sources.values() for row in rows
              if isinstance(row, dict) for value in row.values() if isinstance(value, str))
     text = "\n".join([answer.context, question, *cells]).lower()
@@ -77,12 +83,19 @@ def is_supported(name: str, text: str, words: set[str]) -> bool:
 
 
 def unsupported_entities(
-    answer: Answer, question: str, find_entities: EntityFinder
+    answer: Answer, question: str, find_entities: EntityFinder,
+    graph_names: GraphNames | None = None,
 ) -> list[str]:
-    """Named entities of the answer text found nowhere in its evidence, each once."""
+    """Named entities of the answer text found nowhere in its evidence, each once. An answer
+    written from summaries (its `evidence` set: global search's reports) may also name an
+    entity of the graph that no shown report names; a name the graph lacks is unsupported."""
     text, words = evidence_words(answer, question)
     names = find_entities(strip_citations(answer.text))
-    return list(dict.fromkeys(n for n in names if not is_supported(n, text, words)))
+    missing = list(dict.fromkeys(n for n in names if not is_supported(n, text, words)))
+    if missing and answer.evidence is not None and graph_names is not None:
+        known = graph_names(missing)
+        missing = [name for name in missing if name not in known]
+    return missing
 
 
 def drop_sentences(text: str, names: Iterable[str]) -> tuple[str, int]:
@@ -99,7 +112,8 @@ def drop_sentences(text: str, names: Iterable[str]) -> tuple[str, int]:
 
 
 def ground_answer(
-    answer: Answer, question: str, mode: str, find_entities: EntityFinder | None
+    answer: Answer, question: str, mode: str, find_entities: EntityFinder | None,
+    graph_names: GraphNames | None = None,
 ) -> Answer:
     """Check the answer as `mode` says (flag, drop or off); notes say what was found or done."""
     if mode == "off":
@@ -109,7 +123,7 @@ def ground_answer(
     if find_entities is None:
         return answer
     try:
-        names = unsupported_entities(answer, question, find_entities)
+        names = unsupported_entities(answer, question, find_entities, graph_names)
     except ModelError as exc:
         answer.notes.append(f"{NAMES_UNCHECKED}: {exc}")
         return answer

@@ -18,7 +18,7 @@ from graphrag_neo4j.query.context import (
     documents_in_order,
     join_tables,
 )
-from graphrag_neo4j.query.facts import FactsBuilder, fact_cells
+from graphrag_neo4j.query.facts import FactsBuilder, fact_cells, stated_relations
 from graphrag_neo4j.query.hops.mentions import capitalised_mentions
 from graphrag_neo4j.query.passages import answer_from_context
 from graphrag_neo4j.settings import SearchSettings
@@ -69,24 +69,34 @@ def pack_context(
     cooccurrence: str | None = None,
 ) -> SearchContext:
     """Fill the tables within the token budget by proportions; unused shares flow onwards.
-    Relations whose predicate is `cooccurrence` are shown as names appearing together."""
+    Relations whose predicate is `cooccurrence` state nothing and are left out.
+
+    The passages come last, nearest the question: they are the evidence itself (entity
+    descriptions and facts are excerpts of them), and a small model leans on what it read
+    last (placed first, a fast graph's one-sentence entity descriptions became the answer)."""
     total = search.local.context_tokens
     reports = TableBuilder(
         "Reports", ["title", "content"], int(total * search.local.community_prop)
     )
     left = reports.fill(metadata.get("reports", []), lambda r: (r["title"], r["summary"]))
+    chunks = list(metadata.get("chunks", []))
     sources = TableBuilder("Sources", ["text"], int(total * search.local.text_unit_prop) + left)
-    left = sources.fill(metadata.get("chunks", []), lambda c: (c["text"],))
+    sources.fill(chunks, _passage_cells)
     rest = total - reports.used_tokens - sources.used_tokens
     entities = TableBuilder("Entities", ["entity", "type", "description"], rest // 2)
     left = entities.fill(
         metadata.get("entities", []), lambda e: (e["name"], e["type"], e["description"])
     )
     # The relations as numbered facts citing the shown passages that state them, inside ones
-    # (between the question's entities) first; then the passages those citations point to.
+    # (between the question's entities) first.
     relations = FactsBuilder("Relationships", [], rest // 2 + left)
-    rels = list(metadata.get("inside_rels", [])) + list(metadata.get("outside_rels", []))
-    relations.fill(rels, lambda r: fact_cells(r, sources.rows, cooccurrence))
+    rels = stated_relations(
+        [*metadata.get("inside_rels", []), *metadata.get("outside_rels", [])], cooccurrence
+    )
+    left = relations.fill(rels, lambda r: fact_cells(r, sources.rows, cooccurrence))
+    # What the entities and facts leave goes to the passages that did not fit.
+    sources.budget_tokens += left
+    sources.fill(chunks[len(sources.rows):], _passage_cells)
     tables = [entities, relations, sources, reports]
     return SearchContext(
         text=join_tables(tables),
@@ -94,6 +104,10 @@ def pack_context(
         ranked_document_ids=documents_in_order(sources.rows),
         score=score,
     )
+
+
+def _passage_cells(chunk: Row) -> tuple[str]:
+    return (chunk["text"],)
 
 
 @dataclass

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from graphrag_neo4j.llm.usage import usage_scope
 from graphrag_neo4j.query.base import Answer, Query, QueryMethod, Services
-from graphrag_neo4j.query.grounding import EntityFinder, ground_answer
+from graphrag_neo4j.query.grounding import EntityFinder, GraphNames, ground_answer
 
 
 async def _measured(services: Services, run: Callable[[], Awaitable[Answer]]) -> Answer:
@@ -25,13 +25,16 @@ async def _measured(services: Services, run: Callable[[], Awaitable[Answer]]) ->
 async def run_query(
     services: Services, method: QueryMethod, query: Query,
     find_entities: EntityFinder | None = None,
+    graph_names: GraphNames | None = None,
 ) -> Answer:
     """Answer the query, then ground it (`search.grounding`; names found by `find_entities`,
-    citations only without it); the Answer says how many LLM calls and tokens it took."""
+    citations only without it; `graph_names` tells which names the graph holds); the Answer
+    says how many LLM calls and tokens it took."""
     answer = _noted(query, await _measured(services, lambda: method.answer(query)))
-    # Named-entity recognition is CPU work: off the event loop.
+    # Named-entity recognition and the store lookup block: off the event loop.
     return await asyncio.to_thread(
-        ground_answer, answer, query.question, query.search.grounding, find_entities
+        ground_answer, answer, query.question, query.search.grounding, find_entities,
+        graph_names,
     )
 
 

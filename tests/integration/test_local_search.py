@@ -87,3 +87,10 @@ def test_per_query_budgets_shrink_the_context(nano_rag: GraphRAG) -> None:
                               local={"top_chunks": 1, "top_k_entities": 2, "seeds_per_mention": 0})
     assert len(small.sources["Sources"]) == 1
     assert len(small.sources["Entities"]) == 2
+
+
+def test_grounding_looks_names_up_in_the_graph(nano_rag: GraphRAG) -> None:
+    # By normalised name (case, punctuation): what global answers are checked against.
+    found = nano_rag.entity_names_in_graph(["leonhard  EULER", "Oliver Twist"])
+    assert found == {"leonhard  EULER"}
+    assert nano_rag.entity_names_in_graph([]) == set()

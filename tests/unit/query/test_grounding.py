@@ -3,12 +3,14 @@ citations of rows the context did not show repaired or removed."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from graphrag_neo4j.indexing.extraction.fast.named_entities import named_entities
 from graphrag_neo4j.query.base import Answer, make_query
+from graphrag_neo4j.query.global_search import GlobalSearch
 from graphrag_neo4j.query.grounding import (
     CITATIONS_REPAIRED,
     drop_sentences,
@@ -91,3 +93,56 @@ def test_without_a_name_finder_only_citations_are_checked(mode: str) -> None:
                     sources={"Sources": [{"ref": 1, "text": "Scrooge"}]})
     ground_answer(answer, "Who?", mode, None)
     assert answer.text == "Scrooge." and answer.unsupported_entities == []
+
+
+REPORTS = [
+    {"id": "k1", "level": 0, "title": "Scrooge and his clerk", "rank": 8.0,
+     "summary": "Scrooge keeps Bob Cratchit cold and poorly paid.",
+     "full_content": "Scrooge keeps Bob Cratchit cold and poorly paid."},
+]
+
+
+def _map_inventing(prompt: str) -> str:
+    # The map step names a character of another book; its point is model text, not evidence.
+    return json.dumps({"points": [{"description": "Greed, as with Oliver Twist [Data: Reports (1)]",
+                                   "score": 80}]})
+
+
+async def _global_grounded(tmp_path: Path, mode: str, known: set[str]) -> Answer:
+    services = fake_services(
+        {"query/community_levels": [{"level": 0, "communities": 1}],
+         "query/community_reports_at_level": REPORTS},
+        [("community\nreports", _map_inventing),
+         ("Several analysts", "Scrooge keeps Bob Cratchit cold [Data: Reports (1)]. "
+          "Oliver Twist and Tiny Tim suffer too [Data: Reports (1)].")],
+        tmp_path,
+    )
+    looked_up: list[list[str]] = []
+
+    def graph_names(names: list[str]) -> set[str]:
+        looked_up.append(names)
+        return {name for name in names if name in known}
+
+    query = make_query(services.settings, "What are the main themes?", level=0, grounding=mode)
+    answer = await run_query(services, GlobalSearch(services), query, named_entities, graph_names)
+    assert looked_up == [["Oliver Twist", "Tiny Tim"]]  # the names no shown report holds
+    return answer
+
+
+async def test_a_global_answer_is_checked_against_the_reports_and_the_graph(
+    tmp_path: Path,
+) -> None:
+    # "Oliver Twist" is in the map's points (the reduce's context) but in no report and no
+    # entity of the graph: unsupported. "Tiny Tim" is in no shown report but is in the graph.
+    answer = await _global_grounded(tmp_path, "flag", known={"Tiny Tim"})
+    assert answer.unsupported_entities == ["Oliver Twist"]
+    assert "Unsupported by the context (check them): Oliver Twist." in answer.notes
+    dropped = await _global_grounded(tmp_path, "drop", known={"Tiny Tim"})
+    assert dropped.text == "Scrooge keeps Bob Cratchit cold [Data: Reports (1)]."
+    assert any(note.startswith("Grounding removed 1 sentence(s) naming Oliver Twist")
+               for note in dropped.notes)
+
+
+async def test_a_global_answer_naming_only_graph_entities_passes(tmp_path: Path) -> None:
+    answer = await _global_grounded(tmp_path, "flag", known={"Oliver Twist", "Tiny Tim"})
+    assert answer.unsupported_entities == []
