@@ -63,3 +63,20 @@ def test_the_schema_folds_type_labels_and_cuts_long_samples() -> None:
     assert "Entity type labels, each node also :__Entity__" in text and ":Person (2)" in text
     assert "__Covariate__" not in text
     assert '(:__Entity__)-[:RELATED]->(:__Entity__) (4): predicate e.g. "knows"' in text
+
+
+def test_the_schema_lists_predicates_and_the_way_they_read() -> None:
+    predicates = [{"predicate": "is", "relationships": 9},
+                  {"predicate": "located in", "relationships": 5}]
+    text = render_schema([], [], predicates)
+    assert 'RELATED predicates, most common first (relationships): "is" (9), "located in" (5)' in (
+        text)
+    # The example of direction is the first phrase, not a bare verb.
+    assert '(a)-[:RELATED {predicate: "located in"}]->(b) says "a located in b"' in text
+
+
+def test_a_single_predicate_is_shown_as_saying_nothing() -> None:
+    text = render_schema([], [], [{"predicate": "co-occurs with", "relationships": 40}])
+    assert 'Every RELATED has the predicate "co-occurs with"' in text
+    assert "never filter on it" in text and "most common first" not in text
+    assert "predicates" not in render_schema([], [])
