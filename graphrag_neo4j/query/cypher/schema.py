@@ -54,27 +54,30 @@ def render_schema(
         ends = ", ".join(f"(:{e['source']})-[:{row['type']}]->(:{e['target']})"
                          for e in row["ends"])
         lines.append(f"{ends} ({row['relationships']}): {_properties(row['properties'])}")
-    lines.extend(_predicate_lines(predicates))
+    related = sum(row["relationships"] for row in types if row["type"] == "RELATED")
+    lines.extend(_predicate_lines(predicates, related))
     return "\n".join(lines)
 
 
-def _predicate_lines(predicates: Sequence[Row]) -> list[str]:
-    """How RELATED's `predicate` reads, and its common values (or that it says nothing)."""
+def _predicate_lines(predicates: Sequence[Row], related: int) -> list[str]:
+    """How RELATED's `predicate` reads, and its common values; when one predicate holds most
+    relations (co-occurrence), that the predicates say little and are not to be filtered on."""
     if not predicates:
         return []
-    if len(predicates) == 1:
-        only = predicates[0]["predicate"]
-        return [f"Every RELATED has the predicate {_sample(only)}: it does not say how two"
-                " entities are related, so never filter on it."]
+    top = predicates[0]
+    if len(predicates) == 1 or top["relationships"] * 2 > related:
+        return [f"{top['relationships']} of the {related} RELATED relationships have the"
+                f" predicate {_sample(top['predicate'])}, which does not say how two entities"
+                " are related: never filter on the predicate, and follow RELATED both ways."]
     listed = ", ".join(f"{_sample(row['predicate'])} ({row['relationships']})"
                        for row in predicates)
     # A phrase shows the direction better than a bare verb ("located in" over "is").
     example = next((row["predicate"] for row in predicates if " " in str(row["predicate"])),
-                   predicates[0]["predicate"])
+                   top["predicate"])
     return [
         f"RELATED predicates, most common first (relationships): {listed}",
-        f"A predicate reads from the start node to the end node: (a)-[:RELATED {{predicate:"
-        f" {_sample(example)}}}]->(b) says \"a {example} b\". The same relation is often"
+        f"A predicate reads from the start node to the end node: (a)-[r:RELATED]->(b) WHERE"
+        f" r.predicate = {_sample(example)} says \"a {example} b\". The same relation is often"
         " worded in several ways: match it with toLower(r.predicate) CONTAINS 'a key word'.",
     ]
 
