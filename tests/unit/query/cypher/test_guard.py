@@ -86,3 +86,10 @@ def test_a_predicate_held_by_most_relations_is_shown_as_saying_nothing() -> None
 
 def _related(count: int) -> dict[str, object]:
     return {"type": "RELATED", "relationships": count, "ends": [], "properties": []}
+
+
+def test_every_variable_length_expand_mode_is_a_read() -> None:
+    for mode in ("All", "Into", "Pruning", "Pruning,BFS", "Pruning,BFS,All"):
+        operators = [{"operator": f"VarLengthExpand({mode})"}, {"operator": "ProduceResults"}]
+        assert plan_refusal("r", operators, []) is None, mode
+    assert plan_refusal("r", [{"operator": "VarLengthExpand(Create)"}], []) is not None
