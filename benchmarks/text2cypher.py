@@ -4,10 +4,13 @@ Each question of benchmarks/data/structured_questions.json carries a hand-writte
 query; its rows, read from the graph at run time, are the gold answer. An answer is right when
 it states the gold count (counting) or names at least half of the gold names (listing, path).
 Index the graph the questions are about first (`graph`: `book` is
-`graphrag-neo4j index sample/a_christmas_carol.txt --method fast`), then run:
+`graphrag-neo4j index sample/a_christmas_carol.txt --method fast`, `musique` is
+`graphrag-neo4j index --triplets ../shared/data/musique/corpus.jsonl`), then run:
     .venv/bin/python benchmarks/text2cypher.py --graph book --limit 6
 The offline 1.5B model is slow: --limit measures the first N questions. Also reported: how
-often the guard refused a generated query, the repair ran, and cypher fell back to local.
+often the guard refused a generated query, the repair ran, and cypher fell back to local;
+and whether the graph is the same after the run, by a hash of every node and relationship
+with its labels, type and properties (benchmarks/fingerprint.py), not only by counts.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from benchmarks.fingerprint import graph_fingerprint
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.query.cypher.guard import check_query
 
@@ -63,7 +67,8 @@ def main() -> None:
     fates: Counter[str] = Counter()
     lines = []
     with GraphRAG() as rag:
-        before = rag.counts()
+        before = graph_fingerprint(rag.store)
+        print(f"graph before: {before}", flush=True)
         for question in questions:
             gold = gold_values(rag, question["gold_cypher"])
             for method in methods:
@@ -75,17 +80,20 @@ def main() -> None:
                 for record in answer.sources.get("Cypher", []):
                     fates.update(a["status"] for a in record["attempts"])
                     fates["repaired"] += record["repaired"]
+                    first = record["attempts"][0]["status"]
+                    fates["repaired after no rows"] += record["repaired"] and first == "ran"
                     fates["fallback to local"] += "Results" not in answer.sources
                 lines.append({"id": question["id"], "method": method, "right": ok,
                               "gold": gold[:10], "answer": answer.text,
                               "cypher": answer.sources.get("Cypher", [])})
                 print(f"{question['id']:<6} {method:<7} {'right' if ok else 'wrong':<6}"
                       f" {answer.text[:90]!r}", flush=True)
-        unchanged = rag.counts() == before
+        after = graph_fingerprint(rag.store)
     if args.per_question:
         args.per_question.write_text("".join(json.dumps(line) + "\n" for line in lines))
     total = len(questions)
-    print(f"\n{total} {args.graph} questions; graph unchanged after the run: {unchanged}")
+    print(f"\n{total} {args.graph} questions; graph after the run: {after}"
+          f" ({'unchanged' if after == before else 'CHANGED'})")
     for method in methods:
         print(f"{method:<7} accuracy {right[method]}/{total} = {right[method] / max(total, 1):.0%}"
               f"   {seconds[method] / max(total, 1):6.1f} s per question"

@@ -492,7 +492,8 @@ class CypherSearchSettings(_Section):
     )
     max_rows: int = Field(50, ge=1, description="Most result rows read into the answer prompt.")
     repair: bool = Field(
-        True, description="On a refused or failing query, one more LLM call with the error text."
+        True, description="On a refused or failing query, or one that finds no rows, one more"
+        " LLM call with the error text (or the empty result).",
     )
     fallback: bool = Field(
         True, description="When no query runs (or it finds nothing), answer with local search"

@@ -77,7 +77,9 @@ def serving_llm(dataset: dict[str, Any], latency_s: float = 0.0) -> StreamingFak
         ("List the proper names in the question", '["Euler"]'),
         ("You pick facts for answering a question",
          json.dumps({"thought_process": "Euler's teacher.", "useful_relationships": [1]})),
-        # Cypher search: a query that finds nothing, so it answers with local search.
+        # Cypher search: a query that finds nothing, repaired into one that finds nothing
+        # either, so it answers with local search.
+        ("Corrected Cypher:", NO_ROWS_CYPHER),
         ("read-only Cypher query for Neo4j 5", NO_ROWS_CYPHER),
         ("-----Question-----", ANSWER),
         *[(f"### Task:\n{task}", json.dumps(reply)) for task, reply in CLIENT_TASK_REPLIES.items()],

@@ -53,6 +53,7 @@ def test_closing_the_engine_closes_every_connection_its_methods_opened(
         ("briefing reports on communities", fake_report),
         ("You start a search through a collection", primer),
         ("answering one follow-up", follow_up),
+        ("Corrected Cypher:", NO_ROWS_CYPHER),
         ("read-only Cypher query for Neo4j 5", NO_ROWS_CYPHER),
     ])
     auth = (settings.neo4j.user, settings.neo4j.secret())

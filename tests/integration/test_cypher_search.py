@@ -85,6 +85,18 @@ def test_a_failing_query_gets_one_repair(graph: Store, settings: Settings, tmp_p
     assert answer.sources["Results"][0]["people"] >= 3
 
 
+def test_a_query_that_finds_no_rows_gets_one_repair(
+    graph: Store, settings: Settings, tmp_path: Path
+) -> None:
+    nobody = "MATCH (p:Person) WHERE p.name = 'Nobody' RETURN count(p) AS people LIMIT 0"
+    with _rag(settings, tmp_path, nobody, PEOPLE) as rag:
+        answer = rag.retrieve("How many people are there?", method="cypher")
+    first, second = answer.sources["Cypher"][0]["attempts"]
+    assert first == {"query": nobody, "status": "ran", "reason": ""} and second["query"] == PEOPLE
+    assert answer.sources["Results"][0]["people"] >= 3
+    assert answer.notes[0].startswith("cypher: the first query found no rows")
+
+
 @pytest.mark.parametrize("name", sorted(INJECTIONS))
 def test_injected_writes_are_refused_and_the_graph_is_unchanged(
     graph: Store, settings: Settings, tmp_path: Path, name: str
@@ -109,7 +121,9 @@ def test_without_fallback_an_empty_result_is_answered_as_empty(
     nobody = "MATCH (p:Person) WHERE p.name = 'Nobody' RETURN p.name AS name"
     with _rag(settings, tmp_path, nobody, nobody) as rag:
         answer = rag.retrieve("Who is Nobody?", method="cypher", **{"cypher.fallback": False})
-    assert answer.sources["Results"] == [] and answer.sources["Cypher"][0]["rows"] == 0
+    record = answer.sources["Cypher"][0]
+    assert answer.sources["Results"] == [] and record["rows"] == 0
+    assert [attempt["status"] for attempt in record["attempts"]] == ["ran", "ran"]
 
 
 def test_the_server_refuses_writes_even_past_the_guard(graph: Store) -> None:

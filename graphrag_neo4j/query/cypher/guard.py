@@ -16,8 +16,10 @@ _READ_OPERATOR = re.compile(
     r"|Node\w*(Index|ById|ByElementId)\w*(Seek|Scan)\w*|\w*Relationship\w*(Seek|Scan)\w*"
     r"|NodeCountFromCountStore|RelationshipCountFromCountStore"
     r"|Expand\(All\)|Expand\(Into\)|OptionalExpand\(All\)|OptionalExpand\(Into\)"
-    r"|VarLengthExpand\(All\)|VarLengthExpand\(Into\)|VarLengthExpand\(Pruning\)"
-    r"|VarLengthExpand\(Pruning,BFS\)|BFSPruningVarExpand|ShortestPath|StatefulShortestPath"
+    # Variable-length expands in every mode the planner names: (All), (Into), (Pruning),
+    # (Pruning,BFS,All), ...
+    r"|VarLengthExpand\((All|Into|Pruning)(,(BFS|All|Into))*\)"
+    r"|BFSPruningVarExpand|ShortestPath|StatefulShortestPath"
     r"|\w*ShortestPath\w*|Trail|Repeat\(Trail\)|NullifyMetadata"
     r"|Filter|Projection|Aggregation|EagerAggregation|OrderedAggregation|Distinct"
     r"|OrderedDistinct|Sort|PartialSort|Top|PartialTop|Limit|ExhaustiveLimit|Skip|Unwind"

@@ -18,6 +18,7 @@ HIDDEN_PROPERTIES = (
 )
 SAMPLE_NODES = 50  # nodes (relationships) per label (type) the sample values come from
 SAMPLE_CHARS = 40  # a long sample value (a passage, a description) is cut to this
+PREDICATES = 25  # the most common relation predicates listed (the words queries filter on)
 
 
 def read_schema(store: GraphReader, samples: int) -> str:
@@ -27,11 +28,15 @@ def read_schema(store: GraphReader, samples: int) -> str:
     labels = store.read("query/schema_node_labels", hidden_labels=list(HIDDEN_LABELS), **common)
     types = store.read("query/schema_relationship_types", hidden_types=list(HIDDEN_TYPES),
                        **common)
-    return render_schema(labels, types)
+    predicates = store.read("query/schema_predicates", limit=PREDICATES)
+    return render_schema(labels, types, predicates)
 
 
-def render_schema(labels: Sequence[Row], types: Sequence[Row]) -> str:
-    """Node labels with counts and properties; type labels in one line each; relationships."""
+def render_schema(
+    labels: Sequence[Row], types: Sequence[Row], predicates: Sequence[Row] = ()
+) -> str:
+    """Node labels with counts and properties; type labels in one line each; relationships;
+    the relations' predicates and which way they read."""
     lines = ["Node labels (node count): properties with sample values"]
     type_labels = []
     for row in labels:
@@ -49,7 +54,32 @@ def render_schema(labels: Sequence[Row], types: Sequence[Row]) -> str:
         ends = ", ".join(f"(:{e['source']})-[:{row['type']}]->(:{e['target']})"
                          for e in row["ends"])
         lines.append(f"{ends} ({row['relationships']}): {_properties(row['properties'])}")
+    related = sum(row["relationships"] for row in types if row["type"] == "RELATED")
+    lines.extend(_predicate_lines(predicates, related))
     return "\n".join(lines)
+
+
+def _predicate_lines(predicates: Sequence[Row], related: int) -> list[str]:
+    """How RELATED's `predicate` reads, and its common values; when one predicate holds most
+    relations (co-occurrence), that the predicates say little and are not to be filtered on."""
+    if not predicates:
+        return []
+    top = predicates[0]
+    if len(predicates) == 1 or top["relationships"] * 2 > related:
+        return [f"{top['relationships']} of the {related} RELATED relationships have the"
+                f" predicate {_sample(top['predicate'])}, which does not say how two entities"
+                " are related: never filter on the predicate, and follow RELATED both ways."]
+    listed = ", ".join(f"{_sample(row['predicate'])} ({row['relationships']})"
+                       for row in predicates)
+    # A phrase shows the direction better than a bare verb ("located in" over "is").
+    example = next((row["predicate"] for row in predicates if " " in str(row["predicate"])),
+                   top["predicate"])
+    return [
+        f"RELATED predicates, most common first (relationships): {listed}",
+        f"A predicate reads from the start node to the end node: (a)-[r:RELATED]->(b) WHERE"
+        f" r.predicate = {_sample(example)} says \"a {example} b\". The same relation is often"
+        " worded in several ways: match it with toLower(r.predicate) CONTAINS 'a key word'.",
+    ]
 
 
 def _properties(properties: Sequence[Row]) -> str:

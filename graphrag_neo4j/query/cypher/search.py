@@ -36,6 +36,15 @@ def results_context(attempt: Attempt, record: dict[str, Any], budget_tokens: int
                          notes=notes)
 
 
+def _problem(attempt: Attempt) -> str:
+    """What the repair prompt is told went wrong: the refusal or error, or an empty result."""
+    if attempt.status != "ran":
+        return f"{attempt.status}: {attempt.reason}"
+    return ("it ran but found no rows. A name may be written differently or match only in"
+            " part, a relation may read the other way, or its predicate may be worded"
+            " otherwise (see the predicates in the schema).")
+
+
 def _cell(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, default=str,
                                                            ensure_ascii=False)
@@ -59,20 +68,25 @@ class CypherSearch:
     _local: LocalSearch | None = field(default=None, init=False)
 
     async def build_context(self, query: Query) -> SearchContext:
-        """Write, guard and run the query (one repair); its rows, or local search's context."""
+        """Write, guard and run the query (one repair when it is refused, fails or finds no
+        rows); its rows, or local search's context."""
         settings = query.search.cypher
         schema = await asyncio.to_thread(read_schema, self.services.store,
                                          settings.schema_samples)
         attempt = await self._attempt(await write_query(self.services, query, schema), query)
         attempts = [attempt]
-        if attempt.status != "ran" and settings.repair:
+        if settings.repair and not attempt.rows:
             fixed = await repair_query(self.services, query, schema, attempt.query,
-                                       f"{attempt.status}: {attempt.reason}")
+                                       _problem(attempt))
             attempt = await self._attempt(fixed, query)
             attempts.append(attempt)
         record = attempts_record(attempts)
         if attempt.rows or not settings.fallback:
-            return results_context(attempt, record, settings.context_tokens)
+            context = results_context(attempt, record, settings.context_tokens)
+            if attempts[0].status == "ran" and len(attempts) > 1:
+                context.notes.insert(0, "cypher: the first query found no rows, so one"
+                                        " corrected query was written and run.")
+            return context
         context = await self.local.build_context(query)
         why = attempt.reason or "the query found no rows"
         context.notes.insert(0, f"cypher: no query answered ({attempt.status}: {why});"

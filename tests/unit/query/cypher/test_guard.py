@@ -63,3 +63,33 @@ def test_the_schema_folds_type_labels_and_cuts_long_samples() -> None:
     assert "Entity type labels, each node also :__Entity__" in text and ":Person (2)" in text
     assert "__Covariate__" not in text
     assert '(:__Entity__)-[:RELATED]->(:__Entity__) (4): predicate e.g. "knows"' in text
+
+
+def test_the_schema_lists_predicates_and_the_way_they_read() -> None:
+    predicates = [{"predicate": "is", "relationships": 9},
+                  {"predicate": "located in", "relationships": 5}]
+    text = render_schema([], [_related(40)], predicates)
+    assert 'RELATED predicates, most common first (relationships): "is" (9), "located in" (5)' in (
+        text)
+    # The example of direction is the first phrase, not a bare verb.
+    assert '(a)-[r:RELATED]->(b) WHERE r.predicate = "located in" says "a located in b"' in text
+
+
+def test_a_predicate_held_by_most_relations_is_shown_as_saying_nothing() -> None:
+    predicates = [{"predicate": "co-occurs with", "relationships": 40},
+                  {"predicate": "say", "relationships": 2}]
+    text = render_schema([], [_related(44)], predicates)
+    assert '40 of the 44 RELATED relationships have the predicate "co-occurs with"' in text
+    assert "never filter on the predicate" in text and "most common first" not in text
+    assert "predicate" not in render_schema([], [])
+
+
+def _related(count: int) -> dict[str, object]:
+    return {"type": "RELATED", "relationships": count, "ends": [], "properties": []}
+
+
+def test_every_variable_length_expand_mode_is_a_read() -> None:
+    for mode in ("All", "Into", "Pruning", "Pruning,BFS", "Pruning,BFS,All"):
+        operators = [{"operator": f"VarLengthExpand({mode})"}, {"operator": "ProduceResults"}]
+        assert plan_refusal("r", operators, []) is None, mode
+    assert plan_refusal("r", [{"operator": "VarLengthExpand(Create)"}], []) is not None
