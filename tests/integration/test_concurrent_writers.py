@@ -8,9 +8,6 @@ in the communities stage.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +16,7 @@ import pytest
 from graphrag_neo4j.indexing.records import normalize_name
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
+from tests.integration.writer_processes import run_writers
 
 pytestmark = pytest.mark.integration
 PASSAGES = 80
@@ -50,15 +48,7 @@ def _corpus(shared_data: Path, tmp_path: Path) -> Path:
 
 
 def _writers(corpus: Path, shards: list[str], tmp_path: Path) -> None:
-    procs = [
-        subprocess.Popen([sys.executable, "-c", WRITER, str(corpus), shard,
-                          str(tmp_path / f"cache-{n}")], env=dict(os.environ),
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        for n, shard in enumerate(shards)
-    ]
-    for proc in procs:
-        out, _ = proc.communicate(timeout=900)
-        assert proc.returncode == 0, out.decode("utf-8", "replace")[-3000:]
+    run_writers(WRITER, corpus, shards, tmp_path, timeout=900)
 
 
 def _fingerprint(store: Store) -> dict[str, Any]:

@@ -9,9 +9,6 @@ decided over each shard's documents, the book as one run made 487 entities, 1,99
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +16,7 @@ import pytest
 
 from graphrag_neo4j.indexing.input.sharding import Shard
 from graphrag_neo4j.store import Store
+from tests.integration.writer_processes import run_writers
 
 pytestmark = pytest.mark.integration
 
@@ -57,15 +55,7 @@ with GraphRAG(settings, llm=FakeChatModel(rules=[]), embeddings=FakeEmbeddings()
 
 
 def _writers(docs: Path, shards: list[str], tmp_path: Path) -> None:
-    procs = [
-        subprocess.Popen([sys.executable, "-c", WRITER, str(docs), shard,
-                          str(tmp_path / f"cache-{n}")], env=dict(os.environ),
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        for n, shard in enumerate(shards)
-    ]
-    for proc in procs:
-        out, _ = proc.communicate(timeout=300)
-        assert proc.returncode == 0, out.decode("utf-8", "replace")[-3000:]
+    run_writers(WRITER, docs, shards, tmp_path, timeout=300)
 
 
 def _graph(store: Store) -> dict[str, Any]:
