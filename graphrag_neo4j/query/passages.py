@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from graphrag_neo4j.query.answer_stream import AnswerOnlySink
 from graphrag_neo4j.query.base import Answer, Query, Services
 from graphrag_neo4j.query.context import (
     Row,
@@ -16,20 +17,22 @@ from graphrag_neo4j.query.context import (
 from graphrag_neo4j.resources import load_prompt
 
 NO_DATA = "(no data found)"
-# "Facts used: 2, 5\nAnswer: ..." as a facts-first prompt asks for it (the prompt itself ends
-# with "Facts used:", so the reply may start with the numbers).
+# "Evidence: ...\nAnswer: ..." as an evidence-first prompt asks for it (the prompt itself ends
+# with "Evidence:", so the reply may start with the evidence). "Facts used:" is the older label.
 _ANSWER_LABEL = re.compile(r"^\s*\**answer\**\s*:\**\s*", re.IGNORECASE | re.MULTILINE)
-_FACTS_LABEL = re.compile(r"^\s*\**facts used\**\s*:\**\s*", re.IGNORECASE)
+_EVIDENCE_LABEL = re.compile(r"^\s*\**(?:evidence|facts used)\**\s*:\**\s*", re.IGNORECASE)
+EVIDENCE_NOTE = "Evidence: "
+EVIDENCE_LABELS = ("evidence:", "facts used:")
 
 
-def facts_and_answer(reply: str) -> tuple[str, str]:
-    """(the facts the model says it used, its answer) from a facts-first reply; a reply
+def evidence_and_answer(reply: str) -> tuple[str, str]:
+    """(the evidence the model quoted, its answer) from an evidence-first reply; a reply
     without an "Answer:" line is all answer."""
     labels = list(_ANSWER_LABEL.finditer(reply))
     if not labels:
         return "", reply.strip()
-    facts = _FACTS_LABEL.sub("", reply[: labels[-1].start()]).strip()
-    return " ".join(facts.split()), reply[labels[-1].end():].strip()
+    evidence = _EVIDENCE_LABEL.sub("", reply[: labels[-1].start()]).strip()
+    return " ".join(evidence.split()), reply[labels[-1].end():].strip()
 
 
 def passages_table(passages: Sequence[Row], budget_tokens: int) -> TableBuilder:
@@ -54,12 +57,24 @@ def passage_context(
 async def answer_from_context(
     services: Services, method: str, query: Query, context: SearchContext
 ) -> Answer:
-    """One answer call with prompts/<method>_answer.txt over the context, streamed if asked."""
+    """One answer call with prompts/<method>_answer.txt over the context, streamed if asked;
+    the evidence an evidence-first reply quotes goes to the answer's notes."""
     prompt = load_prompt(f"{method}_answer", services.settings.prompts_dir).format(
         response_type=query.response_type,
         history=history_block(query.history),
         context=context.text or NO_DATA,
         question=query.question,
     )
-    text = await services.llm.complete(prompt, stage=f"{method}_answer", on_token=query.on_token)
-    return Answer.from_context(method, text, context)
+    # A prompt ending on the evidence label gets its evidence first: only the answer streams.
+    evidence_first = prompt.rstrip().lower().endswith(EVIDENCE_LABELS)
+    sink = AnswerOnlySink(query.on_token) if query.on_token and evidence_first else None
+    reply = await services.llm.complete(
+        prompt, stage=f"{method}_answer", on_token=sink or query.on_token
+    )
+    if sink is not None:
+        sink.finish()
+    evidence, text = evidence_and_answer(reply) if evidence_first else ("", reply)
+    answer = Answer.from_context(method, text, context)
+    if evidence:
+        answer.notes.append(EVIDENCE_NOTE + evidence)
+    return answer

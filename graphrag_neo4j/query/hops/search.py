@@ -26,7 +26,6 @@ from graphrag_neo4j.query.hops.ranking import (
 from graphrag_neo4j.query.hops.rerank import Candidate, Rerank, rerank_relations
 from graphrag_neo4j.query.passages import (
     answer_from_context,
-    facts_and_answer,
     passage_context,
 )
 from graphrag_neo4j.settings import SearchSettings
@@ -245,11 +244,7 @@ class HopsSearch:
     async def answer(self, query: Query) -> Answer:
         """Build the context (NER and rerank calls when enabled), then one answer call."""
         context = await self.build_context(query)
-        answer = await answer_from_context(self.services, self.name, query, context)
-        facts, answer.text = facts_and_answer(answer.text)
-        if facts:
-            answer.notes.append(f"Facts used: {facts}")
-        return answer
+        return await answer_from_context(self.services, self.name, query, context)
 
     async def rank_documents(self, query: Query, k: int) -> list[str]:
         """Document ids in hops order, best first."""

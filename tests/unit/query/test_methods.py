@@ -277,3 +277,26 @@ async def test_hops_lifts_passages_naming_a_bridge_and_weighs_fast_relations_apa
     assert await HopsSearch(services).rank_documents(query, 3) == ["d3", "d2", "d1"]
     plain = query.with_search(hops={"bridge_weight": 0.0, "fast_relation_weight": 0.75})
     assert await HopsSearch(services).rank_documents(plain, 3) == ["d1", "d3", "d2"]
+
+
+async def test_an_evidence_first_prompt_streams_the_answer_and_notes_the_evidence(
+    tmp_path: Path,
+) -> None:
+    prompts = tmp_path / "prompts"
+    prompts.mkdir()
+    (prompts / "naive_answer.txt").write_text(
+        "Passages a similarity search found:\n{context}\n{history}\nShape: {response_type}\n"
+        "Question: {question}\nWrite Evidence:, then Answer:.\n\nEvidence:", encoding="utf-8")
+    services = fake_services(
+        {"query/search_chunks_by_vector": PASSAGES, "query/search_chunks_by_fulltext": []},
+        [("a similarity search found",
+          " Euler studied with Johann. (Sources 1)\nAnswer: Johann [Data: Sources (1)].")],
+        tmp_path,
+    )
+    services.settings = services.settings.model_copy(update={"prompts_dir": prompts})
+    pieces: list[str] = []
+    query = make_query(services.settings, "Who taught Euler?", on_token=pieces.append)
+    answer = await run_query(services, NaiveSearch(services), query)
+    assert answer.text == "Johann [Data: Sources (1)]."
+    assert "".join(pieces).strip() == answer.text
+    assert "Evidence: Euler studied with Johann. (Sources 1)" in answer.notes

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graphrag_neo4j.query.candidates import ann_candidates
-from graphrag_neo4j.query.passages import facts_and_answer, passage_context
+from graphrag_neo4j.query.passages import evidence_and_answer, passage_context
 from graphrag_neo4j.resources import load_prompt
 
 
@@ -37,11 +37,14 @@ def test_answer_prompts_take_the_shared_placeholders(name: str, ending: str) -> 
     ("Facts used: 1\n**Answer:** G. Stanley Hall", "1", "G. Stanley Hall"),
     ("Norway.", "", "Norway."),
     ("none\nAnswer: I do not know.", "none", "I do not know."),
+    (" 'It is not fair,' said Scrooge. (Sources 1)\n\nAnswer: Harshly [Data: Sources (1)]",
+     "'It is not fair,' said Scrooge. (Sources 1)", "Harshly [Data: Sources (1)]"),
+    ("**Evidence:** none\n**Answer:** I do not know.", "none", "I do not know."),
 ])
-def test_a_facts_first_reply_splits_into_facts_and_answer(
+def test_an_evidence_first_reply_splits_into_evidence_and_answer(
     reply: str, facts: str, answer: str
 ) -> None:
-    assert facts_and_answer(reply) == (facts, answer)
+    assert evidence_and_answer(reply) == (facts, answer)
 
 
 def test_vector_searches_ask_for_enough_neighbours() -> None:

@@ -38,6 +38,9 @@ _SPACE_RUN = re.compile(r"(?<=\S)[ \t]{2,}(?=\S)")
 # A line that opens a list item, quote, table row or heading: the break before it is structure.
 _BLOCK_START = re.compile(r"[-*+>|#]|\d+[.)][ \t]")
 _TRAILING_SPACE = re.compile(r"[ \t]+(?=\r?\n|$)")
+# Two or more hyphens touching a word: a dash typed in ASCII (Project Gutenberg texts). spaCy
+# keeps "him----Yes" or "voice--" as one token, which became an entity name.
+_ASCII_DASH = re.compile(r"(?<=[^\s-])-{2,}|-{2,}(?=[^\s-])")
 
 # What a forked worker parses with: set by its initializer, inherited from the parent by fork.
 _worker: tuple[Language, FastExtractionSettings] | None = None
@@ -128,7 +131,8 @@ def iter_parsed_texts(chunks: Iterable[Chunk]) -> Iterator[str]:
 
 
 def unwrapped(text: str) -> str:
-    """`text` with its line wraps and runs of spaces folded into one space.
+    """`text` with its line wraps and runs of spaces folded into one space and ASCII dashes
+    ("--") made an em dash between spaces.
 
     A break before a list item, quote, table row or heading, or after a heading, stays; a word
     broken after its hyphen ("counting-\\nhouse") joins without a space.
@@ -142,7 +146,8 @@ def unwrapped(text: str) -> str:
         hyphenated = text[start - 1] == "-" and text[start - 2 : start - 1].isalnum()
         return "" if hyphenated and text[end].isalnum() else " "
 
-    return _SPACE_RUN.sub(" ", _LINE_BREAK.sub(fold, text))
+    dashed = _ASCII_DASH.sub(" \u2014 ", _LINE_BREAK.sub(fold, text))
+    return _SPACE_RUN.sub(" ", dashed)
 
 
 def _batches(pairs: _Batch, size: int) -> list[_Batch]:

@@ -92,7 +92,15 @@ def test_line_wraps_and_space_runs_fold_hyphens_join_and_paragraph_breaks_stay()
 def test_headings_list_items_quotes_and_table_rows_keep_their_line_breaks() -> None:
     text = "# Stave One\nMarley was\ndead.\n- a list\n* item\n2. and\n> a quote\n| a | row |"
     assert unwrapped(text) == text.replace("was\ndead", "was dead")
-    assert unwrapped("a dash--\nand on, pre-\n1843") == "a dash-- and on, pre-1843"
+    assert unwrapped("a dash--\nand on, pre-\n1843") == "a dash \u2014 and on, pre-1843"
+
+
+def test_ascii_dashes_become_an_em_dash_and_horizontal_rules_stay() -> None:
+    assert unwrapped("see him----Yes, indeed") == "see him \u2014 Yes, indeed"
+    assert unwrapped("oily voice--'Hallo!' again--'and") == (
+        "oily voice \u2014 'Hallo!' again \u2014 'and")
+    assert unwrapped("a well-known co-op") == "a well-known co-op"
+    assert unwrapped("Stave\n\n----\n\nOne") == "Stave\n\n----\n\nOne"
 
 
 def test_sentence_co_occurrence_counts_and_chunk_co_occurrence_is_weaker() -> None:
