@@ -13,6 +13,7 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from graphrag_neo4j.errors import ModelError
+from graphrag_neo4j.llm.offline.allocator import release_large_frees
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -20,9 +21,10 @@ if TYPE_CHECKING:
 MODEL_NAME = "all-MiniLM-L6-v2-int8"
 DIMENSION = 384
 MAX_TOKENS = 256  # what sentence-transformers uses for this model (max_seq_length)
-# Texts per ONNX run: its attention buffers grow with batch x tokens^2; 8 texts of 256 tokens
-# peaked near 600 MB where 32 peaked near 900 MB, and ran no slower on two cores.
-ONNX_BATCH = 8
+# Texts per ONNX run: its attention buffers grow with batch x tokens^2; texts of up to 256
+# tokens, 4 at a time, peaked +90 MB over the loaded session where 8 peaked +180 MB, and ran
+# no slower on two cores.
+ONNX_BATCH = 4
 # onnxruntime's run option that frees the named devices' arena chunks at the end of a run.
 ARENA_SHRINKAGE = "memory.enable_memory_arena_shrinkage"
 # Pinned here, not read from the package, so a swapped upload cannot vouch for itself.
@@ -129,6 +131,7 @@ class MiniLMEmbeddings(Embeddings):
                 import onnxruntime
                 from tokenizers import Tokenizer
 
+                release_large_frees()  # its tensors of tens of MB, freed after every run
                 onnx_path = self.onnx_path or default_onnx_path()
                 if self.onnx_path is None:
                     _verify_onnx(onnx_path)
