@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.text import Text
 
 from graphrag_neo4j.errors import GraphRAGError
+from graphrag_neo4j.llm.offline.allocator import release_large_frees
 
 app = typer.Typer(
     name="graphrag-neo4j",
@@ -121,6 +122,7 @@ def _show_warnings() -> None:
 
 def main() -> None:
     """Entry point: runs the CLI and turns user mistakes into one red sentence."""
+    release_large_frees()  # before anything loads: the models' large buffers are freed often
     _show_warnings()
     _register_subcommands()
     try:

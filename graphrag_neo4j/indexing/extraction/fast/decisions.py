@@ -15,6 +15,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from graphrag_neo4j.indexing.extraction.fast.pruning import Pruned, prune_summed
+from graphrag_neo4j.indexing.extraction.fast.statement_sums import Statement, StatementSums
 from graphrag_neo4j.indexing.extraction.fast.terms import UNTYPED, ChunkTerms, Term
 from graphrag_neo4j.indexing.graph.summaries import SENTENCE_SEPARATOR, shortest
 from graphrag_neo4j.indexing.records import ChunkExtraction, EntityMention, RelationMention
@@ -22,7 +23,6 @@ from graphrag_neo4j.settings import FastExtractionSettings
 
 # Concepts need a corpus to tell common from telling; below this many chunks the share is noise.
 MIN_CHUNKS_FOR_SHARE = 20
-Statement = tuple[str, str, str]  # (term key, predicate, term key)
 
 
 @dataclass
@@ -136,14 +136,21 @@ class EdgeWeights:
 
     kept: set[str]
     settings: FastExtractionSettings
-    weights: dict[Statement, float] = field(default_factory=lambda: defaultdict(float))
     by_document: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    sums: StatementSums = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.sums = StatementSums(self.kept)
 
     def add(self, chunk: ChunkTerms, document_id: str) -> None:
         """The statements of one chunk."""
         for statement, pair in chunk_pairs(chunk, self.kept, self.settings).items():
-            self.weights[statement] += pair.weight
+            self.sums.add(statement, pair.weight)
         self.by_document[document_id].update(t.key for t in chunk.terms if t.key in self.kept)
+
+    def strong(self) -> dict[Statement, float]:
+        """The statements whose summed weight reaches min_edge_weight (pruning drops the rest)."""
+        return self.sums.at_least(self.settings.min_edge_weight)
 
 
 @dataclass(frozen=True)
@@ -162,7 +169,7 @@ class Decisions:
         settings, kept = weights.settings, weights.kept
         types = counts.voted_types(kept, settings)
         concepts = {key for key in kept if types[key] == settings.concept_type}
-        pruned = prune_summed(weights.weights, types, concepts, settings)
+        pruned = prune_summed(weights.strong(), types, concepts, settings)
         return cls(kept, types, counts.display_names(kept), pruned, settings)
 
     def extraction(self, chunk: ChunkTerms) -> ChunkExtraction:
