@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from graphrag_neo4j.query.base import GraphReader
@@ -21,15 +22,39 @@ SAMPLE_CHARS = 40  # a long sample value (a passage, a description) is cut to th
 PREDICATES = 25  # the most common relation predicates listed (the words queries filter on)
 
 
-def read_schema(store: GraphReader, samples: int) -> str:
-    """The schema as prompt text, read from the graph as it is now."""
+@dataclass(frozen=True)
+class GraphSchema:
+    """The schema as prompt text, and the names in it a query may use (for a repair that
+    must replace a name the graph does not have)."""
+
+    text: str
+    labels: list[str]
+    types: list[str]
+    properties: list[str]
+
+
+def read_schema(store: GraphReader, samples: int) -> GraphSchema:
+    """The schema, read from the graph as it is now."""
     common = {"hidden_properties": list(HIDDEN_PROPERTIES), "sample_nodes": SAMPLE_NODES,
               "samples": samples}
     labels = store.read("query/schema_node_labels", hidden_labels=list(HIDDEN_LABELS), **common)
     types = store.read("query/schema_relationship_types", hidden_types=list(HIDDEN_TYPES),
                        **common)
     predicates = store.read("query/schema_predicates", limit=PREDICATES)
-    return render_schema(labels, types, predicates)
+    return schema_of(labels, types, predicates)
+
+
+def schema_of(
+    labels: Sequence[Row], types: Sequence[Row], predicates: Sequence[Row] = ()
+) -> GraphSchema:
+    """The rendered schema with the labels, relationship types and properties in use."""
+    keys = {p["key"] for row in [*labels, *types] for p in row["properties"]}
+    return GraphSchema(
+        text=render_schema(labels, types, predicates),
+        labels=[row["label"] for row in labels if row["nodes"] > 0],
+        types=[row["type"] for row in types if row["relationships"] > 0],
+        properties=sorted(str(key) for key in keys),
+    )
 
 
 def render_schema(
