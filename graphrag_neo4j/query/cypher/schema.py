@@ -31,6 +31,7 @@ class GraphSchema:
     labels: list[str]
     types: list[str]
     properties: list[str]
+    predicates_tell: bool = False  # RELATED's predicates say how entities relate
 
 
 def read_schema(store: GraphReader, samples: int) -> GraphSchema:
@@ -54,7 +55,12 @@ def schema_of(
         labels=[row["label"] for row in labels if row["nodes"] > 0],
         types=[row["type"] for row in types if row["relationships"] > 0],
         properties=sorted(str(key) for key in keys),
+        predicates_tell=_predicates_tell(predicates, _related(types)),
     )
+
+
+def _related(types: Sequence[Row]) -> int:
+    return sum(row["relationships"] for row in types if row["type"] == "RELATED")
 
 
 def render_schema(
@@ -79,8 +85,7 @@ def render_schema(
         ends = ", ".join(f"(:{e['source']})-[:{row['type']}]->(:{e['target']})"
                          for e in row["ends"])
         lines.append(f"{ends} ({row['relationships']}): {_properties(row['properties'])}")
-    related = sum(row["relationships"] for row in types if row["type"] == "RELATED")
-    lines.extend(_predicate_lines(predicates, related))
+    lines.extend(_predicate_lines(predicates, _related(types)))
     return "\n".join(lines)
 
 
@@ -90,7 +95,7 @@ def _predicate_lines(predicates: Sequence[Row], related: int) -> list[str]:
     if not predicates:
         return []
     top = predicates[0]
-    if len(predicates) == 1 or top["relationships"] * 2 > related:
+    if not _predicates_tell(predicates, related):
         return [f"{top['relationships']} of the {related} RELATED relationships have the"
                 f" predicate {_sample(top['predicate'])}, which does not say how two entities"
                 " are related: never filter on the predicate, and follow RELATED both ways."]
@@ -105,6 +110,11 @@ def _predicate_lines(predicates: Sequence[Row], related: int) -> list[str]:
         f" r.predicate = {_sample(example)} says \"a {example} b\". The same relation is often"
         " worded in several ways: match it with toLower(r.predicate) CONTAINS 'a key word'.",
     ]
+
+
+def _predicates_tell(predicates: Sequence[Row], related: int) -> bool:
+    """False when there are none, or one holds most relations (co-occurrence says nothing)."""
+    return len(predicates) > 1 and predicates[0]["relationships"] * 2 <= related
 
 
 def _properties(properties: Sequence[Row]) -> str:

@@ -55,6 +55,8 @@ def problem(attempt: Attempt, schema: GraphSchema, prompts_dir: Path | None) -> 
         return load_prompt("cypher_unknown_names", prompts_dir).format(
             unknown=describe(attempt.unknown), labels=_listed(schema.labels, ":"),
             types=_listed(schema.types, ":"), properties=_listed(schema.properties),
+            advice=" ".join(_relation_advice(name.name, schema.predicates_tell)
+                            for name in attempt.unknown if name.kind == "relationship type"),
         ).strip()
     if attempt.status != "ran":
         return f"{attempt.status}: {attempt.reason}"
@@ -65,3 +67,13 @@ def problem(attempt: Attempt, schema: GraphSchema, prompts_dir: Path | None) -> 
 
 def _listed(names: list[str], prefix: str = "") -> str:
     return ", ".join(prefix + name for name in names) or "none"
+
+
+def _relation_advice(invented: str, predicates_tell: bool) -> str:
+    """How to write an invented relationship type with RELATED: its words as a predicate
+    filter when predicates say how entities relate, else RELATED both ways."""
+    words = " ".join(re.findall(r"[^\W_]+", invented.lower()))
+    if predicates_tell and words:
+        return (f"Instead of [:{invented}] write [r:RELATED] with toLower(r.predicate) CONTAINS"
+                f" '{words}' (or a shorter key word of it).")
+    return f"Instead of [:{invented}] write [:RELATED], followed both ways."

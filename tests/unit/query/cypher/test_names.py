@@ -33,7 +33,7 @@ def test_unknown_names_are_read_from_both_wordings_once_each() -> None:
     assert unknown_names([odd]) == [UnknownName("label", "Odd`Name")]
 
 
-def _schema() -> Any:
+def _schema(predicates: list[dict[str, Any]] | None = None) -> Any:
     labels = [
         {"label": "__Entity__", "nodes": 9, "also": [], "properties": [
             {"key": "name", "samples": ["Scrooge"]}, {"key": "type", "samples": ["person"]}]},
@@ -43,7 +43,7 @@ def _schema() -> Any:
     types = [{"type": "RELATED", "relationships": 5, "ends": [
         {"source": "__Entity__", "target": "__Entity__"}],
         "properties": [{"key": "predicate", "samples": ["visits"]}]}]
-    return schema_of(labels, types)
+    return schema_of(labels, types, predicates or [])
 
 
 def test_the_repair_is_told_the_unknown_names_and_the_names_that_exist() -> None:
@@ -57,11 +57,26 @@ def test_the_repair_is_told_the_unknown_names_and_the_names_that_exist() -> None
     assert "- node labels: :__Entity__, :Person\n" in text and ":Gone" not in text
     assert "- relationship types: :RELATED\n" in text
     assert "- properties: name, predicate, type\n" in text
+    assert "Instead of" not in text
     failed = Attempt("MATCH (", "failed", "Invalid input")
     assert problem(failed, schema, None) == "failed: Invalid input"
 
 
 Plan = tuple[str, list[dict[str, Any]], list[dict[str, str]]]
+
+
+def test_an_invented_relationship_type_is_turned_into_a_predicate_filter_where_they_tell() -> None:
+    invented = Attempt("MATCH (a)-[:DIRECTED_BY]->(b) RETURN b", "unknown", "",
+                       unknown=[UnknownName("relationship type", "DIRECTED_BY")])
+    worded = [{"predicate": "directs", "relationships": 2},
+              {"predicate": "stars", "relationships": 2}]
+    told = problem(invented, _schema(worded), None)
+    assert told.endswith("Instead of [:DIRECTED_BY] write [r:RELATED] with toLower(r.predicate)"
+                         " CONTAINS 'directed by' (or a shorter key word of it).")
+    cooccurs = [{"predicate": "co-occurs with", "relationships": 4},
+                {"predicate": "stars", "relationships": 1}]
+    assert problem(invented, _schema(cooccurs), None).endswith(
+        "Instead of [:DIRECTED_BY] write [:RELATED], followed both ways.")
 
 
 class _Store:
