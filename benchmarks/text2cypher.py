@@ -82,6 +82,8 @@ def main() -> None:
                     fates["repaired"] += record["repaired"]
                     first = record["attempts"][0]["status"]
                     fates["repaired after no rows"] += record["repaired"] and first == "ran"
+                    fates["repaired after unknown names"] += (
+                        record["repaired"] and first == "unknown")
                     fates["fallback to local"] += "Results" not in answer.sources
                 lines.append({"id": question["id"], "method": method, "right": ok,
                               "gold": gold[:10], "answer": answer.text,

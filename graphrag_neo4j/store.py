@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import threading
@@ -35,6 +36,20 @@ VECTOR_INDEXES = (
     "entity_description_embedding",
     "related_embedding",
 )
+# The driver has notifications off; EXPLAIN of a generated query turns warnings on for its own
+# session, so the plan can say which labels, types and properties the graph does not have.
+PLAN_NOTICE_SEVERITY = neo4j.NotificationMinimumSeverity.WARNING
+
+
+class _PlanNoticesUnlogged(logging.Filter):
+    """Drops the driver's log line for a notice of an EXPLAIN: its caller reads the notices."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args if isinstance(record.args, tuple) else ()
+        return not str(getattr(args[0], "query", "") if args else "").startswith("EXPLAIN ")
+
+
+logging.getLogger("neo4j.notifications").addFilter(_PlanNoticesUnlogged())
 
 
 # After 3 wrong passwords Neo4j refuses every login, the right one too, for 5 s.
@@ -214,13 +229,24 @@ class Store:
     # query/cypher/guard.py EXPLAINs it first and refuses writes, schema and admin commands
     # and procedures outside an allow-list; it then runs in a read transaction (the server
     # refuses writes in one), with a timeout and a row limit.
-    def explain_generated(self, text: str) -> tuple[str, list[dict[str, Any]]]:
+    def explain_generated(
+        self, text: str
+    ) -> tuple[str, list[dict[str, Any]], list[dict[str, str]]]:
         """EXPLAIN (never run) a model-written statement: its query type ('r', 'w', 'rw' or
-        's') and every operator of its plan with its arguments."""
+        's'), every operator of its plan with its arguments, and the server's warnings about
+        it (GQL status and description: an unknown label is 01N50)."""
         query = neo4j.Query("EXPLAIN " + text)
-        with self._unavailable_as_error(), self._session(neo4j.READ_ACCESS) as session:
+        with (
+            self._unavailable_as_error(),
+            self._driver.session(
+                database=self.settings.database, default_access_mode=neo4j.READ_ACCESS,
+                notifications_min_severity=PLAN_NOTICE_SEVERITY,
+            ) as session,
+        ):
             summary = session.run(query).consume()
-        return str(summary.query_type or ""), _operators(summary.plan or {})
+        notices = [{"status": notice.gql_status, "description": notice.status_description}
+                   for notice in summary.gql_status_objects if notice.is_notification]
+        return str(summary.query_type or ""), _operators(summary.plan or {}), notices
 
     def read_generated(self, text: str, timeout_s: float, max_rows: int) -> list[Row]:
         """Run a model-written statement the guard accepted: read access, `timeout_s`, and at

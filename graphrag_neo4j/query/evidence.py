@@ -59,6 +59,6 @@ def generated_script(record: dict[str, Any]) -> str:
     status, reason = str(record["status"]), str(record["reason"])
     head = f"// The query the model wrote ({status}{': ' + reason if reason else ''})"
     query = str(record["query"])
-    if status != "ran":  # never paste-ready: it was refused or did not compile
+    if status != "ran":  # never paste-ready: refused, not compiled, or naming what the graph lacks
         query = "\n".join(f"// {line}" for line in query.splitlines())
     return f"{head}\n{query}"

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import logging
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,9 @@ INJECTIONS = {
 }
 
 
-def _rag(settings: Settings, tmp_path: Path, first: str, repair: str) -> GraphRAG:
+def _rag(
+    settings: Settings, tmp_path: Path, first: str, repair: str | Callable[[str], str]
+) -> GraphRAG:
     llm = FakeChatModel(rules=[
         ("Corrected Cypher:", repair),
         ("read-only Cypher query for Neo4j 5", first),
@@ -124,6 +127,68 @@ def test_without_fallback_an_empty_result_is_answered_as_empty(
     record = answer.sources["Cypher"][0]
     assert answer.sources["Results"] == [] and record["rows"] == 0
     assert [attempt["status"] for attempt in record["attempts"]] == ["ran", "ran"]
+
+
+# Names no graph of the suite has: Neo4j compiles queries using them, warns, and finds nothing.
+INVENTED_LABEL = "MATCH (g:Phantasm) RETURN count(g) AS phantasms"
+INVENTED_TYPE = "MATCH (a:__Entity__)-[:HAUNTED_BY]-(b) RETURN b.name AS name"
+INVENTED_PROPERTY = "MATCH (p:Person) WHERE p.hat_size > 3 RETURN count(p) AS people"
+
+
+def test_an_invented_label_gets_one_repair_told_the_names_that_exist(
+    graph: Store, settings: Settings, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    repair_prompts: list[str] = []
+
+    def repair(prompt: str) -> str:
+        repair_prompts.append(prompt)
+        return PEOPLE
+
+    with (
+        caplog.at_level(logging.INFO, logger="neo4j.notifications"),
+        _rag(settings, tmp_path, INVENTED_LABEL, repair) as rag,
+    ):
+        answer = rag.retrieve("How many phantasms are there?", method="cypher")
+    first, second = answer.sources["Cypher"][0]["attempts"]
+    assert first == {"query": INVENTED_LABEL, "status": "unknown",
+                     "reason": "it names what the graph does not have: the label :Phantasm"}
+    assert second == {"query": PEOPLE, "status": "ran", "reason": ""}
+    assert answer.sources["Results"][0]["people"] >= 3
+    assert answer.notes[0] == ("cypher: the first query named what the graph does not have"
+                               " (the label :Phantasm), so one corrected query was written"
+                               " and run.")
+    (prompt,) = repair_prompts
+    why = prompt.split("Why it could not be used:")[1]
+    assert "the label :Phantasm" in why and ":__Entity__" in why and ":Person" in why
+    assert ":RELATED" in why and "name" in why.split("- properties:")[1]
+    assert not caplog.records  # the plan's warnings are read, not logged
+
+
+def test_a_repair_that_still_invents_falls_back_to_local_search(
+    graph: Store, settings: Settings, tmp_path: Path
+) -> None:
+    before = _snapshot(graph)
+    with _rag(settings, tmp_path, INVENTED_PROPERTY, INVENTED_TYPE) as rag:
+        answer = rag.query("Who haunts Scrooge?", method="cypher")
+    record = answer.sources["Cypher"][0]
+    assert [a["status"] for a in record["attempts"]] == ["unknown", "unknown"]
+    assert record["attempts"][0]["reason"].endswith("the property hat_size")
+    assert answer.notes[0] == (
+        "cypher: no query answered (unknown: it names what the graph does not have: the"
+        " relationship type :HAUNTED_BY); answered with local search instead.")
+    assert answer.text == FALLBACK and "Results" not in answer.sources
+    assert _snapshot(graph) == before
+
+
+def test_with_the_name_check_off_an_invented_label_runs(
+    graph: Store, settings: Settings, tmp_path: Path
+) -> None:
+    with _rag(settings, tmp_path, INVENTED_LABEL, PEOPLE) as rag:
+        answer = rag.retrieve("How many phantasms?", method="cypher",
+                              **{"cypher.check_names": False})
+    record = answer.sources["Cypher"][0]
+    assert record["status"] == "ran" and not record["repaired"]
+    assert answer.sources["Results"][0]["phantasms"] == 0
 
 
 def test_the_server_refuses_writes_even_past_the_guard(graph: Store) -> None:

@@ -11,8 +11,10 @@ from neo4j.exceptions import Neo4jError
 
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.context import Row
-from graphrag_neo4j.query.cypher.guard import Refusal, check_query
+from graphrag_neo4j.query.cypher.guard import Refusal, check_plan
+from graphrag_neo4j.query.cypher.names import UnknownName, describe, unknown_names
 from graphrag_neo4j.query.cypher.schema import HIDDEN_PROPERTIES
+from graphrag_neo4j.settings import CypherSearchSettings
 
 MAX_CELL_CHARS = 300  # a passage returned whole is cut for the answer prompt
 
@@ -21,8 +23,10 @@ MAX_CELL_CHARS = 300  # a passage returned whole is cut for the answer prompt
 class GeneratedCypherReader(Protocol):
     """What the method needs of `Store` beyond named reads: model-written Cypher, guarded."""
 
-    def explain_generated(self, text: str) -> tuple[str, list[dict[str, Any]]]:
-        """The query type and the plan's operators of a statement, which is not run."""
+    def explain_generated(
+        self, text: str
+    ) -> tuple[str, list[dict[str, Any]], list[dict[str, str]]]:
+        """The query type, the plan's operators and its warnings; the statement is not run."""
         ...
 
     def read_generated(self, text: str, timeout_s: float, max_rows: int) -> list[Row]:
@@ -42,12 +46,14 @@ def generated_reader(store: object) -> GeneratedCypherReader:
 
 @dataclass
 class Attempt:
-    """What happened to one query: `status` is ran, refused or failed; `reason` says why not."""
+    """What happened to one query: `status` is ran, refused, failed or unknown (it names what
+    the graph does not have, in `unknown`, so it was not run); `reason` says why not."""
 
     query: str
     status: str = "ran"
     reason: str = ""
     rows: list[Row] = field(default_factory=list)
+    unknown: list[UnknownName] = field(default_factory=list)
 
     def fate(self) -> Row:
         """The query, what became of it and why."""
@@ -63,18 +69,23 @@ def attempts_record(attempts: Sequence[Attempt]) -> Row:
 
 
 async def attempt_query(
-    store: GeneratedCypherReader, text: str, allowed_procedures: Sequence[str], timeout_s: float,
-    max_rows: int,
+    store: GeneratedCypherReader, text: str, settings: CypherSearchSettings
 ) -> Attempt:
-    """Guard the query (EXPLAIN), then run it read-only; a refusal or an error is recorded."""
+    """Guard the query (EXPLAIN), then run it read-only; a refusal, an error or a name the
+    graph does not have is recorded instead."""
     try:
-        checked = await asyncio.to_thread(check_query, store, text, allowed_procedures)
+        checked = await asyncio.to_thread(check_plan, store, text, settings.allowed_procedures)
         if isinstance(checked, Refusal):
             return Attempt(text, "refused", checked.reason)
-        rows = await asyncio.to_thread(store.read_generated, checked, timeout_s, max_rows)
+        unknown = unknown_names(checked.notices) if settings.check_names else []
+        if unknown:
+            return Attempt(checked.statement, "unknown", "it names what the graph does not"
+                           f" have: {describe(unknown)}", unknown=unknown)
+        rows = await asyncio.to_thread(store.read_generated, checked.statement,
+                                       settings.timeout_s, settings.max_rows)
     except Neo4jError as exc:
         return Attempt(text, "failed", _first_line(exc.message or str(exc)))
-    return Attempt(checked, rows=[clean_row(row) for row in rows])
+    return Attempt(checked.statement, rows=[clean_row(row) for row in rows])
 
 
 def clean_row(row: Row) -> Row:

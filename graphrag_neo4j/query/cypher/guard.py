@@ -36,9 +36,19 @@ _PROCEDURE = re.compile(r"^\s*([\w.]+)\s*\(")
 class PlanReader(Protocol):
     """The part of `Store` the guard uses: EXPLAIN of a model-written statement."""
 
-    def explain_generated(self, text: str) -> tuple[str, list[dict[str, Any]]]:
-        """The query type and the plan's operators with their arguments."""
+    def explain_generated(
+        self, text: str
+    ) -> tuple[str, list[dict[str, Any]], list[dict[str, str]]]:
+        """The query type, the plan's operators with their arguments, and its warnings."""
         ...
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A statement the guard lets run, with the server's warnings about its plan."""
+
+    statement: str
+    notices: list[dict[str, str]]
 
 
 @dataclass(frozen=True)
@@ -77,15 +87,23 @@ def plan_refusal(
     return None
 
 
-def check_query(
+def check_plan(
     reader: PlanReader, text: str, allowed_procedures: Sequence[str]
-) -> str | Refusal:
-    """The statement to run, or why it may not: one statement whose plan only reads.
-
-    A statement the server cannot compile raises its error (for the repair prompt)."""
+) -> Checked | Refusal:
+    """The statement to run with its plan's warnings, or why it may not: one statement whose
+    plan only reads. A statement the server cannot compile raises its error (for the repair
+    prompt)."""
     statement = single_statement(text)
     if isinstance(statement, Refusal):
         return statement
-    query_type, operators = reader.explain_generated(statement)
+    query_type, operators, notices = reader.explain_generated(statement)
     refusal = plan_refusal(query_type, operators, allowed_procedures)
-    return refusal or statement
+    return refusal or Checked(statement, notices)
+
+
+def check_query(
+    reader: PlanReader, text: str, allowed_procedures: Sequence[str]
+) -> str | Refusal:
+    """The statement to run, or why it may not (`check_plan` without the warnings)."""
+    checked = check_plan(reader, text, allowed_procedures)
+    return checked if isinstance(checked, Refusal) else checked.statement

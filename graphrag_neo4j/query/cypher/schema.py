@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from graphrag_neo4j.query.base import GraphReader
@@ -21,15 +22,45 @@ SAMPLE_CHARS = 40  # a long sample value (a passage, a description) is cut to th
 PREDICATES = 25  # the most common relation predicates listed (the words queries filter on)
 
 
-def read_schema(store: GraphReader, samples: int) -> str:
-    """The schema as prompt text, read from the graph as it is now."""
+@dataclass(frozen=True)
+class GraphSchema:
+    """The schema as prompt text, and the names in it a query may use (for a repair that
+    must replace a name the graph does not have)."""
+
+    text: str
+    labels: list[str]
+    types: list[str]
+    properties: list[str]
+    predicates_tell: bool = False  # RELATED's predicates say how entities relate
+
+
+def read_schema(store: GraphReader, samples: int) -> GraphSchema:
+    """The schema, read from the graph as it is now."""
     common = {"hidden_properties": list(HIDDEN_PROPERTIES), "sample_nodes": SAMPLE_NODES,
               "samples": samples}
     labels = store.read("query/schema_node_labels", hidden_labels=list(HIDDEN_LABELS), **common)
     types = store.read("query/schema_relationship_types", hidden_types=list(HIDDEN_TYPES),
                        **common)
     predicates = store.read("query/schema_predicates", limit=PREDICATES)
-    return render_schema(labels, types, predicates)
+    return schema_of(labels, types, predicates)
+
+
+def schema_of(
+    labels: Sequence[Row], types: Sequence[Row], predicates: Sequence[Row] = ()
+) -> GraphSchema:
+    """The rendered schema with the labels, relationship types and properties in use."""
+    keys = {p["key"] for row in [*labels, *types] for p in row["properties"]}
+    return GraphSchema(
+        text=render_schema(labels, types, predicates),
+        labels=[row["label"] for row in labels if row["nodes"] > 0],
+        types=[row["type"] for row in types if row["relationships"] > 0],
+        properties=sorted(str(key) for key in keys),
+        predicates_tell=_predicates_tell(predicates, _related(types)),
+    )
+
+
+def _related(types: Sequence[Row]) -> int:
+    return sum(row["relationships"] for row in types if row["type"] == "RELATED")
 
 
 def render_schema(
@@ -54,8 +85,7 @@ def render_schema(
         ends = ", ".join(f"(:{e['source']})-[:{row['type']}]->(:{e['target']})"
                          for e in row["ends"])
         lines.append(f"{ends} ({row['relationships']}): {_properties(row['properties'])}")
-    related = sum(row["relationships"] for row in types if row["type"] == "RELATED")
-    lines.extend(_predicate_lines(predicates, related))
+    lines.extend(_predicate_lines(predicates, _related(types)))
     return "\n".join(lines)
 
 
@@ -65,7 +95,7 @@ def _predicate_lines(predicates: Sequence[Row], related: int) -> list[str]:
     if not predicates:
         return []
     top = predicates[0]
-    if len(predicates) == 1 or top["relationships"] * 2 > related:
+    if not _predicates_tell(predicates, related):
         return [f"{top['relationships']} of the {related} RELATED relationships have the"
                 f" predicate {_sample(top['predicate'])}, which does not say how two entities"
                 " are related: never filter on the predicate, and follow RELATED both ways."]
@@ -80,6 +110,11 @@ def _predicate_lines(predicates: Sequence[Row], related: int) -> list[str]:
         f" r.predicate = {_sample(example)} says \"a {example} b\". The same relation is often"
         " worded in several ways: match it with toLower(r.predicate) CONTAINS 'a key word'.",
     ]
+
+
+def _predicates_tell(predicates: Sequence[Row], related: int) -> bool:
+    """False when there are none, or one holds most relations (co-occurrence says nothing)."""
+    return len(predicates) > 1 and predicates[0]["relationships"] * 2 <= related
 
 
 def _properties(properties: Sequence[Row]) -> str:

@@ -15,6 +15,7 @@ from graphrag_neo4j.query.cypher.attempt import (
     attempts_record,
     generated_reader,
 )
+from graphrag_neo4j.query.cypher.names import describe
 from graphrag_neo4j.query.cypher.schema import read_schema
 from graphrag_neo4j.query.cypher.writing import repair_query, write_query
 from graphrag_neo4j.query.local import LocalSearch
@@ -36,13 +37,13 @@ def results_context(attempt: Attempt, record: dict[str, Any], budget_tokens: int
                          notes=notes)
 
 
-def _problem(attempt: Attempt) -> str:
-    """What the repair prompt is told went wrong: the refusal or error, or an empty result."""
-    if attempt.status != "ran":
-        return f"{attempt.status}: {attempt.reason}"
-    return ("it ran but found no rows. A name may be written differently or match only in"
-            " part, a relation may read the other way, or its predicate may be worded"
-            " otherwise (see the predicates in the schema).")
+def _repaired_because(first: Attempt) -> str:
+    """Why the first query was replaced, for the notes (a refusal or an error goes unsaid)."""
+    if first.status == "ran":
+        return "the first query found no rows"
+    if first.status == "unknown":
+        return f"the first query named what the graph does not have ({describe(first.unknown)})"
+    return ""
 
 
 def _cell(value: Any) -> str:
@@ -68,24 +69,23 @@ class CypherSearch:
     _local: LocalSearch | None = field(default=None, init=False)
 
     async def build_context(self, query: Query) -> SearchContext:
-        """Write, guard and run the query (one repair when it is refused, fails or finds no
-        rows); its rows, or local search's context."""
+        """Write, guard and run the query (one repair when it is refused, fails, names what
+        the graph does not have or finds no rows); its rows, or local search's context."""
         settings = query.search.cypher
         schema = await asyncio.to_thread(read_schema, self.services.store,
                                          settings.schema_samples)
         attempt = await self._attempt(await write_query(self.services, query, schema), query)
         attempts = [attempt]
         if settings.repair and not attempt.rows:
-            fixed = await repair_query(self.services, query, schema, attempt.query,
-                                       _problem(attempt))
+            fixed = await repair_query(self.services, query, schema, attempt)
             attempt = await self._attempt(fixed, query)
             attempts.append(attempt)
         record = attempts_record(attempts)
         if attempt.rows or not settings.fallback:
             context = results_context(attempt, record, settings.context_tokens)
-            if attempts[0].status == "ran" and len(attempts) > 1:
-                context.notes.insert(0, "cypher: the first query found no rows, so one"
-                                        " corrected query was written and run.")
+            if len(attempts) > 1 and (why := _repaired_because(attempts[0])):
+                context.notes.insert(0, f"cypher: {why}, so one corrected query was written"
+                                        " and run.")
             return context
         context = await self.local.build_context(query)
         why = attempt.reason or "the query found no rows"
@@ -95,10 +95,8 @@ class CypherSearch:
         return context
 
     async def _attempt(self, text: str, query: Query) -> Attempt:
-        settings = query.search.cypher
         store = generated_reader(self.services.store)
-        return await attempt_query(store, text, settings.allowed_procedures,
-                                   settings.timeout_s, settings.max_rows)
+        return await attempt_query(store, text, query.search.cypher)
 
     @property
     def local(self) -> LocalSearch:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from graphrag_neo4j.query.base import Query, Services
 from graphrag_neo4j.query.context import history_block
+from graphrag_neo4j.query.cypher.attempt import Attempt
+from graphrag_neo4j.query.cypher.names import describe
+from graphrag_neo4j.query.cypher.schema import GraphSchema
 from graphrag_neo4j.resources import load_prompt
 
 _FENCE = re.compile(r"```(?:cypher|sql)?\s*\n?(.*?)```", flags=re.DOTALL | re.IGNORECASE)
@@ -19,11 +23,11 @@ def query_from_reply(reply: str) -> str:
     return _LABEL.sub("", text.strip()).strip()
 
 
-async def write_query(services: Services, query: Query, schema: str) -> str:
+async def write_query(services: Services, query: Query, schema: GraphSchema) -> str:
     """One LLM call: the question, the live schema and the few-shot examples -> a query."""
     settings = services.settings
     prompt = load_prompt("cypher_generate", settings.prompts_dir).format(
-        schema=schema,
+        schema=schema.text,
         examples=load_prompt("cypher_examples", settings.prompts_dir).strip(),
         history=history_block(query.history),
         question=query.question,
@@ -33,11 +37,43 @@ async def write_query(services: Services, query: Query, schema: str) -> str:
 
 
 async def repair_query(
-    services: Services, query: Query, schema: str, failed: str, error: str
+    services: Services, query: Query, schema: GraphSchema, failed: Attempt
 ) -> str:
     """One more LLM call with the failed query and why it failed -> a corrected query."""
-    prompt = load_prompt("cypher_repair", services.settings.prompts_dir).format(
-        schema=schema, question=query.question, query=failed, error=error,
-        max_rows=query.search.cypher.max_rows,
+    prompts_dir = services.settings.prompts_dir
+    prompt = load_prompt("cypher_repair", prompts_dir).format(
+        schema=schema.text, question=query.question, query=failed.query,
+        error=problem(failed, schema, prompts_dir), max_rows=query.search.cypher.max_rows,
     )
     return query_from_reply(await services.llm.complete(prompt, stage="cypher_repair"))
+
+
+def problem(attempt: Attempt, schema: GraphSchema, prompts_dir: Path | None) -> str:
+    """What the repair prompt is told went wrong: the refusal or error; the unknown names with
+    the ones the graph has (prompts/cypher_unknown_names.txt); or an empty result."""
+    if attempt.status == "unknown":
+        return load_prompt("cypher_unknown_names", prompts_dir).format(
+            unknown=describe(attempt.unknown), labels=_listed(schema.labels, ":"),
+            types=_listed(schema.types, ":"), properties=_listed(schema.properties),
+            advice=" ".join(_relation_advice(name.name, schema.predicates_tell)
+                            for name in attempt.unknown if name.kind == "relationship type"),
+        ).strip()
+    if attempt.status != "ran":
+        return f"{attempt.status}: {attempt.reason}"
+    return ("it ran but found no rows. A name may be written differently or match only in"
+            " part, a relation may read the other way, or its predicate may be worded"
+            " otherwise (see the predicates in the schema).")
+
+
+def _listed(names: list[str], prefix: str = "") -> str:
+    return ", ".join(prefix + name for name in names) or "none"
+
+
+def _relation_advice(invented: str, predicates_tell: bool) -> str:
+    """How to write an invented relationship type with RELATED: its words as a predicate
+    filter when predicates say how entities relate, else RELATED both ways."""
+    words = " ".join(re.findall(r"[^\W_]+", invented.lower()))
+    if predicates_tell and words:
+        return (f"Instead of [:{invented}] write [r:RELATED] with toLower(r.predicate) CONTAINS"
+                f" '{words}' (or a shorter key word of it).")
+    return f"Instead of [:{invented}] write [:RELATED], followed both ways."
