@@ -11,6 +11,7 @@ import pytest
 from neo4j.exceptions import ClientError
 
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.query.cypher.schema import read_schema
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
@@ -98,6 +99,42 @@ def test_a_query_that_finds_no_rows_gets_one_repair(
     assert first == {"query": nobody, "status": "ran", "reason": ""} and second["query"] == PEOPLE
     assert answer.sources["Results"][0]["people"] >= 3
     assert answer.notes[0].startswith("cypher: the first query found no rows")
+
+
+
+# Names in lists, no verb between them: fast extraction relates them by co-occurrence only.
+GATHERINGS = (
+    "Ebenezer Scrooge, Jacob Marley and Bob Cratchit. Belle, Fezziwig and Ebenezer Scrooge in"
+    " London. Jacob Marley, Belle and Fezziwig in Camden Town. Bob Cratchit and Belle in Paris."
+)
+SCROOGE_RELATED = ("MATCH (a:__Entity__)-[:RELATED]{arrow}(b:__Entity__) WHERE toLower(a.name)"
+                   " CONTAINS 'scrooge' RETURN count(DISTINCT b) AS related")
+
+
+def test_related_is_followed_both_ways_where_predicates_do_not_tell(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    path = tmp_path / "gatherings.txt"
+    path.write_text(GATHERINGS, encoding="utf-8")
+    outgoing, both = SCROOGE_RELATED.format(arrow="->"), SCROOGE_RELATED.format(arrow="-")
+    with _rag(settings, tmp_path, outgoing, PEOPLE) as rag:
+        rag.index([path])
+        assert not read_schema(store, 1).predicates_tell
+        answer = rag.retrieve("How many things is Scrooge related to?", method="cypher")
+    record = answer.sources["Cypher"][0]
+    assert record["query"] == both and not record["repaired"]
+    one_way = store.read_generated(outgoing, timeout_s=5, max_rows=1)[0]["related"]
+    assert answer.sources["Results"][0]["related"] > one_way
+
+
+def test_a_related_arrow_is_kept_where_predicates_tell(
+    graph: Store, settings: Settings, tmp_path: Path
+) -> None:
+    assert read_schema(graph, 1).predicates_tell  # 'paid', 'lived in': they read one way
+    outgoing = SCROOGE_RELATED.format(arrow="->")
+    with _rag(settings, tmp_path, outgoing, PEOPLE) as rag:
+        answer = rag.retrieve("How many things did Scrooge act on?", method="cypher")
+    assert answer.sources["Cypher"][0]["query"] == outgoing
 
 
 @pytest.mark.parametrize("name", sorted(INJECTIONS))

@@ -8,6 +8,7 @@ from pathlib import Path
 from graphrag_neo4j.query.base import Query, Services
 from graphrag_neo4j.query.context import history_block
 from graphrag_neo4j.query.cypher.attempt import Attempt
+from graphrag_neo4j.query.cypher.direction import undirected_related
 from graphrag_neo4j.query.cypher.names import describe
 from graphrag_neo4j.query.cypher.schema import GraphSchema
 from graphrag_neo4j.resources import load_prompt
@@ -33,7 +34,8 @@ async def write_query(services: Services, query: Query, schema: GraphSchema) -> 
         question=query.question,
         max_rows=query.search.cypher.max_rows,
     )
-    return query_from_reply(await services.llm.complete(prompt, stage="cypher_generate"))
+    reply = await services.llm.complete(prompt, stage="cypher_generate")
+    return as_run(query_from_reply(reply), schema)
 
 
 async def repair_query(
@@ -45,7 +47,14 @@ async def repair_query(
         schema=schema.text, question=query.question, query=failed.query,
         error=problem(failed, schema, prompts_dir), max_rows=query.search.cypher.max_rows,
     )
-    return query_from_reply(await services.llm.complete(prompt, stage="cypher_repair"))
+    reply = await services.llm.complete(prompt, stage="cypher_repair")
+    return as_run(query_from_reply(reply), schema)
+
+
+def as_run(text: str, schema: GraphSchema) -> str:
+    """The query as it will run: RELATED followed both ways unless predicates tell how entities
+    relate (the schema says so to the model; its arrows would find part of the answer)."""
+    return text if schema.predicates_tell else undirected_related(text)
 
 
 def problem(attempt: Attempt, schema: GraphSchema, prompts_dir: Path | None) -> str:

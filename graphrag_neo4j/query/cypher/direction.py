@@ -1,0 +1,26 @@
+"""RELATED followed both ways where its direction says nothing: the schema's rule, enforced."""
+
+from __future__ import annotations
+
+import re
+
+# String literals and quoted names are masked first, so an arrow inside one is never touched.
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`(?:[^`]|``)*`", flags=re.DOTALL)
+# A relationship pattern whose types include RELATED: [r:RELATED], [:RELATED*..3],
+# [r:RELATED {predicate: 'x'}], [:KNOWS|RELATED]. Brackets never nest inside one.
+_BODY = r"\[[^\[\]]*?[:|]\s*RELATED\b[^\[\]]*\]"
+_OUTGOING = re.compile(rf"-{_BODY}-(?P<arrow>>)")
+_INCOMING = re.compile(rf"(?P<arrow><)-{_BODY}-")
+
+
+def undirected_related(statement: str) -> str:
+    """The statement with every arrow on a RELATED pattern dropped: (a)-[:RELATED]->(b) and
+    (a)<-[:RELATED]-(b) both become (a)-[:RELATED]-(b).
+
+    Where predicates do not say how entities relate (a fast graph's co-occurrences), a RELATED
+    relationship is stored once per pair in whichever direction its pair was first met, so
+    an arrow finds only part of the answer; small models write one anyway, told not to."""
+    masked = _QUOTED.sub(lambda found: "_" * len(found.group()), statement)
+    arrows = {match.start("arrow") for pattern in (_OUTGOING, _INCOMING)
+              for match in pattern.finditer(masked)}
+    return "".join(char for index, char in enumerate(statement) if index not in arrows)
