@@ -35,3 +35,12 @@ def get_encoding(name: str = "cl100k_base") -> tiktoken.Encoding:
 def count_tokens(text: str, encoding: str = "cl100k_base") -> int:
     """The number of tiktoken tokens of `text` (special-token text counts as plain text)."""
     return len(get_encoding(encoding).encode_ordinary(text))
+
+
+# English text averages about four characters a cl100k_base token (OpenAI's rule of thumb).
+CHARS_PER_TOKEN = 4
+
+
+def estimate_tokens(characters: int) -> int:
+    """About how many tokens `characters` of English text make, without tokenizing it."""
+    return -(-max(characters, 0) // CHARS_PER_TOKEN)

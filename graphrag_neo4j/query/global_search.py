@@ -6,7 +6,8 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from graphrag_neo4j.llm.tokens import count_tokens
+from graphrag_neo4j.communities.extractive import STATUS as EXTRACTIVE
+from graphrag_neo4j.llm.tokens import count_tokens, estimate_tokens
 from graphrag_neo4j.query.base import Answer, Query, Services
 from graphrag_neo4j.query.community_selection import select_dynamically
 from graphrag_neo4j.query.context import CommunitySelection, Row, SearchContext, history_block
@@ -23,7 +24,6 @@ from graphrag_neo4j.query.lazy_reports import (
     is_lazy,
     nearest_at_level,
     selection_note,
-    waiting,
     write_missing,
 )
 from graphrag_neo4j.resources import load_prompt
@@ -96,29 +96,40 @@ class GlobalSearch:
         wanted = search.global_.community_level
         chosen = choose_level(wanted, list(levels))
         notes = [] if chosen == wanted else [f"Level {wanted} has no reports; using {chosen}."]
-        everything = await self._reports(chosen)
-        reports, rating_calls = everything, 0
-        lazy = is_lazy(everything, query)
+        budget = search.global_.map_batch_tokens
+        status = await self._status(chosen)
+        rating_calls, saved = 0, 0
+        lazy = is_lazy(status["waiting"], query)
         if lazy:
-            reports = numbered(
-                await nearest_at_level(self.services, query, chosen, sum(levels.values())))
-            notes.append(selection_note(chosen, reports, len(waiting(everything))))
-        elif search.global_.dynamic_selection:
-            selected, rating_calls = await select_dynamically(
-                self.services, query.question, chosen, search.global_.dynamic_min_rating
-            )
-            reports = numbered(selected)
-        batches = report_batches(reports, search.global_.map_batch_tokens)
-        saved = len(report_batches(everything, search.global_.map_batch_tokens)) - len(batches)
-        chose = search.global_.dynamic_selection or lazy
+            # Only the nearest communities are read: the level's others are counted, not read.
+            reports = numbered(await nearest_at_level(self.services, query, chosen, levels))
+            notes.append(selection_note(chosen, reports, status["waiting"]))
+            batches = report_batches(reports, budget)
+            saved = -(-estimate_tokens(status["characters"]) // budget) - len(batches)
+        else:
+            everything = reports = await self._reports(chosen)
+            if search.global_.dynamic_selection:
+                selected, rating_calls = await select_dynamically(
+                    self.services, query.question, chosen, search.global_.dynamic_min_rating
+                )
+                reports = numbered(selected)
+            batches = report_batches(reports, budget)
+            if search.global_.dynamic_selection:
+                saved = len(report_batches(everything, budget)) - len(batches)
         return SearchContext(
             text="\n\n".join(batches),
             sources={"Reports": reports},
             notes=notes,
             batches=batches,
-            selection=CommunitySelection(chosen, len(batches), rating_calls,
-                                         saved if chose else 0, lazy=lazy),
+            selection=CommunitySelection(chosen, len(batches), rating_calls, max(saved, 0),
+                                         lazy=lazy),
         )
+
+    async def _status(self, level: int) -> Row:
+        """The level's communities, how many wait for a lazy report, their characters."""
+        rows = await asyncio.to_thread(self.services.store.read, "query/community_level_status",
+                                       level=level, extractive=EXTRACTIVE)
+        return rows[0]
 
     async def _context(self, query: Query) -> SearchContext:
         """The context with the lazy reports it selected written (answers only)."""

@@ -4,7 +4,7 @@ missing reports of the chosen ones through the report stage."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from rich.console import Console
@@ -13,11 +13,15 @@ from graphrag_neo4j.communities.extractive import STATUS as EXTRACTIVE
 from graphrag_neo4j.communities.report_stage import ReportStage
 from graphrag_neo4j.progress import StageProgress
 from graphrag_neo4j.query.base import Query, Services
+from graphrag_neo4j.query.candidates import ann_candidates
 from graphrag_neo4j.query.context import Row, SearchContext
 
 PROGRESS_STAGE = "lazy community reports"
 # The report fields a freshly written report replaces in a selected row.
 REPORT_FIELDS = ("title", "summary", "full_content", "rank", "report_status")
+# A level's share of the index's nearest neighbours varies with the question: ask for this many
+# times what an even share would need.
+LEVEL_MARGIN = 2
 
 
 def waiting(rows: Sequence[Row]) -> list[Row]:
@@ -31,9 +35,10 @@ def extractive(rows: Sequence[Row]) -> list[Row]:
     return [r for r in rows if r.get("report_status") == EXTRACTIVE]
 
 
-def is_lazy(rows: Sequence[Row], query: Query) -> bool:
-    """Whether this level's reports are written on demand for this query."""
-    return query.search.lazy_report_budget > 0 and bool(waiting(rows))
+def is_lazy(waiting_count: int, query: Query) -> bool:
+    """Whether a level with `waiting_count` reports not yet written is written on demand for
+    this query."""
+    return query.search.lazy_report_budget > 0 and waiting_count > 0
 
 
 async def nearest(
@@ -50,14 +55,29 @@ async def nearest(
 
 
 async def nearest_at_level(
-    services: Services, query: Query, level: int, communities: int
+    services: Services, query: Query, level: int, per_level: Mapping[int, int]
 ) -> list[Row]:
     """The level's `lazy_report_budget` communities nearest the question (global search).
 
-    Every community is a candidate: one level may hold few of the index's nearest.
-    """
+    The index holds every level, so it is asked for enough neighbours that the level's share
+    of them likely holds k; only when it does not are all communities asked for (reading them
+    all on every question grew with the corpus)."""
     vector = await services.embedder.embed_query(query.question)
-    return await nearest(services, vector, query.search.lazy_report_budget, communities, level)
+    k, total = query.search.lazy_report_budget, sum(per_level.values())
+    first = level_candidates(k, per_level.get(level, 0), total)
+    rows = await nearest(services, vector, k, first, level)
+    if len(rows) >= k or first >= total:
+        return rows
+    return await nearest(services, vector, k, total, level)
+
+
+def level_candidates(k: int, at_level: int, total: int) -> int:
+    """Neighbours to ask the all-levels index for, to find k of one level holding `at_level`
+    of `total` communities: k over the level's share, times LEVEL_MARGIN, at most `total`."""
+    if at_level <= 0:
+        return max(total, 1)
+    wanted = ann_candidates(k) * LEVEL_MARGIN * total // at_level
+    return max(1, min(total, wanted))
 
 
 def selection_note(level: int, rows: Sequence[Row], waiting_total: int) -> str:

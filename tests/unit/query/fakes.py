@@ -17,6 +17,10 @@ from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings, Rule
 Row = dict[str, Any]
 
 
+# The status of a community level whose reports are all written: global search reads them all.
+WRITTEN_LEVEL: list[Row] = [{"communities": 2, "waiting": 0, "characters": 800}]
+
+
 @dataclass
 class CannedStore:
     """Answers `read(name, **params)` with the rows given for that statement name.

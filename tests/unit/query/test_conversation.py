@@ -17,7 +17,7 @@ from graphrag_neo4j.query.conversation import Conversation, Turn, read_history, 
 from graphrag_neo4j.query.registry import create_method
 from graphrag_neo4j.query.run import run_query
 from graphrag_neo4j.settings import Settings
-from tests.unit.query.fakes import FakeServices, fake_services
+from tests.unit.query.fakes import WRITTEN_LEVEL, FakeServices, fake_services
 from tests.unit.query.test_methods import PASSAGES, REPORTS
 
 
@@ -49,7 +49,8 @@ def chat_services(tmp: Path) -> FakeServices:
     return fake_services(
         {"query/search_chunks_by_vector": PASSAGES, "query/search_chunks_by_fulltext": [],
          "query/community_levels": [{"level": 1, "communities": 2}],
-         "query/community_reports_at_level": REPORTS},
+         "query/community_reports_at_level": REPORTS,
+         "query/community_level_status": WRITTEN_LEVEL},
         [("similarity search found", "Johann taught Euler [Data: Sources (1)]."),
          ("community\nreports", map_reply), ("Several analysts", "He moved to Berlin.")],
         tmp,

@@ -19,7 +19,7 @@ from graphrag_neo4j.query.grounding import (
 )
 from graphrag_neo4j.query.naive import NaiveSearch
 from graphrag_neo4j.query.run import run_query
-from tests.unit.query.fakes import fake_services
+from tests.unit.query.fakes import WRITTEN_LEVEL, fake_services
 
 PASSAGES = [
     {"chunk_id": "c1", "document_id": "d1", "title": "Stave 1",
@@ -111,7 +111,8 @@ def _map_inventing(prompt: str) -> str:
 async def _global_grounded(tmp_path: Path, mode: str, known: set[str]) -> Answer:
     services = fake_services(
         {"query/community_levels": [{"level": 0, "communities": 1}],
-         "query/community_reports_at_level": REPORTS},
+         "query/community_reports_at_level": REPORTS,
+         "query/community_level_status": WRITTEN_LEVEL},
         [("community\nreports", _map_inventing),
          ("Several analysts", "Scrooge keeps Bob Cratchit cold [Data: Reports (1)]. "
           "Oliver Twist and Tiny Tim suffer too [Data: Reports (1)].")],

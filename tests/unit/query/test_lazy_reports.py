@@ -6,8 +6,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from graphrag_neo4j.llm.tokens import estimate_tokens
 from graphrag_neo4j.query.base import make_query
 from graphrag_neo4j.query.global_search import GlobalSearch
+from graphrag_neo4j.query.lazy_reports import level_candidates
 from graphrag_neo4j.query.run import retrieve_only, run_query
 from tests.unit.query.fakes import fake_services
 
@@ -46,6 +48,8 @@ def map_reply(prompt: str) -> str:
 
 def rows(contexts: list[Row]) -> dict[str, list[Row]]:
     return {"query/community_levels": [{"level": 0, "communities": 3}],
+            "query/community_level_status": [{"communities": 3, "waiting": 3,
+                                              "characters": 4000}],
             "query/community_reports_at_level": LEVEL,
             "query/search_communities_by_vector": NEAREST,
             "communities/community_contexts": contexts}
@@ -88,9 +92,41 @@ async def test_retrieve_only_shows_extracts_and_writes_nothing(tmp_path: Path) -
 async def test_a_level_built_without_reports_maps_over_all_extracts(tmp_path: Path) -> None:
     services = fake_services(
         {**rows([]), "query/community_reports_at_level": [
-            extract(c["id"], c["title"], mode="none") for c in LEVEL]},
+            extract(c["id"], c["title"], mode="none") for c in LEVEL],
+         "query/community_level_status": [{"communities": 3, "waiting": 0, "characters": 90}]},
         [], tmp_path)
     answer = await retrieve_only(services, "global", GlobalSearch(services),
                                  make_query(services.settings, "Themes?", level=0))
     assert len(answer.sources["Reports"]) == 3
     assert not services.store.params_of("query/search_communities_by_vector")
+
+
+def test_a_level_is_asked_for_by_its_share_of_the_index() -> None:
+    assert level_candidates(1, 1000, 4000) == 800  # 100 candidates x 2 over a quarter share
+    assert level_candidates(1, 4000, 4000) == 200
+    assert level_candidates(5, 10, 40) == 40  # never more than every community
+    assert level_candidates(5, 0, 40) == 40
+
+
+async def test_a_level_short_of_k_near_ones_is_searched_whole(tmp_path: Path) -> None:
+    services = fake_services(rows([]), [], tmp_path)
+    services.store.rows["query/community_levels"] = [{"level": 0, "communities": 3},
+                                                     {"level": 1, "communities": 997}]
+    query = make_query(services.settings, "What are the themes?", level=0,
+                       lazy_report_budget=3)
+    await retrieve_only(services, "global", GlobalSearch(services), query)
+    asked = [p["candidates"] for p in services.store.params_of(
+        "query/search_communities_by_vector")]
+    assert asked == [1000]  # 100 x 2 x 1000 / 3 is past every community: one whole search
+    services.store.rows["query/community_levels"] = [{"level": 0, "communities": 300},
+                                                     {"level": 1, "communities": 700}]
+    services.store.reads.clear()
+    await retrieve_only(services, "global", GlobalSearch(services), query)
+    asked = [p["candidates"] for p in services.store.params_of(
+        "query/search_communities_by_vector")]
+    assert asked == [666, 1000]  # the share's search found 2 of 3: then the whole index
+    assert not services.store.params_of("query/community_reports_at_level")
+
+
+def test_estimated_tokens_round_up() -> None:
+    assert [estimate_tokens(n) for n in (0, 1, 4, 5, -3)] == [0, 1, 1, 2, 0]

@@ -18,7 +18,7 @@ from graphrag_neo4j.query.naive import NaiveSearch
 from graphrag_neo4j.query.run import retrieve_only, run_query
 from graphrag_neo4j.settings import renamed_setting_line
 from graphrag_neo4j.testing import FakeEmbeddings
-from tests.unit.query.fakes import fake_services
+from tests.unit.query.fakes import WRITTEN_LEVEL, fake_services
 
 PASSAGES = [
     {"chunk_id": "c1", "document_id": "d1", "title": "Euler", "text": "Euler studied with Johann.",
@@ -163,7 +163,8 @@ def _map_reply(prompt: str) -> str:
 async def test_global_maps_reports_then_reduces(tmp_path: Path) -> None:
     services = fake_services(
         {"query/community_levels": [{"level": 0, "communities": 1}, {"level": 1, "communities": 2}],
-         "query/community_reports_at_level": REPORTS},
+         "query/community_reports_at_level": REPORTS,
+         "query/community_level_status": WRITTEN_LEVEL},
         [("community\nreports", _map_reply), ("Several analysts", "Johann taught Euler.")],
         tmp_path,
     )
@@ -181,7 +182,8 @@ async def test_global_maps_reports_then_reduces(tmp_path: Path) -> None:
 async def test_global_says_nothing_relevant_without_scored_points(tmp_path: Path) -> None:
     services = fake_services(
         {"query/community_levels": [{"level": 0, "communities": 2}],
-         "query/community_reports_at_level": REPORTS[1:]},
+         "query/community_reports_at_level": REPORTS[1:],
+         "query/community_level_status": WRITTEN_LEVEL},
         [("community\nreports", _map_reply)],
         tmp_path,
     )
@@ -193,7 +195,8 @@ async def test_global_says_nothing_relevant_without_scored_points(tmp_path: Path
 async def test_global_context_is_the_common_context_type(tmp_path: Path) -> None:
     services = fake_services(
         {"query/community_levels": [{"level": 0, "communities": 2}],
-         "query/community_reports_at_level": REPORTS},
+         "query/community_reports_at_level": REPORTS,
+         "query/community_level_status": WRITTEN_LEVEL},
         [],
         tmp_path,
     )
