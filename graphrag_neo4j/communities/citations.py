@@ -9,11 +9,12 @@ _CITATION = re.compile(r"(\s?)\[Data:\s*([^\]]*)\]")
 # Small models sometimes put ids after the brackets too: "Reports (1), 7".
 _PART = re.compile(r"^\s*([A-Za-z]+)\s*\(([^)]*)\)\s*(?:,([^()]*))?$")
 _MORE = {"+more", "more", "..."}
-# The kinds of record a report may cite, with the spellings models use for them.
+# The kinds of record a report or an answer may cite (Results: a Cypher query's rows), with
+# the spellings models use for them.
 KINDS = {"entities": "Entities", "entity": "Entities", "relationships": "Relationships",
          "relationship": "Relationships", "relations": "Relationships",
          "relation": "Relationships", "reports": "Reports", "report": "Reports",
-         "sources": "Sources", "source": "Sources"}
+         "sources": "Sources", "source": "Sources", "results": "Results", "result": "Results"}
 
 
 def _clean_part(part: str, known: Mapping[str, Set[str]]) -> str | None:

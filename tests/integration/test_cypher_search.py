@@ -12,6 +12,7 @@ from neo4j.exceptions import ClientError
 
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.query.cypher.schema import read_schema
+from graphrag_neo4j.query.cypher.search import ROWS_LISTED
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
@@ -39,13 +40,18 @@ INJECTIONS = {
 }
 
 
+def _results_table(prompt: str) -> str:
+    return prompt.split("-----Results-----")[1]
+
+
 def _rag(
-    settings: Settings, tmp_path: Path, first: str, repair: str | Callable[[str], str]
+    settings: Settings, tmp_path: Path, first: str, repair: str | Callable[[str], str],
+    answer: str | Callable[[str], str] = _results_table,
 ) -> GraphRAG:
     llm = FakeChatModel(rules=[
         ("Corrected Cypher:", repair),
         ("read-only Cypher query for Neo4j 5", first),
-        ("A Cypher query was run on the graph", lambda p: p.split("-----Results-----")[1]),
+        ("A Cypher query was run on the graph", answer),
         ("-----Question-----", FALLBACK),
     ])
     extraction = settings.extraction.model_copy(update={"method": "fast"})
@@ -135,6 +141,18 @@ def test_a_related_arrow_is_kept_where_predicates_tell(
     with _rag(settings, tmp_path, outgoing, PEOPLE) as rag:
         answer = rag.retrieve("How many things did Scrooge act on?", method="cypher")
     assert answer.sources["Cypher"][0]["query"] == outgoing
+
+
+
+def test_an_answer_of_citations_only_becomes_the_rows(
+    graph: Store, settings: Settings, tmp_path: Path
+) -> None:
+    only_citations = "[Data: Results (3, 4)]"  # and of rows it never saw
+    with _rag(settings, tmp_path, PEOPLE, PEOPLE, answer=only_citations) as rag:
+        answer = rag.query("How many people are there?", method="cypher")
+    people = answer.sources["Results"][0]["people"]
+    assert answer.text == f"The query found:\n{people} [Data: Results (1)]"
+    assert ROWS_LISTED in answer.notes
 
 
 @pytest.mark.parametrize("name", sorted(INJECTIONS))

@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from graphrag_neo4j.communities.citations import strip_citations
 from graphrag_neo4j.query.base import Answer, Query, Services
 from graphrag_neo4j.query.context import SearchContext, TableBuilder, history_block
 from graphrag_neo4j.query.cypher.attempt import (
@@ -23,6 +24,8 @@ from graphrag_neo4j.query.passages import NO_DATA, answer_from_context
 from graphrag_neo4j.resources import load_prompt
 
 RESULTS, CYPHER = "Results", "Cypher"  # the context's result table; the query and its fate
+ROWS_LISTED = ("cypher: the model's answer held nothing but citations, so the result rows are"
+               " listed as the answer.")
 
 
 def results_context(attempt: Attempt, record: dict[str, Any], budget_tokens: int) -> SearchContext:
@@ -35,6 +38,16 @@ def results_context(attempt: Attempt, record: dict[str, Any], budget_tokens: int
     ]
     return SearchContext(text=table.render(), sources={RESULTS: table.rows, CYPHER: [record]},
                          notes=notes)
+
+
+def rows_answer(rows: list[Any]) -> str:
+    """The result rows the answer prompt held, each citing itself: what replaces a reply that
+    says nothing but citations."""
+    if not rows:
+        return "The query found no rows."
+    lines = [", ".join(_cell(value) for key, value in row.items() if key != "ref")
+             + f" [Data: {RESULTS} ({row['ref']})]" for row in rows]
+    return "\n".join(["The query found:", *lines])
 
 
 def _repaired_because(first: Attempt) -> str:
@@ -119,7 +132,15 @@ class CypherSearch:
         )
         text = await self.services.llm.complete(prompt, stage="cypher_answer",
                                                 on_token=query.on_token)
-        return Answer.from_context(self.name, text, context)
+        listed = not strip_citations(text).strip()
+        if listed:
+            text = rows_answer(context.sources[RESULTS])
+            if query.on_token is not None:
+                query.on_token("\n" + text)
+        answer = Answer.from_context(self.name, text, context)
+        if listed:
+            answer.notes.append(ROWS_LISTED)
+        return answer
 
     async def rank_documents(self, query: Query, k: int) -> list[str]:  # noqa: ARG002
         """Cypher search answers from query rows, not passages: it ranks no documents."""

@@ -31,3 +31,10 @@ def test_ids_after_the_brackets_count_too() -> None:
     text = "Community and greed [Data: Reports (c7), r1, c8]."
     known = {**KNOWN, "Reports": {"c7", "c8"}}
     assert clean_citations(text, known) == "Community and greed [Data: Reports (c7, c8)]."
+
+
+def test_a_cypher_answer_keeps_its_result_rows() -> None:
+    known = {"Results": {"1", "2"}, "Cypher": set()}
+    text = "New Year [Data: Results (1, 3)]; Twelfth Night [Data: result (2)]."
+    assert clean_citations(text, known) == (
+        "New Year [Data: Results (1)]; Twelfth Night [Data: Results (2)].")
