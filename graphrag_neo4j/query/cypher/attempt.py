@@ -55,6 +55,13 @@ class Attempt:
     rows: list[Row] = field(default_factory=list)
     unknown: list[UnknownName] = field(default_factory=list)
 
+    @property
+    def found_nothing(self) -> bool:
+        """It ran and found no rows, or only zeros and empties: a count of 0 is usually a name
+        spelled otherwise ({name: "Scrooge"} where the graph says "Ebenezer Scrooge")."""
+        return self.status == "ran" and all(
+            value in (0, None, "", []) for row in self.rows for value in row.values())
+
     def fate(self) -> Row:
         """The query, what became of it and why."""
         return {"query": self.query, "status": self.status, "reason": self.reason}

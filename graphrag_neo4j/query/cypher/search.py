@@ -53,7 +53,8 @@ def rows_answer(rows: list[Any]) -> str:
 def _repaired_because(first: Attempt) -> str:
     """Why the first query was replaced, for the notes (a refusal or an error goes unsaid)."""
     if first.status == "ran":
-        return "the first query found no rows"
+        return "the first query found no rows" if not first.rows else \
+            "the first query found only zeros"
     if first.status == "unknown":
         return f"the first query named what the graph does not have ({describe(first.unknown)})"
     return ""
@@ -89,7 +90,7 @@ class CypherSearch:
                                          settings.schema_samples)
         attempt = await self._attempt(await write_query(self.services, query, schema), query)
         attempts = [attempt]
-        if settings.repair and not attempt.rows:
+        if settings.repair and (not attempt.rows or attempt.found_nothing):
             fixed = await repair_query(self.services, query, schema, attempt)
             attempt = await self._attempt(fixed, query)
             attempts.append(attempt)

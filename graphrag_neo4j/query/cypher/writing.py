@@ -69,9 +69,11 @@ def problem(attempt: Attempt, schema: GraphSchema, prompts_dir: Path | None) -> 
         ).strip()
     if attempt.status != "ran":
         return f"{attempt.status}: {attempt.reason}"
-    return ("it ran but found no rows. A name may be written differently or match only in"
-            " part, a relation may read the other way, or its predicate may be worded"
-            " otherwise (see the predicates in the schema).")
+    found = "found no rows" if not attempt.rows else "returned only zeros or empty values"
+    return (f"it ran but {found}. A name may be written differently or match only in"
+            " part (match names with toLower(e.name) CONTAINS, not an exact {name: ...}), a"
+            " relation may read the other way, or its predicate may be worded otherwise (see"
+            " the predicates in the schema).")
 
 
 def _listed(names: list[str], prefix: str = "") -> str:
