@@ -24,7 +24,7 @@ def _clean_part(part: str, known: Mapping[str, Set[str]]) -> str | None:
         return None
     listed = match.group(2) + ("," + match.group(3) if match.group(3) else "")
     ids = [value.strip() for value in listed.split(",")]
-    kept = [value for value in ids if value in known.get(kind, set())]
+    kept = list(dict.fromkeys(value for value in ids if value in known.get(kind, set())))
     if not kept:
         return None
     if any(value.lower() in _MORE for value in ids):

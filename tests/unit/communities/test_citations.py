@@ -38,3 +38,7 @@ def test_a_cypher_answer_keeps_its_result_rows() -> None:
     text = "New Year [Data: Results (1, 3)]; Twelfth Night [Data: result (2)]."
     assert clean_citations(text, known) == (
         "New Year [Data: Results (1)]; Twelfth Night [Data: Results (2)].")
+
+
+def test_an_id_cited_twice_is_kept_once() -> None:
+    assert clean_citations("[Data: Entities (e1, e2, e1)]", KNOWN) == "[Data: Entities (e1, e2)]"
