@@ -150,9 +150,10 @@ class LLMSettings(_Section):
 class EmbeddingSettings(_Section):
     """Which embedder turns text into vectors."""
 
-    provider: Literal["auto", "openai", "azure", "offline"] = Field(
+    provider: Literal["auto", "openai", "azure", "offline", "offline-multilingual"] = Field(
         "auto",
-        description="auto = openai when OPENAI_API_KEY is set, otherwise offline MiniLM.",
+        description="auto = openai when OPENAI_API_KEY is set, otherwise offline MiniLM"
+        " (English); offline-multilingual = Universal Sentence Encoder, 16 languages, offline.",
     )
     model: str | None = Field(
         None, description="Model name (openai: text-embedding-3-small; azure: deployment)."

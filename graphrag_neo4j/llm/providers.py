@@ -185,11 +185,26 @@ def resolve_embeddings(settings: Settings) -> ResolvedModel[Embeddings]:
         return _openai_embeddings(embedding, reason)
     if provider == "azure":
         return _azure_embeddings(settings, reason)
+    if provider == "offline-multilingual":
+        return _multilingual_embeddings(embedding, reason)
     from graphrag_neo4j.llm.offline.embeddings import MODEL_NAME, MiniLMEmbeddings
 
     threads = embedding.threads
     model = MiniLMEmbeddings(threads=threads, cache_dir=settings.cache_dir)
     return ResolvedModel(model, f"offline onnxruntime: {MODEL_NAME}, 384 dimensions ({reason})")
+
+
+def _multilingual_embeddings(
+    embedding: EmbeddingSettings, reason: str
+) -> ResolvedModel[Embeddings]:
+    from graphrag_neo4j.llm.offline.multilingual import (
+        DIMENSION,
+        MODEL_NAME,
+        MultilingualEmbeddings,
+    )
+
+    model = MultilingualEmbeddings(threads=embedding.threads)
+    return ResolvedModel(model, f"offline numpy: {MODEL_NAME}, {DIMENSION} dimensions ({reason})")
 
 
 def _openai_embeddings(embedding: EmbeddingSettings, reason: str) -> ResolvedModel[Embeddings]:

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from graphrag_neo4j.indexing.input.prose import prose_of
+from graphrag_neo4j.llm.offline.multilingual import LANGUAGES as MULTILINGUAL_LANGUAGES
 
 if TYPE_CHECKING:
     from py3langid.langid import LanguageIdentifier
@@ -31,7 +32,7 @@ LANGUAGE_NAMES = {
     "en": "English", "zh": "Chinese", "ja": "Japanese", "ru": "Russian", "ko": "Korean",
     "de": "German", "fr": "French", "es": "Spanish", "it": "Italian", "pt": "Portuguese",
     "nl": "Dutch", "pl": "Polish", "uk": "Ukrainian", "ar": "Arabic", "hi": "Hindi",
-    "tr": "Turkish", "vi": "Vietnamese", "sv": "Swedish", "ro": "Romanian",
+    "tr": "Turkish", "vi": "Vietnamese", "sv": "Swedish", "ro": "Romanian", "th": "Thai",
 }
 
 
@@ -98,7 +99,11 @@ def embedder_mismatch(counts: Mapping[str, int], embedder_languages: Sequence[st
     listed = ", ".join(f"{Language(code, 1.0).name} ({n})"
                        for code, n in sorted(others.items(), key=lambda item: -item[1]))
     known = ", ".join(Language(code, 1.0).name for code in embedder_languages)
+    offline = (set(others) <= set(MULTILINGUAL_LANGUAGES)
+               and tuple(embedder_languages) != MULTILINGUAL_LANGUAGES)
+    choice = ('provider = "offline-multilingual" (16 languages, offline) or "openai"' if offline
+              else 'provider = "openai"')
     return (f"Documents in {listed} are embedded by {embedder_name}, which knows "
             f"{known} only, so their chunks are found poorly by similarity;"
-            " for such a corpus set [embedding] provider = \"openai\" (or a multilingual model "
-            "behind base_url) and re-index.")
+            f" for such a corpus set [embedding] {choice} (or a multilingual model behind"
+            " base_url) and re-index.")

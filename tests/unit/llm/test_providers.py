@@ -119,3 +119,13 @@ def test_auto_embeddings_without_a_key_are_offline(tmp_path: Path) -> None:
     assert resolved.description == (
         "offline onnxruntime: all-MiniLM-L6-v2-int8, 384 dimensions (no OPENAI_API_KEY)"
     )
+
+
+def test_offline_multilingual_embeddings_are_chosen_by_name(tmp_path: Path) -> None:
+    from graphrag_neo4j.llm.offline.multilingual import MultilingualEmbeddings
+
+    resolved = resolve_embeddings(_settings(tmp_path, embedding={
+        "provider": "offline-multilingual", "threads": 3}))
+    assert isinstance(resolved.model, MultilingualEmbeddings) and resolved.model.threads == 3
+    assert resolved.description == ("offline numpy: universal-sentence-encoder-multilingual-v3,"
+                                    " 512 dimensions (provider=offline-multilingual)")

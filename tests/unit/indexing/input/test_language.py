@@ -47,3 +47,15 @@ def test_the_embedder_warning_names_the_languages_and_the_fix() -> None:
     assert "[embedding] provider" in warning
     assert embedder_mismatch(counts, None, "text-embedding-3-small") is None
     assert embedder_mismatch({"en": 3}, ("en",), "all-MiniLM-L6-v2-int8") is None
+
+
+def test_the_multilingual_embedder_knows_the_seeds_languages_and_minilm_does_not() -> None:
+    from graphrag_neo4j.llm.offline.embeddings import MiniLMEmbeddings
+    from graphrag_neo4j.llm.offline.multilingual import MultilingualEmbeddings
+
+    counts = {"zh": 2, "ja": 1, "ru": 1, "en": 3}
+    warning = embedder_mismatch(counts, MiniLMEmbeddings.languages, "MiniLM")
+    assert warning is not None and 'provider = "offline-multilingual"' in warning
+    assert embedder_mismatch(counts, MultilingualEmbeddings.languages, "USE") is None
+    beyond = embedder_mismatch({"ro": 1}, MultilingualEmbeddings.languages, "USE")
+    assert beyond is not None and "offline-multilingual" not in beyond and '"openai"' in beyond
