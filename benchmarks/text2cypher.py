@@ -24,17 +24,17 @@ from pathlib import Path
 
 from benchmarks.fingerprint import graph_fingerprint
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.query.cypher.guard import check_query
+from graphrag_neo4j.query.cypher.guard import Refusal, check_plan
 
 QUESTIONS = Path(__file__).resolve().parent / "data" / "structured_questions.json"
 
 
 def gold_values(rag: GraphRAG, query: str) -> list[str]:
     """The gold answer: every value of the gold query's rows (the query is guarded too)."""
-    checked = check_query(rag.store, query, [])
-    if not isinstance(checked, str):
+    checked = check_plan(rag.store, query, [])
+    if isinstance(checked, Refusal):
         raise SystemExit(f"gold query refused ({checked.reason}): {query}")
-    rows = rag.store.read_generated(checked, timeout_s=30, max_rows=200)
+    rows = rag.store.read_generated(checked.statement, timeout_s=30, max_rows=200)
     return [str(value) for row in rows for value in row.values() if value is not None]
 
 

@@ -494,8 +494,8 @@ class CypherSearchSettings(_Section):
     max_rows: int = Field(50, ge=1, description="Most result rows read into the answer prompt.")
     repair: bool = Field(
         True, description="On a refused or failing query, one naming what the graph does not"
-        " have, or one that finds no rows, one more LLM call with the error text (the unknown"
-        " and the existing names, or the empty result).",
+        " have, or one that finds no rows or only zeros, one more LLM call with the error text"
+        " (the unknown and the existing names, or the empty result).",
     )
     check_names: bool = Field(
         True, description="Treat a query naming a label, relationship type or property the"

@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 
 from graphrag_neo4j.llm.streaming import TokenSink
 
-# "Answer:" (bold or not) at the start of a line, as `passages.evidence_and_answer` reads it.
-_ANSWER_LABEL = re.compile(r"(?:^|\n)\s*\**answer\**\s*:\**[ \t]*", re.IGNORECASE)
+# "Answer:" (bold or not) at the start of a line: where an evidence-first reply's answer starts
+# (`passages.evidence_and_answer` splits a whole reply at it too).
+ANSWER_LABEL = re.compile(r"(?:^|\n)\s*\**answer\**\s*:\**[ \t]*", re.IGNORECASE)
 # Tokens are held until the label shows; past this many characters without one, the reply is
 # not evidence-first and everything held flows through.
 _HOLD_LIMIT = 4000
@@ -28,7 +29,7 @@ class AnswerOnlySink:
             self.sink(piece)
             return
         self.held += piece
-        found = _ANSWER_LABEL.search(self.held)
+        found = ANSWER_LABEL.search(self.held)
         # A label at the very end may still grow ("Answer" before ":"); wait for the next token.
         if found and found.end() < len(self.held):
             self._pass(self.held[found.end():])
@@ -38,7 +39,7 @@ class AnswerOnlySink:
     def finish(self) -> None:
         """The reply ended: what is still held (a reply without the label) is the answer."""
         if not self.passing and self.held:
-            found = _ANSWER_LABEL.search(self.held)
+            found = ANSWER_LABEL.search(self.held)
             self._pass(self.held[found.end():] if found else self.held)
 
     def _pass(self, text: str) -> None:

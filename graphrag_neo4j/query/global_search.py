@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -105,17 +106,17 @@ class GlobalSearch:
             reports = numbered(await nearest_at_level(self.services, query, chosen, levels))
             notes.append(selection_note(chosen, reports, status["waiting"]))
             batches = report_batches(reports, budget)
-            saved = -(-estimate_tokens(status["characters"]) // budget) - len(batches)
+            saved = math.ceil(estimate_tokens(status["characters"]) / budget) - len(batches)
         else:
-            everything = reports = await self._reports(chosen)
+            reports = await self._reports(chosen)
+            batches = report_batches(reports, budget)
             if search.global_.dynamic_selection:
                 selected, rating_calls = await select_dynamically(
                     self.services, query.question, chosen, search.global_.dynamic_min_rating
                 )
-                reports = numbered(selected)
-            batches = report_batches(reports, budget)
-            if search.global_.dynamic_selection:
-                saved = len(report_batches(everything, budget)) - len(batches)
+                reports, every_batch = numbered(selected), len(batches)
+                batches = report_batches(reports, budget)
+                saved = every_batch - len(batches)
         return SearchContext(
             text="\n\n".join(batches),
             sources={"Reports": reports},

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from graphrag_neo4j.query.answer_stream import AnswerOnlySink
+from graphrag_neo4j.query.answer_stream import ANSWER_LABEL, AnswerOnlySink
 from graphrag_neo4j.query.base import Answer, Query, Services
 from graphrag_neo4j.query.context import (
     Row,
@@ -19,7 +19,6 @@ from graphrag_neo4j.resources import load_prompt
 NO_DATA = "(no data found)"
 # "Evidence: ...\nAnswer: ..." as an evidence-first prompt asks for it (the prompt itself ends
 # with "Evidence:", so the reply may start with the evidence). "Facts used:" is the older label.
-_ANSWER_LABEL = re.compile(r"^\s*\**answer\**\s*:\**\s*", re.IGNORECASE | re.MULTILINE)
 _EVIDENCE_LABEL = re.compile(r"^\s*\**(?:evidence|facts used)\**\s*:\**\s*", re.IGNORECASE)
 EVIDENCE_NOTE = "Evidence: "
 EVIDENCE_LABELS = ("evidence:", "facts used:")
@@ -28,7 +27,7 @@ EVIDENCE_LABELS = ("evidence:", "facts used:")
 def evidence_and_answer(reply: str) -> tuple[str, str]:
     """(the evidence the model quoted, its answer) from an evidence-first reply; a reply
     without an "Answer:" line is all answer."""
-    labels = list(_ANSWER_LABEL.finditer(reply))
+    labels = list(ANSWER_LABEL.finditer(reply))
     if not labels:
         return "", reply.strip()
     evidence = _EVIDENCE_LABEL.sub("", reply[: labels[-1].start()]).strip()

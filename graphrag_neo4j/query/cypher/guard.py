@@ -100,10 +100,3 @@ def check_plan(
     refusal = plan_refusal(query_type, operators, allowed_procedures)
     return refusal or Checked(statement, notices)
 
-
-def check_query(
-    reader: PlanReader, text: str, allowed_procedures: Sequence[str]
-) -> str | Refusal:
-    """The statement to run, or why it may not (`check_plan` without the warnings)."""
-    checked = check_plan(reader, text, allowed_procedures)
-    return checked if isinstance(checked, Refusal) else checked.statement

@@ -9,7 +9,7 @@ from typing import Any
 
 from graphrag_neo4j.communities.citations import strip_citations
 from graphrag_neo4j.query.base import Answer, Query, Services
-from graphrag_neo4j.query.context import SearchContext, TableBuilder, history_block
+from graphrag_neo4j.query.context import Row, SearchContext, TableBuilder, history_block
 from graphrag_neo4j.query.cypher.attempt import (
     Attempt,
     attempt_query,
@@ -40,7 +40,7 @@ def results_context(attempt: Attempt, record: dict[str, Any], budget_tokens: int
                          notes=notes)
 
 
-def rows_answer(rows: list[Any]) -> str:
+def rows_answer(rows: list[Row]) -> str:
     """The result rows the answer prompt held, each citing itself: what replaces a reply that
     says nothing but citations."""
     if not rows:
@@ -53,8 +53,7 @@ def rows_answer(rows: list[Any]) -> str:
 def _repaired_because(first: Attempt) -> str:
     """Why the first query was replaced, for the notes (a refusal or an error goes unsaid)."""
     if first.status == "ran":
-        return "the first query found no rows" if not first.rows else \
-            "the first query found only zeros"
+        return f"the first query found {'only zeros' if first.rows else 'no rows'}"
     if first.status == "unknown":
         return f"the first query named what the graph does not have ({describe(first.unknown)})"
     return ""
