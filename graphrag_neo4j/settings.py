@@ -215,6 +215,12 @@ class FastExtractionSettings(_Section):
         2, description="Supporting sentences (the shortest) kept verbatim as an entity or "
         "relation description."
     )
+    vector_words: int = Field(
+        0, ge=0, description="Words of an entity's extractive description its vector encodes "
+        "after its name (0: the name alone). The description's sentences are in the chunks, "
+        "which have vectors of their own; embedding them again made most of a fast index's "
+        "time and moved no retrieval measure."
+    )
     sentence_weight: float = Field(
         1.0, description="Weight a relation gets per sentence in which both ends appear."
     )

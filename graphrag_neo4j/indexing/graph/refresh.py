@@ -23,8 +23,11 @@ Embedder = EmbeddingCaller | None
 BatchRefresh = Callable[[Store, list[str], DescriptionMerger, Embedder], Awaitable[int]]
 
 
-def entity_embedding_text(name: str, description: str) -> str:
-    """What an entity's vector encodes: its name, then what the corpus says about it."""
+def entity_embedding_text(name: str, description: str, max_words: int | None = None) -> str:
+    """What an entity's vector encodes: its name, then what the corpus says about it (its
+    first `max_words` words when given)."""
+    if max_words is not None:
+        description = " ".join(description.split()[:max_words])
     return f"{name}: {description}" if description else name
 
 
@@ -94,12 +97,15 @@ async def _refresh_entity_batch(
     )
     pairs = list(zip(provenance, descriptions, strict=True))
     rows = [_entity_row(stored, text) for stored, text in pairs if _entity_changed(stored, text)]
-    # The name never changes, so the embedded text changes exactly when the description does.
-    stale = {
-        stored["id"]: entity_embedding_text(stored["name"], text)
-        for stored, text in pairs
-        if not stored["embedded"] or text != stored["description"]
-    }
+    # The name never changes: a vector is stale when the part of the description it encodes
+    # changed (a name-only vector never is).
+    stale = {}
+    for stored, text in pairs:
+        vector_text = entity_embedding_text(stored["name"], text, merger.vector_words)
+        old_text = entity_embedding_text(stored["name"], stored["description"] or "",
+                                         merger.vector_words)
+        if not stored["embedded"] or vector_text != old_text:
+            stale[stored["id"]] = vector_text
     await _attach_vectors(embedder, rows, stale)
     await asyncio.to_thread(store.write_rows, "indexing/set_entity_descriptions", rows)
     return len(provenance)

@@ -35,14 +35,17 @@ class DescriptionMerger:
     prompts_dir: Path | None = None
     # Extractive descriptions (fast extraction) keep this many of their shortest sentences.
     max_sentences: int | None = None
+    # Words of an extractive description that an entity's vector encodes (None: all).
+    vector_words: int | None = None
 
     @classmethod
     def from_settings(cls, llm: LLMCaller | None, settings: Settings) -> DescriptionMerger:
         """The merger the settings ask for: their summary budget and prompt overrides."""
         extraction = settings.extraction
         if extraction.method == "fast" and not extraction.fast.llm_summaries:
+            fast = extraction.fast
             return cls(None, extraction.summary_token_budget, settings.prompts_dir,
-                       extraction.fast.sentences_per_description)
+                       fast.sentences_per_description, fast.vector_words)
         return cls(llm, extraction.summary_token_budget, settings.prompts_dir)
 
     def needs_summary(self, descriptions: list[str]) -> bool:

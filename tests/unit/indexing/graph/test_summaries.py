@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from graphrag_neo4j.indexing.graph.refresh import entity_embedding_text
 from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
 from graphrag_neo4j.settings import Settings
 
@@ -21,3 +22,18 @@ async def test_llm_summaries_can_be_asked_for() -> None:
     settings.extraction.method = "fast"
     settings.extraction.fast.llm_summaries = True
     assert DescriptionMerger.from_settings(None, settings).max_sentences is None
+
+
+def test_entity_vector_text_keeps_the_first_words_asked_for() -> None:
+    assert entity_embedding_text("Bob", "Clerk to Scrooge. Poor.", 0) == "Bob"
+    assert entity_embedding_text("Bob", "Clerk to Scrooge. Poor.", 2) == "Bob: Clerk to"
+    assert entity_embedding_text("Bob", "Clerk to Scrooge.") == "Bob: Clerk to Scrooge."
+    assert entity_embedding_text("Bob", "") == "Bob"
+
+
+def test_fast_mergers_carry_the_vector_words_and_llm_ones_embed_everything() -> None:
+    settings = Settings()
+    settings.extraction.method = "fast"
+    assert DescriptionMerger.from_settings(None, settings).vector_words == 0
+    settings.extraction.fast.llm_summaries = True
+    assert DescriptionMerger.from_settings(None, settings).vector_words is None
