@@ -3,7 +3,7 @@ queries with every method; per corpus what it cost and whether the graph is clea
 
 Run against a Neo4j of its own (each corpus wipes the graph, so --reset is required):
   .venv/bin/python benchmarks/corpora.py --reset [--limit-docs N] [--only NAME ...]
-                                          [--llm-chunks N] [--no-communities]
+                                          [--llm-chunks N] [--no-communities] [--cold]
 Corpora (../shared/data and ../shared/seeds): the book (sample/a_christmas_carol.txt), the book
 as a PDF made with enscript + ps2pdf (skipped, said so, when they are not installed), Operation
 Dulce (Markdown), MuSiQue passage text and MuSiQue triplets, 2Wiki (6,119 passages), the
@@ -19,7 +19,8 @@ Query methods: those whose context needs no LLM call (hops without its rerank); 
 with --methods to time it too.
 `--llm-chunks N` also indexes the first N chunks of each corpus with `--method llm` and the
 offline model (slow on a shared CPU: keep N tiny). Figures print beside the book's words/s,
-the floor of the same run.
+the floor of the same run. `--cold` gives each corpus an empty cache folder (only the model
+files are shared), so no corpus's words/s owes anything to an earlier run's caches.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import resource
 import shutil
 import statistics
@@ -277,6 +279,17 @@ def _query_table(results: list[Result], methods: list[str]) -> Table:
     return table
 
 
+def _cold_cache(folder: Path, name: str) -> Path:
+    """An empty cache folder for one corpus (parse, embedding and LLM caches), sharing only the
+    downloaded model files, so every corpus pays for what it parses and embeds."""
+    cache = folder / f"cache-{name}"
+    cache.mkdir()
+    models = load_settings().cache_dir / "models"
+    if models.is_dir():
+        (cache / "models").symlink_to(models, target_is_directory=True)
+    return cache
+
+
 def _child(name: str, args: argparse.Namespace, folder: Path) -> Result:
     command = [sys.executable, __file__, "--one", name, "--folder", str(folder)]
     if args.limit_docs is not None:
@@ -286,7 +299,9 @@ def _child(name: str, args: argparse.Namespace, folder: Path) -> Result:
     if args.llm_chunks:
         command += ["--llm-chunks", str(args.llm_chunks)]
     command += ["--methods", *args.methods]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    env = {**os.environ, "GRAPHRAG_CACHE_DIR": str(_cold_cache(folder, name))} if args.cold \
+        else None
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     if done.returncode != 0 or not lines:
         tail = done.stderr.strip().splitlines()[-1:] or ["no output"]
@@ -301,6 +316,8 @@ def main() -> None:
     parser.add_argument("--limit-docs", type=int, help="first N records of each JSONL corpus")
     parser.add_argument("--only", nargs="*", help="corpus names to run")
     parser.add_argument("--no-communities", action="store_true")
+    parser.add_argument("--cold", action="store_true",
+                        help="an empty cache folder per corpus (words/s without cache hits)")
     parser.add_argument("--llm-chunks", type=int, default=0,
                         help="also index the first N chunks with --method llm (offline model)")
     parser.add_argument("--methods", nargs="*", default=default_methods(),

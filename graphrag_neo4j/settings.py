@@ -147,6 +147,10 @@ class LLMSettings(_Section):
     )
 
 
+# What the offline embedder makes of a text longer than its window.
+LongTexts = Literal["windows", "truncate"]
+
+
 class EmbeddingSettings(_Section):
     """Which embedder turns text into vectors."""
 
@@ -167,6 +171,12 @@ class EmbeddingSettings(_Section):
         None, description="Azure OpenAI API version; empty = llm.api_version."
     )
     threads: int = Field(2, description="CPU threads of the offline embedder (onnxruntime).")
+    long_texts: LongTexts = Field(
+        "windows", description="A text longer than the offline MiniLM's window (256 word "
+        "pieces, about 190 words): `windows` = the mean of its tokens over consecutive windows "
+        "(it costs as many runs as windows), `truncate` = its first window only (what "
+        "sentence-transformers does: the rest of a long chunk is never seen)."
+    )
     batch_size: int = Field(64, description="Texts per embedding request.")
     concurrency: int = Field(2, description="Most embedding batches in flight at once.")
     cache: bool = Field(True, description="Reuse cached vectors for identical texts.")
@@ -212,8 +222,8 @@ class FastExtractionSettings(_Section):
         "common to say anything (applied from 20 chunks on).",
     )
     sentences_per_description: int = Field(
-        2, description="Supporting sentences (the shortest) kept verbatim as an entity or "
-        "relation description."
+        2, description="Supporting sentences kept verbatim as an entity or relation description: "
+        "the shortest of six words or more (shorter ones only when there are too few)."
     )
     vector_words: int = Field(
         0, ge=0, description="Words of an entity's extractive description its vector encodes "

@@ -26,7 +26,7 @@ STATS_STAGE = "embed"
 _PROBE_TEXT = "dimension probe"
 _ENDPOINT_ATTRIBUTES = ("openai_api_base", "azure_endpoint", "base_url")
 _IDENTITY_ATTRIBUTES = ("model", "model_name", "deployment", "dimensions", "dimension",
-                        "openai_api_base", "azure_endpoint", "max_tokens")
+                        "openai_api_base", "azure_endpoint", "max_tokens", "long_texts")
 
 
 def embedder_identity(embedder: Embeddings) -> str:

@@ -190,7 +190,8 @@ def resolve_embeddings(settings: Settings) -> ResolvedModel[Embeddings]:
     from graphrag_neo4j.llm.offline.embeddings import MODEL_NAME, MiniLMEmbeddings
 
     threads = embedding.threads
-    model = MiniLMEmbeddings(threads=threads, cache_dir=settings.cache_dir)
+    model = MiniLMEmbeddings(threads=threads, cache_dir=settings.cache_dir,
+                             long_texts=embedding.long_texts)
     return ResolvedModel(model, f"offline onnxruntime: {MODEL_NAME}, 384 dimensions ({reason})")
 
 

@@ -30,12 +30,16 @@ def test_offline_embedder_gives_384_unit_vectors_that_rank_sensibly() -> None:
     assert scores[0] > scores[1] > scores[2]
 
 
-def test_offline_embedder_truncates_long_texts_and_batches_consistently() -> None:
-    embedder = MiniLMEmbeddings(batch_size=2)
-    long_text = "graph " * 2000  # far past 256 tokens: truncated, not an error
-    single = np.array(embedder.embed_query("Euler"))
-    batched = np.array(embedder.embed_documents([long_text, "Euler", "Basel"]))
-    assert np.allclose(batched[1], single, atol=1e-5)
+def test_offline_embedder_sees_all_of_a_long_text_and_batches_consistently() -> None:
+    windows, first = MiniLMEmbeddings(run_tokens=64), MiniLMEmbeddings(long_texts="truncate")
+    head = "The weather in London was cold and grey that winter. " * 40  # past 256 tokens
+    tail = "Leonhard Euler studied mathematics under Johann Bernoulli in Basel. " * 6
+    question = np.array(windows.embed_query("Who did Euler study under?"))
+    seen = np.array(windows.embed_documents([head + tail, "Euler", "Basel"]))
+    unseen = np.array(first.embed_query(head + tail))
+    assert question @ seen[0] > question @ unseen + 0.1  # the tail counts in windows mode
+    assert np.allclose(seen[1], windows.embed_query("Euler"), atol=1e-5)
+    assert np.allclose(first.embed_query("Euler"), seen[1], atol=1e-5)  # short: both modes agree
 
 
 def _peak_rss_mb() -> float:
@@ -52,7 +56,7 @@ def _reset_peak_rss() -> None:
 def test_offline_embedder_run_holds_little_beyond_its_tensors() -> None:
     embedder = MiniLMEmbeddings()
     embedder.embed_query("load the session first")
-    texts = [f"word{i} " * 400 for i in range(8)]  # one run of 8 texts truncated at 256 tokens
+    texts = [f"word{i} " * 400 for i in range(8)]  # 8 texts of four 256-token windows each
     _reset_peak_rss()
     before = _peak_rss_mb()
     embedder.embed_documents(texts)

@@ -19,10 +19,20 @@ def distinct(descriptions: list[str]) -> list[str]:
     return sorted({d.strip() for d in descriptions if d and d.strip()})
 
 
+# A sentence shorter than this rarely says anything about what it names ("Ebenezer!", "'Mr.
+# Scrooge!' said Bob."): such sentences are chosen only when an entity has no longer ones.
+MIN_SENTENCE_WORDS = 6
+
+
 def shortest(sentences: list[str], count: int) -> list[str]:
-    """The `count` shortest distinct sentences in reading order: crisp, and cheap to embed."""
+    """The `count` shortest distinct sentences of at least MIN_SENTENCE_WORDS words (shorter
+    ones when too few are that long), in reading order: crisp, yet saying something."""
     unique = list(dict.fromkeys(s for s in sentences if s))
-    chosen = set(sorted(unique, key=lambda s: (len(s), s))[:count])
+
+    def order(sentence: str) -> tuple[bool, int, str]:
+        return len(sentence.split()) < MIN_SENTENCE_WORDS, len(sentence), sentence
+
+    chosen = set(sorted(unique, key=order)[:count])
     return [s for s in unique if s in chosen]
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from graphrag_neo4j.indexing.graph.refresh import entity_embedding_text
-from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
+from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger, shortest
 from graphrag_neo4j.settings import Settings
 
 
@@ -14,7 +14,8 @@ async def test_fast_settings_give_an_extractive_merger_without_llm() -> None:
     assert merger.llm is None and merger.max_sentences == 2
     descriptions = ["A long sentence that goes on and on.\nShort one.", "Mid sized one."]
     merged = await merger.merge("entity", "Scrooge", descriptions)
-    assert merged == "Short one. Mid sized one."  # the two shortest, in reading order
+    # the one sentence of six words or more, then the shortest other, in reading order
+    assert merged == "A long sentence that goes on and on. Short one."
 
 
 async def test_llm_summaries_can_be_asked_for() -> None:
@@ -37,3 +38,11 @@ def test_fast_mergers_carry_the_vector_words_and_llm_ones_embed_everything() -> 
     assert DescriptionMerger.from_settings(None, settings).vector_words == 0
     settings.extraction.fast.llm_summaries = True
     assert DescriptionMerger.from_settings(None, settings).vector_words is None
+
+
+def test_extractive_descriptions_prefer_sentences_that_say_something() -> None:
+    sentences = ["Ebenezer!", "Bob Cratchit was clerk to Ebenezer Scrooge.",
+                 "'Mr. Scrooge!' said Bob.",
+                 "Scrooge kept the coal-box in his own room, so the clerk's fire stayed small."]
+    assert shortest(sentences, 2) == [sentences[1], sentences[3]]
+    assert shortest(["Ebenezer!", "'Mr. Scrooge!' said Bob."], 1) == ["Ebenezer!"]
