@@ -50,6 +50,15 @@ def report_batches(reports: Sequence[Row], budget_tokens: int) -> list[str]:
     return batches
 
 
+def unread_map_calls(batches: Sequence[str], read: int, communities: int, budget: int) -> int:
+    """Map calls the whole level would have cost, less those made: the reports read stand for
+    the level's others (reading every report's text to count it grew with the corpus)."""
+    if read <= 0 or not batches:
+        return 0
+    per_report = estimate_tokens(sum(len(batch) for batch in batches)) / read
+    return max(0, math.ceil(per_report * communities / budget) - len(batches))
+
+
 def choose_level(wanted: int, levels: Sequence[int]) -> int:
     """The wanted level if it has reports, else the deepest one above it, else the top one."""
     if wanted in levels:
@@ -91,22 +100,27 @@ class GlobalSearch:
         the context then shows their reports or extractive summaries and writes nothing.
         """
         search = query.search
-        levels = await self._levels()
-        if not levels:
-            return SearchContext("", {"Reports": []}, notes=["No community reports exist yet."])
-        wanted = search.global_.community_level
-        chosen = choose_level(wanted, list(levels))
+        wanted = chosen = search.global_.community_level
+        status = await self._status(wanted)
+        if not status["communities"]:
+            # Only then are the levels listed: that reads every community.
+            levels = await self._levels()
+            if not levels:
+                return SearchContext("", {"Reports": []},
+                                     notes=["No community reports exist yet."])
+            chosen = choose_level(wanted, list(levels))
+            status = await self._status(chosen)
         notes = [] if chosen == wanted else [f"Level {wanted} has no reports; using {chosen}."]
         budget = search.global_.map_batch_tokens
-        status = await self._status(chosen)
         rating_calls, saved = 0, 0
         lazy = is_lazy(status["waiting"], query)
         if lazy:
             # Only the nearest communities are read: the level's others are counted, not read.
-            reports = numbered(await nearest_at_level(self.services, query, chosen, levels))
-            notes.append(selection_note(chosen, reports, status["waiting"]))
+            reports = numbered(await nearest_at_level(
+                self.services, query, chosen, status["communities"], status["total"]))
+            notes.append(selection_note(chosen, reports))
             batches = report_batches(reports, budget)
-            saved = math.ceil(estimate_tokens(status["characters"]) / budget) - len(batches)
+            saved = unread_map_calls(batches, len(reports), status["communities"], budget)
         else:
             reports = await self._reports(chosen)
             batches = report_batches(reports, budget)
@@ -127,7 +141,7 @@ class GlobalSearch:
         )
 
     async def _status(self, level: int) -> Row:
-        """The level's communities, how many wait for a lazy report, their characters."""
+        """The level's communities, whether some wait for a lazy report, all levels' count."""
         rows = await asyncio.to_thread(self.services.store.read, "query/community_level_status",
                                        level=level, extractive=EXTRACTIVE)
         return rows[0]

@@ -4,7 +4,7 @@ missing reports of the chosen ones through the report stage."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from rich.console import Console
@@ -35,10 +35,10 @@ def extractive(rows: Sequence[Row]) -> list[Row]:
     return [r for r in rows if r.get("report_status") == EXTRACTIVE]
 
 
-def is_lazy(waiting_count: int, query: Query) -> bool:
-    """Whether a level with `waiting_count` reports not yet written is written on demand for
-    this query."""
-    return query.search.lazy_report_budget > 0 and waiting_count > 0
+def is_lazy(waiting: bool, query: Query) -> bool:
+    """Whether a level where some reports are `waiting` to be written has them written on
+    demand for this query."""
+    return query.search.lazy_report_budget > 0 and waiting
 
 
 async def nearest(
@@ -55,16 +55,17 @@ async def nearest(
 
 
 async def nearest_at_level(
-    services: Services, query: Query, level: int, per_level: Mapping[int, int]
+    services: Services, query: Query, level: int, at_level: int, total: int
 ) -> list[Row]:
-    """The level's `lazy_report_budget` communities nearest the question (global search).
+    """The level's `lazy_report_budget` communities nearest the question (global search); the
+    level holds `at_level` of all levels' `total` communities.
 
     The index holds every level, so it is asked for enough neighbours that the level's share
     of them likely holds k; only when it does not are all communities asked for (reading them
     all on every question grew with the corpus)."""
     vector = await services.embedder.embed_query(query.question)
-    k, total = query.search.lazy_report_budget, sum(per_level.values())
-    first = level_candidates(k, per_level.get(level, 0), total)
+    k = query.search.lazy_report_budget
+    first = level_candidates(k, at_level, total)
     rows = await nearest(services, vector, k, first, level)
     if len(rows) >= k or first >= total:
         return rows
@@ -80,10 +81,10 @@ def level_candidates(k: int, at_level: int, total: int) -> int:
     return max(1, min(total, wanted))
 
 
-def selection_note(level: int, rows: Sequence[Row], waiting_total: int) -> str:
+def selection_note(level: int, rows: Sequence[Row]) -> str:
     """What the lazy selection chose, for `context.notes`."""
-    return (f"Level {level} has {waiting_total:,} communities without an LLM report; chose the"
-            f" {len(rows)} nearest the question ({len(waiting(rows))} of them without one yet).")
+    return (f"Level {level} has communities without an LLM report; chose the {len(rows)}"
+            f" nearest the question ({len(waiting(rows))} of them without one yet).")
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,10 +15,12 @@ from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings, Rule
 
 Row = dict[str, Any]
+# A statement's rows, or a function of its parameters giving them.
+Canned = list[Row] | Callable[[dict[str, Any]], list[Row]]
 
 
 # The status of a community level whose reports are all written: global search reads them all.
-WRITTEN_LEVEL: list[Row] = [{"communities": 2, "waiting": 0, "characters": 800}]
+WRITTEN_LEVEL: list[Row] = [{"communities": 2, "waiting": False, "total": 2}]
 
 
 @dataclass
@@ -29,7 +31,7 @@ class CannedStore:
     so a test cannot pass on a query nobody expected.
     """
 
-    rows: dict[str, list[Row]]
+    rows: dict[str, Canned]
     reads: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     writes: list[tuple[str, list[Row]]] = field(default_factory=list)
 
@@ -38,7 +40,8 @@ class CannedStore:
         if name not in self.rows:
             raise LookupError(f"CannedStore has no rows for {name!r}")
         self.reads.append((name, params))
-        return [dict(row) for row in self.rows[name]]
+        canned = self.rows[name]
+        return [dict(row) for row in (canned(params) if callable(canned) else canned)]
 
     def write_rows(self, name: str, rows: Sequence[Mapping[str, Any]], **params: Any) -> int:
         """Record the rows a statement would write."""
@@ -69,10 +72,10 @@ class FakeServices:
         return self.methods[key]
 
 
-def fake_services(rows: dict[str, list[Row]], rules: list[Rule], tmp: Path) -> FakeServices:
+def fake_services(rows: Mapping[str, Canned], rules: list[Rule], tmp: Path) -> FakeServices:
     """Services whose LLM answers by `rules` and whose store returns `rows`."""
     settings = Settings(cache_dir=tmp)
     chat = FakeChatModel(rules=rules)
     llm = LLMCaller(chat, settings.llm, None, no_cache=True)
     embedder = EmbeddingCaller(FakeEmbeddings(), settings.embedding, None, no_cache=True)
-    return FakeServices(settings, CannedStore(rows), llm, embedder, chat)
+    return FakeServices(settings, CannedStore(dict(rows)), llm, embedder, chat)

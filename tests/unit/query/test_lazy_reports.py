@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from graphrag_neo4j.llm.tokens import estimate_tokens
+from graphrag_neo4j.llm.tokens import CHARS_PER_TOKEN, estimate_tokens
 from graphrag_neo4j.query.base import make_query
-from graphrag_neo4j.query.global_search import GlobalSearch
+from graphrag_neo4j.query.global_search import GlobalSearch, unread_map_calls
 from graphrag_neo4j.query.lazy_reports import level_candidates
 from graphrag_neo4j.query.run import retrieve_only, run_query
 from tests.unit.query.fakes import fake_services
@@ -48,8 +48,7 @@ def map_reply(prompt: str) -> str:
 
 def rows(contexts: list[Row]) -> dict[str, list[Row]]:
     return {"query/community_levels": [{"level": 0, "communities": 3}],
-            "query/community_level_status": [{"communities": 3, "waiting": 3,
-                                              "characters": 4000}],
+            "query/community_level_status": [{"communities": 3, "waiting": True, "total": 3}],
             "query/community_reports_at_level": LEVEL,
             "query/search_communities_by_vector": NEAREST,
             "communities/community_contexts": contexts}
@@ -85,7 +84,7 @@ async def test_retrieve_only_shows_extracts_and_writes_nothing(tmp_path: Path) -
     assert answer.llm_calls == 0 and services.store.writes == []
     assert "1|Scrooge and Marley|# Scrooge and Marley Scrooge and Marley sentences." in (
         answer.context)
-    assert answer.notes == ["Level 0 has 3 communities without an LLM report; chose the 2"
+    assert answer.notes == ["Level 0 has communities without an LLM report; chose the 2"
                             " nearest the question (2 of them without one yet)."]
 
 
@@ -93,7 +92,7 @@ async def test_a_level_built_without_reports_maps_over_all_extracts(tmp_path: Pa
     services = fake_services(
         {**rows([]), "query/community_reports_at_level": [
             extract(c["id"], c["title"], mode="none") for c in LEVEL],
-         "query/community_level_status": [{"communities": 3, "waiting": 0, "characters": 90}]},
+         "query/community_level_status": [{"communities": 3, "waiting": False, "total": 3}]},
         [], tmp_path)
     answer = await retrieve_only(services, "global", GlobalSearch(services),
                                  make_query(services.settings, "Themes?", level=0))
@@ -110,23 +109,31 @@ def test_a_level_is_asked_for_by_its_share_of_the_index() -> None:
 
 async def test_a_level_short_of_k_near_ones_is_searched_whole(tmp_path: Path) -> None:
     services = fake_services(rows([]), [], tmp_path)
-    services.store.rows["query/community_levels"] = [{"level": 0, "communities": 3},
-                                                     {"level": 1, "communities": 997}]
+    services.store.rows["query/community_level_status"] = [
+        {"communities": 3, "waiting": True, "total": 1000}]
     query = make_query(services.settings, "What are the themes?", level=0,
                        lazy_report_budget=3)
     await retrieve_only(services, "global", GlobalSearch(services), query)
     asked = [p["candidates"] for p in services.store.params_of(
         "query/search_communities_by_vector")]
     assert asked == [1000]  # 100 x 2 x 1000 / 3 is past every community: one whole search
-    services.store.rows["query/community_levels"] = [{"level": 0, "communities": 300},
-                                                     {"level": 1, "communities": 700}]
+    services.store.rows["query/community_level_status"] = [
+        {"communities": 300, "waiting": True, "total": 1000}]
     services.store.reads.clear()
     await retrieve_only(services, "global", GlobalSearch(services), query)
     asked = [p["candidates"] for p in services.store.params_of(
         "query/search_communities_by_vector")]
     assert asked == [666, 1000]  # the share's search found 2 of 3: then the whole index
     assert not services.store.params_of("query/community_reports_at_level")
+    assert not services.store.params_of("query/community_levels")  # the level exists: no list
 
 
 def test_estimated_tokens_round_up() -> None:
     assert [estimate_tokens(n) for n in (0, 1, 4, 5, -3)] == [0, 1, 1, 2, 0]
+
+
+def test_the_calls_a_lazy_level_saved_are_estimated_from_the_reports_read() -> None:
+    batch = "x" * (400 * CHARS_PER_TOKEN)  # two reports read, 200 estimated tokens each
+    assert unread_map_calls([batch], read=2, communities=10, budget=1000) == 1  # 2,000 tokens
+    assert unread_map_calls([batch], read=2, communities=2, budget=1000) == 0
+    assert unread_map_calls([], read=0, communities=10, budget=1000) == 0

@@ -18,7 +18,7 @@ from graphrag_neo4j.query.naive import NaiveSearch
 from graphrag_neo4j.query.run import retrieve_only, run_query
 from graphrag_neo4j.settings import renamed_setting_line
 from graphrag_neo4j.testing import FakeEmbeddings
-from tests.unit.query.fakes import WRITTEN_LEVEL, fake_services
+from tests.unit.query.fakes import WRITTEN_LEVEL, Row, fake_services
 
 PASSAGES = [
     {"chunk_id": "c1", "document_id": "d1", "title": "Euler", "text": "Euler studied with Johann.",
@@ -160,11 +160,17 @@ def _map_reply(prompt: str) -> str:
                                    "score": score}]})
 
 
+def _levels_0_and_1(params: dict[str, Any]) -> list[Row]:
+    """Level status rows of a graph with communities at levels 0 and 1 only."""
+    return WRITTEN_LEVEL if params["level"] in (0, 1) else [
+        {"communities": 0, "waiting": False, "total": 3}]
+
+
 async def test_global_maps_reports_then_reduces(tmp_path: Path) -> None:
     services = fake_services(
         {"query/community_levels": [{"level": 0, "communities": 1}, {"level": 1, "communities": 2}],
          "query/community_reports_at_level": REPORTS,
-         "query/community_level_status": WRITTEN_LEVEL},
+         "query/community_level_status": _levels_0_and_1},
         [("community\nreports", _map_reply), ("Several analysts", "Johann taught Euler.")],
         tmp_path,
     )
