@@ -279,7 +279,7 @@ def _query_table(results: list[Result], methods: list[str]) -> Table:
     return table
 
 
-def _cold_cache(folder: Path, name: str) -> Path:
+def cold_cache(folder: Path, name: str) -> Path:
     """An empty cache folder for one corpus (parse, embedding and LLM caches), sharing only the
     downloaded model files, so every corpus pays for what it parses and embeds."""
     cache = folder / f"cache-{name}"
@@ -299,7 +299,7 @@ def _child(name: str, args: argparse.Namespace, folder: Path) -> Result:
     if args.llm_chunks:
         command += ["--llm-chunks", str(args.llm_chunks)]
     command += ["--methods", *args.methods]
-    env = {**os.environ, "GRAPHRAG_CACHE_DIR": str(_cold_cache(folder, name))} if args.cold \
+    env = {**os.environ, "GRAPHRAG_CACHE_DIR": str(cold_cache(folder, name))} if args.cold \
         else None
     done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]

@@ -34,7 +34,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from benchmarks.corpora import NO_LLM_OPTIONS, default_methods
+from benchmarks.corpora import NO_LLM_OPTIONS, cold_cache, default_methods
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.settings import load_settings
 
@@ -130,7 +130,7 @@ def run_size(passages: int, folder: Path, queries: int, methods: list[str]) -> S
 def _child(passages: int, args: argparse.Namespace, folder: Path) -> SizeResult:
     command = [sys.executable, "-m", "benchmarks.scale", "--one", str(passages), "--folder",
                str(folder), "--queries", str(args.queries), "--methods", *args.methods]
-    env = {**os.environ, "GRAPHRAG_CACHE_DIR": str(folder / f"cache-{passages}")}
+    env = {**os.environ, "GRAPHRAG_CACHE_DIR": str(cold_cache(folder, str(passages)))}
     done = subprocess.run(command, capture_output=True, text=True, check=False, env=env,
                           cwd=ROOT)
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]

@@ -166,9 +166,9 @@ class MiniLMEmbeddings(Embeddings):
         windows: list[Any] = []
         owners: list[int] = []
         for index, encoding in enumerate(self._load()[1].encode_batch(texts)):
-            parts = [encoding, *encoding.overflowing] if self.long_texts == "windows" else [
-                encoding
-            ]
+            parts = [encoding]
+            if self.long_texts == "windows":
+                parts += encoding.overflowing
             windows.extend(parts)
             owners.extend([index] * len(parts))
         return windows, owners
