@@ -223,7 +223,8 @@ class FastExtractionSettings(_Section):
     )
     sentences_per_description: int = Field(
         2, description="Supporting sentences kept verbatim as an entity or relation description: "
-        "the shortest of six words or more (shorter ones only when there are too few)."
+        "of those of six words or more (shorter ones only when there are too few), the ones"
+        " opening with the entity's name first, then the shortest."
     )
     vector_words: int = Field(
         0, ge=0, description="Words of an entity's extractive description its vector encodes "
@@ -417,6 +418,12 @@ class LocalSearchSettings(_Section):
     )
     seeds_per_mention: int = Field(
         2, description="Entities added per name the question mentions (fulltext match)."
+    )
+    passage_entities: int = Field(
+        5,
+        description="Entities added from those the question's best passages mention (the best"
+        " passage's first, then the most frequent): a fast graph's entity vectors encode names"
+        " only.",
     )
 
 

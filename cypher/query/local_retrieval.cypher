@@ -1,9 +1,14 @@
-// Local search context. The entities are the $top_k whose description vectors are nearest the
-// question ($query_vector), after $seed_ids, the entities the question names (found by name in
-// Python). The passages are ranked by their similarity to the question plus $mention_weight
-// times the share of those entities they mention, among the passages mentioning any of them and
-// those of $chunk_scores (the question's best passages: id -> score, kept where above the
-// similarity, as hybrid search scores a passage found by its words). Then their highest ranked
+// Local search context. The entities are $seed_ids, the entities the question names (found by
+// name in Python), then up to $passage_entities of those the question's best passages
+// ($chunk_scores) mention (those of the best passage first, the most frequent first), then the
+// $top_k whose vectors are nearest the question ($query_vector). The passage entities matter
+// where vectors encode names only (fast graphs): a question that names no one, such as "who is
+// Scrooge's clerk?", finds its answer's entities only through the passages. The passages are
+// ranked by their similarity to the question plus $mention_weight times the share of the seeds
+// and vector hits (the anchors: passage entities would only echo the passages that named them)
+// they mention, among the passages mentioning any anchor and those of $chunk_scores (the
+// question's best passages: id -> score, kept where above the similarity, as hybrid search
+// scores a passage found by its words). Then their highest ranked
 // community reports, their relations (inside the set first, a budget per entity) and their
 // descriptions. Communities holding only an extractive summary ($extractive: sentences picked
 // from member descriptions, no LLM report) are left out: the passages say the same in context.
@@ -14,19 +19,34 @@ YIELD node, score
 WITH node, score
 LIMIT $top_k
 WITH collect({node: node, score: score}) AS vector_hits
-CALL (vector_hits) {
+CALL () {
   UNWIND $seed_ids AS seed_id
   MATCH (seed:__Entity__ {id: seed_id})
-  WITH seed WHERE NOT seed IN [hit IN vector_hits | hit.node]
   RETURN collect({node: seed,
                   score: coalesce(vector.similarity.cosine(seed.description_embedding,
                                                            $query_vector), 0.0)}) AS seeds
 }
-WITH vector_hits, seeds + vector_hits AS hits
-WITH vector_hits, hits, [hit IN hits | hit.node] AS nodes
-CALL (nodes) {
-  CALL (nodes) {
-    UNWIND nodes AS n
+CALL (seeds) {
+  UNWIND keys($chunk_scores) AS chunk_id
+  MATCH (:__Chunk__ {id: chunk_id})-[:HAS_ENTITY]->(e:__Entity__)
+  WHERE NOT e IN [seed IN seeds | seed.node]
+  WITH e, max($chunk_scores[chunk_id]) AS support
+  ORDER BY support DESC, coalesce(e.frequency, 0) DESC, e.id
+  LIMIT $passage_entities
+  RETURN collect({node: e,
+                  score: coalesce(vector.similarity.cosine(e.description_embedding,
+                                                           $query_vector), 0.0)}) AS mentioned
+}
+WITH vector_hits, seeds, seeds + mentioned AS named
+WITH vector_hits, seeds,
+     named + [hit IN vector_hits WHERE NOT hit.node IN [n IN named | n.node]] AS hits
+WITH vector_hits, hits, [hit IN hits | hit.node] AS nodes,
+     [hit IN seeds | hit.node] + [hit IN vector_hits
+                                  WHERE NOT hit.node IN [seed IN seeds | seed.node] | hit.node]
+       AS anchors
+CALL (anchors) {
+  CALL (anchors) {
+    UNWIND anchors AS n
     MATCH (c:__Chunk__)-[:HAS_ENTITY]->(n)
     RETURN c
     UNION
@@ -35,14 +55,14 @@ CALL (nodes) {
     RETURN c
   }
   OPTIONAL MATCH (c)-[:HAS_ENTITY]->(m:__Entity__)
-  WHERE m IN nodes
+  WHERE m IN anchors
   WITH c, count(DISTINCT m) AS mentioned,
        coalesce(vector.similarity.cosine(c.embedding, $query_vector), 0.0) AS cosine,
        coalesce($chunk_scores[c.id], 0.0) AS found
   WITH c, mentioned, CASE WHEN found > cosine THEN found ELSE cosine END AS similarity
   WITH c, mentioned, similarity,
-       similarity + $mention_weight * toFloat(mentioned) / CASE size(nodes) WHEN 0 THEN 1
-                                                            ELSE size(nodes) END AS rank
+       similarity + $mention_weight * toFloat(mentioned) / CASE size(anchors) WHEN 0 THEN 1
+                                                              ELSE size(anchors) END AS rank
   ORDER BY rank DESC, c.id
   LIMIT $top_chunks
   RETURN collect({id: c.id, document_id: c.document_id, text: c.text, mentioned: mentioned,

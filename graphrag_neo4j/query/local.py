@@ -36,6 +36,7 @@ def retrieval_params(
     return {
         "query_vector": list(vector),
         "top_k": search.local.top_k_entities,
+        "passage_entities": search.local.passage_entities,
         "top_chunks": search.local.top_chunks,
         "top_communities": search.local.top_communities,
         "top_inside_rels": search.local.top_inside_rels,

@@ -84,9 +84,22 @@ def test_local_answer_cites_and_reports_cost(nano_rag: GraphRAG) -> None:
 
 def test_per_query_budgets_shrink_the_context(nano_rag: GraphRAG) -> None:
     small = nano_rag.retrieve(QUESTION, "local", hybrid={"enabled": False},
-                              local={"top_chunks": 1, "top_k_entities": 2, "seeds_per_mention": 0})
+                              local={"top_chunks": 1, "top_k_entities": 2, "seeds_per_mention": 0,
+                                     "passage_entities": 0})
     assert len(small.sources["Sources"]) == 1
     assert len(small.sources["Entities"]) == 2
+
+
+def test_entities_of_the_best_passage_join_the_found_ones(nano_rag: GraphRAG) -> None:
+    narrow = {"top_chunks": 1, "top_k_entities": 1, "seeds_per_mention": 0}
+    alone = nano_rag.retrieve(QUESTION, "local", hybrid={"enabled": False},
+                              local={**narrow, "passage_entities": 0})
+    joined = nano_rag.retrieve(QUESTION, "local", hybrid={"enabled": False},
+                               local={**narrow, "passage_entities": 3})
+    assert len(alone.sources["Entities"]) == 1
+    assert 1 < len(joined.sources["Entities"]) <= 4
+    # the passages are ranked as before: the added entities only describe them
+    assert joined.sources["Sources"] == alone.sources["Sources"]
 
 
 def test_grounding_looks_names_up_in_the_graph(nano_rag: GraphRAG) -> None:

@@ -24,13 +24,24 @@ def distinct(descriptions: list[str]) -> list[str]:
 MIN_SENTENCE_WORDS = 6
 
 
-def shortest(sentences: list[str], count: int) -> list[str]:
+def opens_with(sentence: str, name: str) -> bool:
+    """Whether the sentence starts with the name (past quotes and brackets), as a sentence that
+    defines its subject does: "Bob Cratchit, clerk to Ebenezer Scrooge." """
+    return bool(name) and sentence.lstrip(_OPENERS).casefold().startswith(name.casefold())
+
+
+_OPENERS = "\"'‘“([_*- "
+
+
+def shortest(sentences: list[str], count: int, name: str = "") -> list[str]:
     """The `count` shortest distinct sentences of at least MIN_SENTENCE_WORDS words (shorter
-    ones when too few are that long), in reading order: crisp, yet saying something."""
+    ones when too few are that long), those opening with `name` first, in reading order:
+    crisp, about the entity, yet saying something."""
     unique = list(dict.fromkeys(s for s in sentences if s))
 
-    def order(sentence: str) -> tuple[bool, int, str]:
-        return len(sentence.split()) < MIN_SENTENCE_WORDS, len(sentence), sentence
+    def order(sentence: str) -> tuple[bool, bool, int, str]:
+        too_short = len(sentence.split()) < MIN_SENTENCE_WORDS
+        return too_short, not opens_with(sentence, name), len(sentence), sentence
 
     chosen = set(sorted(unique, key=order)[:count])
     return [s for s in unique if s in chosen]
@@ -69,7 +80,7 @@ class DescriptionMerger:
         unique = distinct(descriptions)
         if self.max_sentences is not None:
             sentences = [s.strip() for d in unique for s in d.split(SENTENCE_SEPARATOR)]
-            return " ".join(shortest(sentences, self.max_sentences))
+            return " ".join(shortest(sentences, self.max_sentences, name))
         if not self.needs_summary(unique) or self.llm is None:
             return " ".join(unique)
         prompt = load_prompt("summarize_descriptions", self.prompts_dir).format(

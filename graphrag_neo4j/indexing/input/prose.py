@@ -31,6 +31,10 @@ class ProseMask:
         self._fence: str | None = None  # the marker of the fenced block we are inside
         self._front_matter = False
         self._first_line = True
+        # Whether the last line was paragraph text: an indented line then continues the
+        # paragraph (CommonMark: an indented code block cannot interrupt a paragraph), as the
+        # wrapped lines of an indented list in a plain-text book do.
+        self._in_paragraph = False
 
     def prose(self, text: str) -> str:
         """`text` with its non-prose replaced by spaces (same length, same line breaks)."""
@@ -46,6 +50,7 @@ class ProseMask:
             self._front_matter = bare not in (_FRONT_MATTER, "...")
             return _blank(line)
         fence = _FENCE.match(line)
+        was_paragraph, self._in_paragraph = self._in_paragraph, False
         if self._fence is not None:
             if fence is not None and fence.group(1) == self._fence:
                 self._fence = None
@@ -53,8 +58,9 @@ class ProseMask:
         if fence is not None:
             self._fence = fence.group(1)
             return _blank(line)
-        if _TABLE_ROW.match(line) or _INDENTED_CODE.match(line):
+        if _TABLE_ROW.match(line) or (_INDENTED_CODE.match(line) and not was_paragraph):
             return _blank(line)
+        self._in_paragraph = bool(bare) and not bare.startswith("#")  # a heading is one line
         return _masked_spans(line)
 
 

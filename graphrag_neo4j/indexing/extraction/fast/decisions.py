@@ -183,7 +183,7 @@ class Decisions:
         for key, found in sentences.items():
             result.entities.append(EntityMention(
                 chunk.chunk_id, self.names[key], self.types[key],
-                SENTENCE_SEPARATOR.join(shortest(found, keep)),
+                SENTENCE_SEPARATOR.join(shortest(found, keep, self.names[key])),
             ))
         for statement, pair in chunk_pairs(chunk, self.kept, self.settings).items():
             if statement in self.pruned.edges:

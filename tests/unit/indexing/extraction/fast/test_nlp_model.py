@@ -67,3 +67,10 @@ def test_a_corrupt_model_file_is_named(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setattr(nlp_model, "mismatched_files", lambda records: [bad])
     with pytest.raises(ModelError, match=r"is corrupt \(other\); install it"):
         nlp_model._verify_installed(nlp_model.MODEL_DISTRIBUTION)
+
+
+def test_a_blank_line_ends_a_sentence() -> None:
+    doc = load_pipeline()("CHARACTERS\n\nBob Cratchit, clerk to Ebenezer Scrooge.\nPeter, his son.")
+    sentences = [s.text.strip() for s in doc.sents]
+    assert sentences[0] == "CHARACTERS"
+    assert sentences[1].startswith("Bob Cratchit, clerk to Ebenezer Scrooge.")
