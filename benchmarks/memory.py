@@ -31,6 +31,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from graphrag_neo4j.indexing.batch_failure import log_path
 from graphrag_neo4j.settings import load_settings
 from graphrag_neo4j.store import Store
 
@@ -113,6 +114,10 @@ def sample_run(command: list[str], env: dict[str, str], log: Path) -> Peaks:
     peaks.seconds = time.perf_counter() - started
     if process.returncode != 0:
         tail = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-3:]
+        # The temporary folder holding the CLI's error log goes when the benchmark ends.
+        errors = log_path(Path(env["GRAPHRAG_CACHE_DIR"]))
+        if errors.is_file():
+            console.print(errors.read_text(encoding="utf-8", errors="replace")[-6000:])
         raise SystemExit(f"index failed (exit {process.returncode}): {' / '.join(tail)}")
     return peaks
 

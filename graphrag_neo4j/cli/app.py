@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import logging
 import sys
 from pathlib import Path
@@ -76,40 +77,38 @@ def cli_reference() -> None:
     typer.echo(render_command_reference(app), nl=False)
 
 
-def _register_subcommands() -> None:
-    from graphrag_neo4j.cli.chat import chat_command
-    from graphrag_neo4j.cli.communities import communities_command
-    from graphrag_neo4j.cli.evaluate import app as eval_app
-    from graphrag_neo4j.cli.index import (
-        delete_command,
-        documents_command,
-        index_command,
-        merges_command,
-        unmerge_command,
-    )
-    from graphrag_neo4j.cli.interop import export_parquet_command, import_msgraphrag_command
-    from graphrag_neo4j.cli.models import models_command
-    from graphrag_neo4j.cli.neo4j_server import app as neo4j_app
-    from graphrag_neo4j.cli.query import query_command
-    from graphrag_neo4j.cli.serve import mcp_command, serve_command
+# Subcommand -> (module, attribute, help of a command group; None for a command). Only the
+# invoked one is imported: `index` need not load the query methods, nor `query` the indexers.
+_SUBCOMMANDS: dict[str, tuple[str, str, str | None]] = {
+    "neo4j": ("graphrag_neo4j.cli.neo4j_server", "app", "Run the bundled local Neo4j server."),
+    "eval": ("graphrag_neo4j.cli.evaluate", "app",
+             "Measure retrieval and answer quality on a question set."),
+    "models": ("graphrag_neo4j.cli.models", "models_command", None),
+    "index": ("graphrag_neo4j.cli.index", "index_command", None),
+    "delete": ("graphrag_neo4j.cli.index", "delete_command", None),
+    "documents": ("graphrag_neo4j.cli.index", "documents_command", None),
+    "merges": ("graphrag_neo4j.cli.index", "merges_command", None),
+    "unmerge": ("graphrag_neo4j.cli.index", "unmerge_command", None),
+    "communities": ("graphrag_neo4j.cli.communities", "communities_command", None),
+    "query": ("graphrag_neo4j.cli.query", "query_command", None),
+    "chat": ("graphrag_neo4j.cli.chat", "chat_command", None),
+    "import-msgraphrag": ("graphrag_neo4j.cli.interop", "import_msgraphrag_command", None),
+    "export-parquet": ("graphrag_neo4j.cli.interop", "export_parquet_command", None),
+    "serve": ("graphrag_neo4j.cli.serve", "serve_command", None),
+    "mcp": ("graphrag_neo4j.cli.serve", "mcp_command", None),
+}
 
-    app.add_typer(neo4j_app, name="neo4j", help="Run the bundled local Neo4j server.")
-    app.add_typer(
-        eval_app, name="eval", help="Measure retrieval and answer quality on a question set."
-    )
-    app.command("models")(models_command)
-    app.command("index")(index_command)
-    app.command("delete")(delete_command)
-    app.command("documents")(documents_command)
-    app.command("merges")(merges_command)
-    app.command("unmerge")(unmerge_command)
-    app.command("communities")(communities_command)
-    app.command("query")(query_command)
-    app.command("chat")(chat_command)
-    app.command("import-msgraphrag")(import_msgraphrag_command)
-    app.command("export-parquet")(export_parquet_command)
-    app.command("serve")(serve_command)
-    app.command("mcp")(mcp_command)
+
+def _register_subcommands(invoked: str | None = None) -> None:
+    """Add the `invoked` subcommand to the app, or every one (help, the reference, tests)."""
+    names = [invoked] if invoked in _SUBCOMMANDS else list(_SUBCOMMANDS)
+    for name in names:
+        module, attribute, group_help = _SUBCOMMANDS[name]
+        target = getattr(importlib.import_module(module), attribute)
+        if group_help is None:
+            app.command(name)(target)
+        else:
+            app.add_typer(target, name=name, help=group_help)
 
 
 def _show_warnings() -> None:
@@ -124,7 +123,7 @@ def main() -> None:
     """Entry point: runs the CLI and turns user mistakes into one red sentence."""
     release_large_frees()  # before anything loads: the models' large buffers are freed often
     _show_warnings()
-    _register_subcommands()
+    _register_subcommands(sys.argv[1] if len(sys.argv) > 1 else None)
     try:
         app()
     except GraphRAGError as exc:

@@ -64,7 +64,7 @@ def test_an_error_holding_markup_is_one_plain_line(
         raise InputError("data/[/bold].txt is empty; add text to it.")
 
     monkeypatch.setattr(cli_app, "app", failing)
-    monkeypatch.setattr(cli_app, "_register_subcommands", lambda: None)
+    monkeypatch.setattr(cli_app, "_register_subcommands", lambda invoked=None: None)
     monkeypatch.setattr(cli_app, "console", Console(stderr=True, width=200))
     with pytest.raises(SystemExit) as exit_info:
         cli_app.main()
