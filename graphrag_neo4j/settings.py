@@ -73,6 +73,11 @@ class Neo4jSettings(_Section):
     heap: str = Field("2g", description="JVM heap of the local server.")
     pagecache: str = Field("2g", description="Page cache of the local server.")
     write_batch_size: int = Field(1000, description="Rows per UNWIND write transaction.")
+    transaction_rows: int = Field(
+        20_000, ge=1, description="Most rows one write transaction of a batch's mentions holds"
+        " (more commit in several; a failed batch is rolled back by deleting what it wrote):"
+        " Neo4j holds a transaction's changes in memory (dbms.memory.transaction.total.max).",
+    )
     max_transaction_retry_s: float = Field(
         30.0, description="How long transient Neo4j errors are retried."
     )

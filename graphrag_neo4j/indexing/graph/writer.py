@@ -184,12 +184,16 @@ def write_mentions(
     on_batch: Progress = None,
     type_labels: TypeLabels | None = None,
 ) -> tuple[set[str], set[str]]:
-    """Write entity and relation provenance plus merges in ONE transaction per batch.
+    """Write entity and relation provenance plus merges in as few transactions as
+    `neo4j.transaction_rows` allows (one for most batches).
 
-    Returns the touched entity and relation ids. One commit instead of one per statement and
-    1,000 rows, and a batch's entities, mentions, relations and merges land together or not at
-    all. Rows are sorted by node id so concurrent writers lock nodes in the same order.
-    With `type_labels`, the touched entities' type labels are set in the same transaction.
+    Returns the touched entity and relation ids. Few commits instead of one per statement and
+    1,000 rows; a text dense in names (a long file of repeated names) makes hundreds of
+    thousands of rows a batch, more than Neo4j's transaction memory holds, so those commit in
+    several, in order (entities before the relations that join them). A batch that fails is
+    rolled back by the indexer, which deletes what it wrote. Rows are sorted by node id so
+    concurrent writers lock nodes in the same order. With `type_labels`, the touched entities'
+    type labels are set too.
     """
     # Stable sorts: a relation's chunks keep their reading order in its provenance lists.
     entity_rows = sorted(entity_mention_rows(extractions, resolution), key=lambda r: r["entity_id"])
@@ -205,11 +209,28 @@ def write_mentions(
     ]
     if type_labels is not None and entity_rows:
         steps.append(type_labels.step(r["entity_id"] for r in entity_rows))
-    if steps:
-        store.write_together(steps)
+    for transaction in bounded_transactions(steps, store.settings.transaction_rows):
+        store.write_together(transaction)
     if on_batch is not None:
         on_batch(len(entity_rows) + len(relation_rows))
     return {r["entity_id"] for r in entity_rows}, {r["id"] for r in relation_rows}
+
+
+def bounded_transactions(
+    steps: Sequence[tuple[str, dict[str, Any]]], max_rows: int
+) -> list[list[tuple[str, dict[str, Any]]]]:
+    """Consecutive steps grouped into transactions of at most `max_rows` rows (a larger step
+    alone), in their order."""
+    groups: list[list[tuple[str, dict[str, Any]]]] = []
+    rows = max_rows
+    for step in steps:
+        size = len(step[1].get("rows", ()))
+        if not groups or rows + size > max_rows:
+            groups.append([])
+            rows = 0
+        groups[-1].append(step)
+        rows += size
+    return groups
 
 
 def _batched(name: str, rows: Rows, size: int) -> list[tuple[str, dict[str, Any]]]:

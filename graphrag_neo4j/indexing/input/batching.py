@@ -10,8 +10,11 @@ from graphrag_neo4j.indexing.records import Chunk, Document
 
 DOCUMENTS_PER_BATCH = 100
 # A 20 MB text is one document of ~4,500 chunks: indexed whole, its embeddings, parses,
-# mentions and resolution were all held at once. 256 windows of 1,200 tokens is ~1 MB of text.
-CHUNKS_PER_BATCH = 256
+# mentions and resolution were all held at once. 64 windows of 1,200 tokens is ~300 KB of
+# text; at 256 a text dense in names (every name repeated: 20 MB of 2Wiki's passages as one
+# file) made one batch's mentions 2.6 GB in the indexer and more than Neo4j's 1.4 GB of
+# transaction memory.
+CHUNKS_PER_BATCH = 64
 
 
 @dataclass(frozen=True)
