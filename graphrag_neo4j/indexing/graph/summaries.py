@@ -24,13 +24,14 @@ def distinct(descriptions: list[str]) -> list[str]:
 MIN_SENTENCE_WORDS = 6
 
 
+# What may come before a sentence's first word: quotes, brackets, emphasis, dashes, spaces.
+_OPENERS = "\"'‘“([_*- "
+
+
 def opens_with(sentence: str, name: str) -> bool:
     """Whether the sentence starts with the name (past quotes and brackets), as a sentence that
     defines its subject does: "Bob Cratchit, clerk to Ebenezer Scrooge." """
     return bool(name) and sentence.lstrip(_OPENERS).casefold().startswith(name.casefold())
-
-
-_OPENERS = "\"'‘“([_*- "
 
 
 def shortest(sentences: list[str], count: int, name: str = "") -> list[str]:
