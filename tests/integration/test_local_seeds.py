@@ -59,9 +59,9 @@ def nano(store: Store, settings: Settings, nano_root: Path, tmp_path: Path) -> I
 
 
 def test_named_entities_join_the_vector_hits(nano: GraphRAG) -> None:
-    alone = _entities(nano, local={"top_k_entities": 1, "seeds_per_mention": 0},
-                      hybrid={"enabled": False})
-    seeded = _entities(nano, local={"top_k_entities": 1, "seeds_per_mention": 2},
-                       hybrid={"enabled": False})
+    # the passages' entities left out: they would join both
+    narrow = {"top_k_entities": 1, "passage_entities": 0}
+    alone = _entities(nano, local={**narrow, "seeds_per_mention": 0}, hybrid={"enabled": False})
+    seeded = _entities(nano, local={**narrow, "seeds_per_mention": 2}, hybrid={"enabled": False})
     assert len(alone) == 1
     assert alone < seeded and {"Euler", "Leonhard Euler"} <= seeded  # both entities named Euler
