@@ -244,6 +244,12 @@ class FastExtractionSettings(_Section):
         0.25, description="Weight per chunk in which both ends appear but never in one sentence "
         "(0 = no chunk-level co-occurrence)."
     )
+    chunk_window_sentences: int = Field(
+        3, ge=1, description="Chunk-level co-occurrence links two terms only when they appear "
+        "within this many consecutive sentences of the chunk, so a chunk's relations grow "
+        "with its length, not its square (a 1,200-token chunk of 100 terms would otherwise "
+        "make 4,950 pairs)."
+    )
     cooccurrence_predicate: str = Field(
         "co-occurs with", description="Predicate of relations no verb links."
     )

@@ -108,11 +108,18 @@ def chunk_pairs(
             pair.weight += settings.sentence_weight
             pair.sentences.append(chunk.sentences[number])
     if settings.chunk_weight > 0:
-        in_chunk = sorted({t.key for terms in by_sentence.values() for t in terms.values()})
-        for a, b in itertools.combinations(in_chunk, 2):
-            if (a, b) not in together:
-                pairs[(a, settings.cooccurrence_predicate, b)].weight += settings.chunk_weight
+        for a, b in sorted(nearby_pairs(by_sentence, settings.chunk_window_sentences) - together):
+            pairs[(a, settings.cooccurrence_predicate, b)].weight += settings.chunk_weight
     return pairs
+
+
+def nearby_pairs(by_sentence: dict[int, dict[str, Term]], window: int) -> set[tuple[str, str]]:
+    """Every (a, b), a < b, of two keys found within `window` consecutive sentences."""
+    found: set[tuple[str, str]] = set()
+    for number, terms in by_sentence.items():
+        near = {key for step in range(window) for key in by_sentence.get(number + step, {})}
+        found.update((min(a, b), max(a, b)) for a in terms for b in near if a != b)
+    return found
 
 
 def _order(term: Term) -> str:

@@ -115,6 +115,19 @@ def test_sentence_co_occurrence_counts_and_chunk_co_occurrence_is_weaker() -> No
     assert weights[("Alice Smith", CO, "Bob Brown")] == settings.chunk_weight
 
 
+def test_chunk_co_occurrence_reaches_only_nearby_sentences() -> None:
+    text = "Alice Smith slept. It rained. Bob Brown woke. It snowed. Carol Jones ran."
+    settings = ONE_CHUNK.model_copy(
+        update={"concepts": False, "min_edge_weight": 0.0, "chunk_window_sentences": 3}
+    )
+    (extraction,) = _extract([text], settings)
+    pairs = {frozenset((r.subject, r.object)) for r in extraction.relations}
+    # Alice and Carol are four sentences apart: no pair.
+    assert pairs == {
+        frozenset({"Alice Smith", "Bob Brown"}), frozenset({"Bob Brown", "Carol Jones"})
+    }
+
+
 def test_a_sentence_two_windows_share_counts_once() -> None:
     shared = "Alice Smith met Carol Jones in Paris."
     chunks = [
