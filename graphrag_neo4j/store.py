@@ -202,10 +202,9 @@ class Store:
         return len(rows)
 
     def run_autocommit(self, name: str, **params: Any) -> None:
-        """Run a statement that manages its own transactions (`CALL ... IN TRANSACTIONS`)."""
-        query = _query(name)
-        with self._unavailable_as_error(), self._session() as session:
-            session.run(query, params).consume()
+        """Run the statements of a file that manage their own transactions (`CALL ... IN
+        TRANSACTIONS`), in order."""
+        self.run_script(name, **params)
 
     def run_script(self, name: str, **params: Any) -> int:
         """Run each `;`-separated statement of a file in its own auto-commit transaction."""
