@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from graphrag_neo4j.llm.costs.budget import Budget
     from graphrag_neo4j.llm.costs.estimate import CostEstimate
     from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+    from graphrag_neo4j.llm.lazy_model import LazyModel
     from graphrag_neo4j.progress import StageProgress
     from graphrag_neo4j.query.base import Answer, QueryMethod
     from graphrag_neo4j.store import Store
@@ -89,34 +90,36 @@ class GraphRAG:
 
     @property
     def llm(self) -> LLMCaller:
-        """The one LLM call path, resolving the chat model from settings on first use."""
+        """The one LLM call path, resolving the chat model from settings on first use (the
+        model itself is built on the first call the cache does not answer)."""
         if self._llm is None:
             from graphrag_neo4j.llm.calls import LLMCaller
 
-            model = self._chat_model
+            model: BaseChatModel | LazyModel[BaseChatModel] | None = self._chat_model
             if model is None:
                 from graphrag_neo4j.llm.providers import resolve_llm
 
                 resolved = resolve_llm(self.settings)
                 self.console.print(Text(f"LLM: {resolved.description}"))
-                model = resolved.model
+                model = resolved.source
             self._llm = LLMCaller(model, self.settings.llm, self.settings.cache_dir,
                                   no_cache=self.no_cache, budget=self.budget)
         return self._llm
 
     @property
     def embedder(self) -> EmbeddingCaller:
-        """The one embedding path, resolving the embedder from settings on first use."""
+        """The one embedding path, resolving the embedder from settings on first use (the
+        model itself is built on the first text the cache does not hold)."""
         if self._embedder is None:
             from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
 
-            model = self._embeddings
+            model: Embeddings | LazyModel[Embeddings] | None = self._embeddings
             if model is None:
                 from graphrag_neo4j.llm.providers import resolve_embeddings
 
                 resolved = resolve_embeddings(self.settings)
                 self.console.print(Text(f"Embedder: {resolved.description}"))
-                model = resolved.model
+                model = resolved.source
             self._embedder = EmbeddingCaller(
                 model, self.settings.embedding, self.settings.cache_dir, no_cache=self.no_cache
             )

@@ -173,7 +173,7 @@ def judge_llm(rag: GraphRAG) -> LLMCaller:
     )
     resolved = resolve_llm(settings)
     console.print(f"Judge: {resolved.description}")
-    return LLMCaller(resolved.model, settings.llm, settings.cache_dir)
+    return LLMCaller(resolved.source, settings.llm, settings.cache_dir)
 
 
 async def _judge_all(

@@ -141,10 +141,8 @@ class Indexer:
 
     def _warn_embedder_languages(self, languages: Mapping[str, Language]) -> None:
         """One line when the corpus holds languages the embedder was not trained on."""
-        embedder = self.embedder.embedder
-        warning = embedder_mismatch(language_counts(languages),
-                                    getattr(embedder, "languages", None),
-                                    getattr(embedder, "model_name", type(embedder).__name__))
+        warning = embedder_mismatch(language_counts(languages), self.embedder.languages,
+                                    self.embedder.model_name)
         if warning is not None:
             logger.warning(warning)
 

@@ -6,18 +6,10 @@ import asyncio
 import json
 import time
 from collections.abc import Sequence
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import openai
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import (
-    AIMessage,
-    BaseMessage,
-    HumanMessage,
-    SystemMessage,
-)
-from rich.table import Table
 from tenacity import (
     AsyncRetrying,
     RetryCallState,
@@ -28,16 +20,24 @@ from tenacity import (
 
 from graphrag_neo4j.errors import ModelError
 from graphrag_neo4j.llm.adaptive_limit import AdaptiveLimit
-from graphrag_neo4j.llm.costs.budget import Budget
 from graphrag_neo4j.llm.costs.pricing import chat_prices, model_name_of
 from graphrag_neo4j.llm.costs.stats import ModelStats
 from graphrag_neo4j.llm.disk_cache import DiskCache, stable_key
-from graphrag_neo4j.llm.prompt_tokens import prompt_token_counter
+from graphrag_neo4j.llm.lazy_model import LazyModel
+from graphrag_neo4j.llm.messages import Message, prompt_messages, typed_contents
 from graphrag_neo4j.llm.reply_guards import StopRule
-from graphrag_neo4j.llm.streaming import Streaming, TokenSink, stream_reply
+from graphrag_neo4j.llm.streaming import Streaming, TokenSink
 from graphrag_neo4j.llm.tokens import count_tokens
 from graphrag_neo4j.llm.usage import UsageLedger
 from graphrag_neo4j.settings import LLMSettings
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.messages import AIMessage, BaseMessage
+    from rich.table import Table
+
+    from graphrag_neo4j.llm.costs.budget import Budget
+    from graphrag_neo4j.llm.prompt_tokens import PromptCounter
 
 LLM_CACHE_FILE = "llm_cache.sqlite"
 _CACHE_VERSION = 1  # bump when the cached value's shape changes
@@ -71,27 +71,6 @@ def chat_model_identity(model: BaseChatModel) -> str:
     )
 
 
-def is_rate_limit(exc: BaseException) -> bool:
-    """Whether the provider refused the call for too many requests or tokens (HTTP 429)."""
-    return isinstance(exc, openai.RateLimitError) or getattr(exc, "status_code", None) == 429
-
-
-def is_transient(exc: BaseException) -> bool:
-    """Rate limits, timeouts, connection drops, 5xx and garbled replies (a proxy's error page
-    instead of JSON) are worth retrying; the rest is not, nor a 429 for a spent quota."""
-    if getattr(exc, "code", None) == "insufficient_quota":  # OpenAI's 429 that waiting won't fix
-        return False
-    if isinstance(exc, TimeoutError | openai.APIConnectionError | openai.RateLimitError):
-        return True
-    if isinstance(exc, json.JSONDecodeError | openai.APIResponseValidationError):
-        return True
-    if isinstance(exc, openai.InternalServerError):
-        return True
-    # Other providers' SDKs carry the HTTP status the same way.
-    status = getattr(exc, "status_code", None)
-    return isinstance(status, int) and (status == 429 or status >= 500)
-
-
 def _retry_after_s(exc: BaseException | None) -> float:
     """The server's Retry-After hint in seconds, 0 when it gave none."""
     response = getattr(exc, "response", None)
@@ -104,30 +83,20 @@ def _retry_after_s(exc: BaseException | None) -> float:
         return 0.0
 
 
-def _to_messages(messages: Sequence[BaseMessage | tuple[str, str]]) -> list[BaseMessage]:
-    roles = {"system": SystemMessage, "human": HumanMessage, "user": HumanMessage,
-             "ai": AIMessage, "assistant": AIMessage}
-    converted: list[BaseMessage] = []
-    for message in messages:
-        if isinstance(message, BaseMessage):
-            converted.append(message)
-        else:
-            role, content = message
-            converted.append(roles[role](content=content))
-    return converted
-
-
 class LLMCaller:
     """Every LLM call of a run goes through one of these.
 
         caller = LLMCaller(chat_model, settings.llm, settings.cache_dir)
         reply = await caller.complete(prompt, stage="extraction", temperature=0.0)
         console.print(caller.usage_table())
+
+    `chat_model` may be a `LazyModel`: it is then built on the first request the cache does
+    not answer, so a run the cache answers whole never builds it nor imports LangChain.
     """
 
     def __init__(
         self,
-        chat_model: BaseChatModel,
+        chat_model: BaseChatModel | LazyModel[BaseChatModel],
         settings: LLMSettings,
         cache_dir: Path | None,
         *,
@@ -136,30 +105,59 @@ class LLMCaller:
         backoff_max_s: float = 60.0,
         budget: Budget | None = None,
     ) -> None:
-        self.chat_model = chat_model
+        self.source = (chat_model if isinstance(chat_model, LazyModel)
+                       else LazyModel.ready(chat_model))
         self.settings = settings
-        self.identity = chat_model_identity(chat_model)
+        self.cache_dir = cache_dir
         self.cache: DiskCache | None = None
         if settings.cache and not no_cache and cache_dir is not None:
             self.cache = DiskCache(cache_dir / LLM_CACHE_FILE, "responses")
         # Measurements for estimates live beside the cache, even when replies are not reused.
         self.stats = ModelStats(cache_dir / LLM_CACHE_FILE) if cache_dir is not None else None
-        self.count_prompt = prompt_token_counter(chat_model)
         self.budget = budget if budget is not None and budget.active else None
-        if self.budget is not None:
-            self.budget.bind(chat_prices(chat_model, settings.prompt_price_per_1m,
+        if self.budget is not None:  # prices come from the model: a budget builds it now
+            self.budget.bind(chat_prices(self.chat_model, settings.prompt_price_per_1m,
                                          settings.completion_price_per_1m),
-                             model_name_of(chat_model))
-        # A model that serialises calls itself (llama.cpp) gains nothing from more in flight,
-        # and queueing inside it would eat into the per-call timeout.
-        limit = min(concurrency_of(settings),
-                    getattr(chat_model, "parallel_calls", None) or 10**6)
-        self.max_concurrency = max(1, limit)
+                             model_name_of(self.chat_model))
         self._limits: dict[asyncio.AbstractEventLoop, AdaptiveLimit] = {}
         self._inflight: dict[str, asyncio.Future[str]] = {}
         # Full jitter: random in [0, initial * 2^n], capped, so retrying callers spread out.
         self._backoff = wait_random_exponential(multiplier=backoff_initial_s, max=backoff_max_s)
         self.usage = UsageLedger(settings.prompt_price_per_1m, settings.completion_price_per_1m)
+
+    @property
+    def chat_model(self) -> BaseChatModel:
+        """The chat model, built now if it was not yet."""
+        return self.source.model
+
+    @cached_property
+    def identity(self) -> str:
+        """Which model answers (`chat_model_identity`): part of every cache key, and remembered
+        beside the cache so that a run the cache answers need not build the model."""
+        memo = self.cache_dir / LLM_CACHE_FILE if self.cache_dir is not None else None
+        facts = self.source.facts(lambda model: {"identity": chat_model_identity(model)}, memo)
+        return str(facts["identity"])
+
+    @cached_property
+    def max_concurrency(self) -> int:
+        """The most calls in flight: the settings' limit, or fewer for a model that serialises
+        calls itself (llama.cpp), which gains nothing from more and would queue them inside,
+        eating into the per-call timeout."""
+        limit = min(concurrency_of(self.settings),
+                    getattr(self.chat_model, "parallel_calls", None) or 10**6)
+        return max(1, limit)
+
+    @cached_property
+    def _prompt_counter(self) -> PromptCounter:
+        from graphrag_neo4j.llm.prompt_tokens import prompt_token_counter
+
+        return prompt_token_counter(self.chat_model)
+
+    def count_prompt(self, messages: Sequence[Message]) -> int:
+        """The prompt tokens of `messages` as the run's model would report them."""
+        from graphrag_neo4j.llm.model_requests import to_messages
+
+        return self._prompt_counter(to_messages(messages))
 
     async def complete(
         self,
@@ -180,15 +178,14 @@ class LLMCaller:
 
     def request_key(
         self,
-        messages: Sequence[BaseMessage | tuple[str, str]],
+        messages: Sequence[Message],
         params: dict[str, Any],
         stop_when: StopRule | None = None,
     ) -> str:
         """The cache key of a request: what `complete` would look up, for estimates too."""
         # A stop rule changes the stored reply, so it is part of the request's identity.
         rule = Streaming(None, stop_when).rule_name
-        return stable_key(_CACHE_VERSION, self.identity,
-                          [(m.type, m.content) for m in _to_messages(messages)], params,
+        return stable_key(_CACHE_VERSION, self.identity, typed_contents(messages), params,
                           *[name for name in [rule] if name])
 
     def cached_texts(self, keys: Sequence[str]) -> dict[str, str]:
@@ -199,7 +196,7 @@ class LLMCaller:
 
     async def complete_messages(
         self,
-        messages: Sequence[BaseMessage | tuple[str, str]],
+        messages: Sequence[Message],
         *,
         stage: str,
         on_token: TokenSink | None = None,
@@ -211,13 +208,12 @@ class LLMCaller:
 
     async def _complete(
         self,
-        messages: Sequence[BaseMessage | tuple[str, str]],
+        messages: Sequence[Message],
         stage: str,
         params: dict[str, Any],
         streaming: Streaming,
     ) -> str:
-        converted = _to_messages(messages)
-        key = self.request_key(converted, params, streaming.stop_when)
+        key = self.request_key(messages, params, streaming.stop_when)
         on_token = streaming.on_token
         if self.cache is not None:
             cached = await asyncio.to_thread(self.cache.get, key)
@@ -232,12 +228,12 @@ class LLMCaller:
             return await asyncio.shield(pending)
         committed = 0
         if self.budget is not None:  # the hard guard: no call passes the run's limits
-            committed = self.count_prompt(converted)
+            committed = self.count_prompt(messages)
             await self.budget.admit(stage, committed, list(self._inflight.values()))
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self._inflight[key] = future
         try:
-            text = await self._call_and_store(key, converted, stage, params, streaming,
+            text = await self._call_and_store(key, messages, stage, params, streaming,
                                               committed)
         except asyncio.CancelledError:
             future.cancel()
@@ -255,19 +251,23 @@ class LLMCaller:
     async def _call_and_store(
         self,
         key: str,
-        messages: list[BaseMessage],
+        messages: Sequence[Message],
         stage: str,
         params: dict[str, Any],
         streaming: Streaming,
         committed: int = 0,
     ) -> str:
-        message, seconds = await self._call_with_retries(messages, stage, params, streaming)
+        # The model side (LangChain and the model's client) loads with the first fresh call.
+        from graphrag_neo4j.llm.model_requests import to_messages
+
+        converted = to_messages(messages)
+        message, seconds = await self._call_with_retries(converted, stage, params, streaming)
         text = message.text
         usage = message.usage_metadata
         if usage:
             prompt_tokens, completion_tokens = usage["input_tokens"], usage["output_tokens"]
         else:  # the server sent no usage: count with the tokenizer, and say so in the table
-            prompt_tokens, completion_tokens = self.count_prompt(messages), count_tokens(text)
+            prompt_tokens, completion_tokens = self.count_prompt(converted), count_tokens(text)
         self.usage.record_call(stage, prompt_tokens, completion_tokens, seconds,
                                counted=not usage)
         if self.budget is not None:
@@ -303,6 +303,10 @@ class LLMCaller:
         params: dict[str, Any],
         streaming: Streaming,
     ) -> tuple[AIMessage, float]:
+        from graphrag_neo4j.llm.call_errors import failure_sentence, is_rate_limit, is_transient
+        from graphrag_neo4j.llm.model_requests import request_reply
+
+        model = self.chat_model
         attempts = self.settings.max_retries + 1
         retrying = AsyncRetrying(
             stop=stop_after_attempt(attempts),
@@ -317,27 +321,19 @@ class LLMCaller:
                 with attempt:
                     async with self.limit.slot() as slot:
                         started = time.perf_counter()
-                        call = (
-                            stream_reply(self.chat_model, messages, params, streaming)
-                            if streaming.active
-                            else self.chat_model.ainvoke(messages, **params)
-                        )
+                        call = request_reply(model, messages, params, streaming)
                         try:
                             reply = await asyncio.wait_for(call, self.settings.timeout_s)
                         except Exception as exc:
                             slot.rate_limited = is_rate_limit(exc)
                             raise
                         slot.ok = True
-                        return _as_ai_message(reply), time.perf_counter() - started
-        except openai.APIStatusError as exc:
-            self.usage.record_failure(stage)
-            if is_transient(exc):
-                raise ModelError(_gave_up_sentence(exc, stage, attempts, self.settings)) from exc
-            raise ModelError(_rejected_sentence(exc, stage)) from exc
+                        return reply, time.perf_counter() - started
         except Exception as exc:
             self.usage.record_failure(stage)
-            if is_transient(exc):
-                raise ModelError(_gave_up_sentence(exc, stage, attempts, self.settings)) from exc
+            sentence = failure_sentence(exc, stage, attempts, self.settings)
+            if sentence is not None:
+                raise ModelError(sentence) from exc
             raise
         raise AssertionError("unreachable: tenacity either returns or raises")
 
@@ -350,57 +346,3 @@ class LLMCaller:
         for store in (self.cache, self.stats):
             if store is not None:
                 store.close()
-
-
-def prompt_messages(prompt: str, system: str | None = None) -> list[BaseMessage]:
-    """The messages `complete` sends for a prompt and an optional system message."""
-    messages: list[BaseMessage] = [SystemMessage(content=system)] if system else []
-    messages.append(HumanMessage(content=prompt))
-    return messages
-
-
-def _as_ai_message(reply: Any) -> AIMessage:
-    if isinstance(reply, AIMessage):
-        return reply
-    return AIMessage(content=str(getattr(reply, "content", reply)))
-
-
-def _rejected_sentence(exc: openai.APIStatusError, stage: str) -> str:
-    if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
-        fix = "check OPENAI_API_KEY / GRAPHRAG_LLM__API_KEY"
-    elif getattr(exc, "code", None) == "insufficient_quota":
-        fix = "add credit to the account or use another key"
-    elif isinstance(exc, openai.NotFoundError):
-        fix = "check GRAPHRAG_LLM__MODEL and GRAPHRAG_LLM__BASE_URL"
-    else:
-        fix = "check the model settings and that the prompt fits the model's context"
-    return f"The LLM API rejected a {stage} request ({exc.status_code}: {exc.message}); {fix}."
-
-
-def _gave_up_sentence(exc: BaseException, stage: str, attempts: int, settings: LLMSettings) -> str:
-    if isinstance(exc, TimeoutError):
-        return (
-            f"The LLM call for {stage} timed out after {settings.timeout_s:g} s on all "
-            f"{attempts} attempts; raise GRAPHRAG_LLM__TIMEOUT_S or use a faster model."
-        )
-    if isinstance(exc, json.JSONDecodeError | openai.APIResponseValidationError):
-        return (
-            f"The LLM endpoint sent a malformed reply (not the OpenAI JSON) for {stage} on all"
-            f" {attempts} attempts; check that GRAPHRAG_LLM__BASE_URL ({settings.base_url})"
-            " points at an OpenAI-compatible API."
-        )
-    if isinstance(exc, openai.APIConnectionError | ConnectionError) and not isinstance(
-        exc, openai.APITimeoutError
-    ):
-        return (
-            f"The LLM endpoint {settings.base_url or 'of the provider'} could not be reached for"
-            f" {stage} on all {attempts} attempts ({type(exc).__name__}: {exc}); check that it"
-            " is running and that GRAPHRAG_LLM__BASE_URL points at it."
-        )
-    # Only a rate limit is eased by fewer calls at once.
-    fix = ("lower GRAPHRAG_LLM__CONCURRENCY or retry later"
-           if isinstance(exc, openai.RateLimitError) else "retry later")
-    return (
-        f"The LLM call for {stage} still failed after {attempts} attempts "
-        f"({type(exc).__name__}: {exc}); {fix}."
-    )

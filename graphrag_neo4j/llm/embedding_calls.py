@@ -9,20 +9,23 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from langchain_core.embeddings import Embeddings
 
 from graphrag_neo4j.errors import ModelError
-from graphrag_neo4j.llm.costs.stats import ModelStats
+from graphrag_neo4j.llm.costs.stats import EMBEDDING_STAGE, ModelStats
 from graphrag_neo4j.llm.disk_cache import DiskCache, stable_key
+from graphrag_neo4j.llm.lazy_model import LazyModel
 from graphrag_neo4j.llm.tokens import count_tokens
 from graphrag_neo4j.settings import EmbeddingSettings
 
+if TYPE_CHECKING:
+    from langchain_core.embeddings import Embeddings
+
 EMBEDDING_CACHE_FILE = "embedding_cache.sqlite"
-STATS_STAGE = "embed"
 _PROBE_TEXT = "dimension probe"
 _ENDPOINT_ATTRIBUTES = ("openai_api_base", "azure_endpoint", "base_url")
 _IDENTITY_ATTRIBUTES = ("model", "model_name", "deployment", "dimensions", "dimension",
@@ -36,6 +39,15 @@ def embedder_identity(embedder: Embeddings) -> str:
                   if isinstance(getattr(embedder, name, None), str | int)}
     return json.dumps({"class": f"{cls.__module__}.{cls.__qualname__}", **attributes},
                       sort_keys=True)
+
+
+def embedder_facts(embedder: Embeddings) -> dict[str, Any]:
+    """What the caller needs to know of an embedder before it embeds anything: its identity,
+    its model's name and the languages it was trained on (None: any)."""
+    languages = getattr(embedder, "languages", None)
+    return {"identity": embedder_identity(embedder),
+            "name": getattr(embedder, "model_name", type(embedder).__name__),
+            "languages": list(languages) if languages is not None else None}
 
 
 def embedding_failure(exc: BaseException, embedder: Embeddings) -> str:
@@ -75,19 +87,22 @@ class EmbeddingCaller:
         caller = EmbeddingCaller(embedder, settings.embedding, settings.cache_dir)
         vectors = await caller.embed(["first text", "second text"])
         size = await caller.dimension()
+
+    `embedder` may be a `LazyModel`: it is then built on the first text the cache does not
+    hold, so a run the cache answers whole never builds it nor imports LangChain.
     """
 
     def __init__(
         self,
-        embedder: Embeddings,
+        embedder: Embeddings | LazyModel[Embeddings],
         settings: EmbeddingSettings,
         cache_dir: Path | None,
         *,
         no_cache: bool = False,
     ) -> None:
-        self.embedder = embedder
+        self.source = embedder if isinstance(embedder, LazyModel) else LazyModel.ready(embedder)
         self.settings = settings
-        self.identity = embedder_identity(embedder)
+        self.cache_dir = cache_dir
         self.cache: DiskCache | None = None
         if settings.cache and not no_cache and cache_dir is not None:
             self.cache = DiskCache(cache_dir / EMBEDDING_CACHE_FILE, "vectors")
@@ -97,6 +112,33 @@ class EmbeddingCaller:
         self.stats = EmbeddingStats()
         self._dimension: int | None = None
         self._limiters: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
+
+    @property
+    def embedder(self) -> Embeddings:
+        """The embedder, built now if it was not yet."""
+        return self.source.model
+
+    @cached_property
+    def _facts(self) -> dict[str, Any]:
+        memo = self.cache_dir / EMBEDDING_CACHE_FILE if self.cache_dir is not None else None
+        return self.source.facts(embedder_facts, memo)
+
+    @property
+    def identity(self) -> str:
+        """Which embedder this is (`embedder_identity`): part of every cache key, and
+        remembered beside the cache so that a run the cache answers need not build it."""
+        return str(self._facts["identity"])
+
+    @property
+    def model_name(self) -> str:
+        """The embedding model's name (its class's when it names none), for messages."""
+        return str(self._facts["name"])
+
+    @property
+    def languages(self) -> tuple[str, ...] | None:
+        """The languages the embedder was trained on; None when it does not say (any)."""
+        languages = self._facts["languages"]
+        return tuple(languages) if languages is not None else None
 
     def _limiter(self) -> asyncio.Semaphore:
         loop = asyncio.get_running_loop()
@@ -141,8 +183,9 @@ class EmbeddingCaller:
             if blob is not None:
                 self.stats.cache_hits += 1
                 return _unpack(blob)
-        async with self._limiter(), self._failures_as_error():
-            vector = await self.embedder.aembed_query(text)
+        embedder = self.embedder  # built here, outside the failures it names
+        async with self._limiter(), self._failures_as_error(embedder):
+            vector = await embedder.aembed_query(text)
         if self.cache is not None:
             await asyncio.to_thread(self.cache.put, key, _pack(vector))
         return list(vector)
@@ -154,15 +197,16 @@ class EmbeddingCaller:
         return [vector for batch in results for vector in batch]
 
     async def _embed_batch(self, batch: list[str]) -> list[list[float]]:
-        async with self._limiter(), self._failures_as_error():
+        embedder = self.embedder  # built here, outside the failures it names
+        async with self._limiter(), self._failures_as_error(embedder):
             started = time.perf_counter()
             # aembed_documents runs a sync embedder in a worker thread.
-            vectors = await self.embedder.aembed_documents(batch)
+            vectors = await embedder.aembed_documents(batch)
             seconds = time.perf_counter() - started
             self.stats.seconds += seconds
         if self.model_stats is not None:
             tokens = sum(count_tokens(text) for text in batch)
-            await asyncio.to_thread(self.model_stats.record, self.identity, STATS_STAGE,
+            await asyncio.to_thread(self.model_stats.record, self.identity, EMBEDDING_STAGE,
                                     tokens, 0, seconds)
         self.stats.batches += 1
         if len(vectors) != len(batch):
@@ -173,14 +217,14 @@ class EmbeddingCaller:
         return [list(vector) for vector in vectors]
 
     @asynccontextmanager
-    async def _failures_as_error(self) -> AsyncIterator[None]:
+    async def _failures_as_error(self, embedder: Embeddings) -> AsyncIterator[None]:
         """An embedder that fails (after its client's own retries) is one sentence, not a trace."""
         try:
             yield
         except (ModelError, asyncio.CancelledError):
             raise
         except Exception as exc:
-            raise ModelError(embedding_failure(exc, self.embedder)) from exc
+            raise ModelError(embedding_failure(exc, embedder)) from exc
 
     async def dimension(self) -> int:
         """The embedder's vector size, found by embedding one probe text (once)."""

@@ -1,14 +1,22 @@
-"""Turns settings into a LangChain chat model and embedder, saying which one and why."""
+"""Turns settings into a LangChain chat model and embedder, saying which one and why.
+
+Resolving checks the settings and names the model at once; the model itself, and the client
+library it comes from, is built on first use from the recipe resolution returns (`LazyModel`).
+"""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from pydantic import SecretStr
+from pydantic import BaseModel, SecretStr
 
+from graphrag_neo4j import __version__
 from graphrag_neo4j.errors import ConfigError, ModelError
+from graphrag_neo4j.llm.lazy_model import LazyModel
+from graphrag_neo4j.llm.offline.catalog import DEFAULT_GGUF_NAME, MINILM, MULTILINGUAL
 from graphrag_neo4j.settings import EmbeddingSettings, LLMSettings, Settings
 
 if TYPE_CHECKING:
@@ -21,14 +29,35 @@ DEFAULT_OPENAI_CHAT_MODEL = "gpt-4o-mini"
 DEFAULT_OPENAI_EMBEDDING_MODEL = "text-embedding-3-small"
 # OpenAI-compatible local servers (Ollama, vLLM, llama.cpp) ignore the key but the client wants one.
 _PLACEHOLDER_KEY = "not-needed"
+# What the OpenAI clients read from the environment about where and how to call (never a key).
+_CLIENT_ENV = ("OPENAI_API_BASE", "OPENAI_BASE_URL", "OPENAI_API_VERSION", "OPENAI_API_TYPE",
+               "AZURE_OPENAI_ENDPOINT")
 
 
 @dataclass(frozen=True)
 class ResolvedModel(Generic[T]):
-    """A model object plus one line saying which provider/model it is and why."""
+    """A model, built on first use, plus one line saying which provider/model it is and why."""
 
-    model: T
+    source: LazyModel[T]
     description: str
+
+    @property
+    def model(self) -> T:
+        """The model object, built now if it was not yet."""
+        return self.source.model
+
+
+def _recipe(provider: str, *sections: BaseModel) -> dict[str, Any]:
+    """What a model is built from, under which what it says of itself is remembered: the
+    provider, the settings sections it reads (keys left out), the clients' environment and
+    this package's version."""
+    return {
+        "provider": provider,
+        "settings": [section.model_dump(mode="json", exclude={"api_key"})
+                     for section in sections],
+        "env": {name: os.environ.get(name) for name in _CLIENT_ENV},
+        "version": __version__,
+    }
 
 
 def _env_key(name: str) -> SecretStr | None:
@@ -101,24 +130,27 @@ def _client_options() -> dict[str, Any]:
 
 
 def _openai_chat(llm: LLMSettings, reason: str) -> ResolvedModel[BaseChatModel]:
-    from langchain_openai import ChatOpenAI
-
     name = llm.model or DEFAULT_OPENAI_CHAT_MODEL
-    model = ChatOpenAI(
-        model=name,
-        api_key=_openai_key("llm", llm.api_key, llm.base_url),
-        base_url=llm.base_url,
-        temperature=llm.temperature,
-        max_completion_tokens=llm.max_tokens,
-        timeout=llm.timeout_s,
-        **_client_options(),
-    )
-    return ResolvedModel(model, f"{_served_by(llm.base_url)}: {name} ({reason})")
+    key = _openai_key("llm", llm.api_key, llm.base_url)
+
+    def build() -> BaseChatModel:
+        from langchain_openai import ChatOpenAI
+
+        return ChatOpenAI(
+            model=name,
+            api_key=key,
+            base_url=llm.base_url,
+            temperature=llm.temperature,
+            max_completion_tokens=llm.max_tokens,
+            timeout=llm.timeout_s,
+            **_client_options(),
+        )
+
+    return ResolvedModel(LazyModel(_recipe("openai", llm), build),
+                         f"{_served_by(llm.base_url)}: {name} ({reason})")
 
 
 def _azure_chat(llm: LLMSettings, reason: str) -> ResolvedModel[BaseChatModel]:
-    from langchain_openai import AzureChatOpenAI
-
     endpoint = llm.azure_endpoint or os.environ.get("AZURE_OPENAI_ENDPOINT")
     version = llm.api_version or os.environ.get("OPENAI_API_VERSION")
     key = llm.api_key or _env_key("AZURE_OPENAI_API_KEY")
@@ -130,30 +162,31 @@ def _azure_chat(llm: LLMSettings, reason: str) -> ResolvedModel[BaseChatModel]:
     ) if not value]
     if missing:
         raise ConfigError(f"The azure LLM provider is missing {', '.join(missing)}; set them.")
-    model = AzureChatOpenAI(
-        azure_deployment=llm.model,
-        azure_endpoint=endpoint,
-        api_version=version,
-        api_key=key,
-        temperature=llm.temperature,
-        max_tokens=llm.max_tokens,
-        timeout=llm.timeout_s,
-        **_client_options(),
-    )
-    return ResolvedModel(model, f"azure: deployment {llm.model} at {endpoint} ({reason})")
+
+    def build() -> BaseChatModel:
+        from langchain_openai import AzureChatOpenAI
+
+        return AzureChatOpenAI(
+            azure_deployment=llm.model,
+            azure_endpoint=endpoint,
+            api_version=version,
+            api_key=key,
+            temperature=llm.temperature,
+            max_tokens=llm.max_tokens,
+            timeout=llm.timeout_s,
+            **_client_options(),
+        )
+
+    return ResolvedModel(LazyModel(_recipe("azure", llm), build),
+                         f"azure: deployment {llm.model} at {endpoint} ({reason})")
 
 
 def _local_chat(settings: Settings, reason: str) -> ResolvedModel[BaseChatModel]:
-    try:
-        import xllamacpp  # noqa: F401
-    except ImportError as exc:
+    if importlib.util.find_spec("xllamacpp") is None:
         raise ModelError(
             "The local LLM needs llama.cpp bindings; run `pip install xllamacpp`, or set "
             "OPENAI_API_KEY to use OpenAI."
-        ) from exc
-    from graphrag_neo4j.llm.offline.download import ensure_default_gguf
-    from graphrag_neo4j.llm.offline.llm import LocalLlamaChatModel
-
+        )
     llm = settings.llm
     if llm.gguf_path is not None:
         if not llm.gguf_path.is_file():
@@ -161,20 +194,25 @@ def _local_chat(settings: Settings, reason: str) -> ResolvedModel[BaseChatModel]
                 f"GGUF file {llm.gguf_path} does not exist; fix GRAPHRAG_LLM__GGUF_PATH or "
                 "unset it to use the offline default model."
             )
-        path, label = llm.gguf_path, f"local llama.cpp: {llm.gguf_path}"
+        label = f"local llama.cpp: {llm.gguf_path}"
     else:
-        path = ensure_default_gguf(settings.cache_dir)
-        label = f"offline local llama.cpp: {path.name}"
-    model = LocalLlamaChatModel(
-        model_path=path,
-        n_ctx=llm.n_ctx,
-        n_threads=llm.n_threads,
-        cpu_poll=llm.cpu_poll,
-        temperature=llm.temperature,
-        max_tokens=llm.max_tokens,
-        repeat_penalty=llm.repeat_penalty,
-    )
-    return ResolvedModel(model, f"{label} ({reason})")
+        label = f"offline local llama.cpp: {DEFAULT_GGUF_NAME}"
+
+    def build() -> BaseChatModel:
+        from graphrag_neo4j.llm.offline.download import ensure_default_gguf
+        from graphrag_neo4j.llm.offline.llm import LocalLlamaChatModel
+
+        return LocalLlamaChatModel(
+            model_path=llm.gguf_path or ensure_default_gguf(settings.cache_dir),
+            n_ctx=llm.n_ctx,
+            n_threads=llm.n_threads,
+            cpu_poll=llm.cpu_poll,
+            temperature=llm.temperature,
+            max_tokens=llm.max_tokens,
+            repeat_penalty=llm.repeat_penalty,
+        )
+
+    return ResolvedModel(LazyModel(_recipe("local", llm), build), f"{label} ({reason})")
 
 
 def resolve_embeddings(settings: Settings) -> ResolvedModel[Embeddings]:
@@ -187,44 +225,53 @@ def resolve_embeddings(settings: Settings) -> ResolvedModel[Embeddings]:
         return _azure_embeddings(settings, reason)
     if provider == "offline-multilingual":
         return _multilingual_embeddings(embedding, reason)
-    from graphrag_neo4j.llm.offline.embeddings import MODEL_NAME, MiniLMEmbeddings
 
-    threads = embedding.threads
-    model = MiniLMEmbeddings(threads=threads, cache_dir=settings.cache_dir,
-                             long_texts=embedding.long_texts)
-    return ResolvedModel(model, f"offline onnxruntime: {MODEL_NAME}, 384 dimensions ({reason})")
+    def build() -> Embeddings:
+        from graphrag_neo4j.llm.offline.embeddings import MiniLMEmbeddings
+
+        return MiniLMEmbeddings(threads=embedding.threads, cache_dir=settings.cache_dir,
+                                long_texts=embedding.long_texts)
+
+    return ResolvedModel(
+        LazyModel(_recipe("offline", embedding), build),
+        f"offline onnxruntime: {MINILM.name}, {MINILM.dimension} dimensions ({reason})",
+    )
 
 
 def _multilingual_embeddings(
     embedding: EmbeddingSettings, reason: str
 ) -> ResolvedModel[Embeddings]:
-    from graphrag_neo4j.llm.offline.multilingual import (
-        DIMENSION,
-        MODEL_NAME,
-        MultilingualEmbeddings,
-    )
+    def build() -> Embeddings:
+        from graphrag_neo4j.llm.offline.multilingual import MultilingualEmbeddings
 
-    model = MultilingualEmbeddings(threads=embedding.threads)
-    return ResolvedModel(model, f"offline numpy: {MODEL_NAME}, {DIMENSION} dimensions ({reason})")
+        return MultilingualEmbeddings(threads=embedding.threads)
+
+    return ResolvedModel(
+        LazyModel(_recipe("offline-multilingual", embedding), build),
+        f"offline numpy: {MULTILINGUAL.name}, {MULTILINGUAL.dimension} dimensions ({reason})",
+    )
 
 
 def _openai_embeddings(embedding: EmbeddingSettings, reason: str) -> ResolvedModel[Embeddings]:
-    from langchain_openai import OpenAIEmbeddings
-
     name = embedding.model or DEFAULT_OPENAI_EMBEDDING_MODEL
-    model = OpenAIEmbeddings(
-        model=name,
-        openai_api_key=_openai_key("embedding", embedding.api_key, embedding.base_url),
-        openai_api_base=embedding.base_url,
-        # tiktoken pre-splitting only fits OpenAI's own models, not other servers' tokenizers.
-        check_embedding_ctx_length=embedding.base_url is None,
-    )
-    return ResolvedModel(model, f"{_served_by(embedding.base_url)}: {name} ({reason})")
+    key = _openai_key("embedding", embedding.api_key, embedding.base_url)
+
+    def build() -> Embeddings:
+        from langchain_openai import OpenAIEmbeddings
+
+        return OpenAIEmbeddings(
+            model=name,
+            openai_api_key=key,
+            openai_api_base=embedding.base_url,
+            # tiktoken pre-splitting only fits OpenAI's own models, not other servers' tokenizers.
+            check_embedding_ctx_length=embedding.base_url is None,
+        )
+
+    return ResolvedModel(LazyModel(_recipe("openai", embedding), build),
+                         f"{_served_by(embedding.base_url)}: {name} ({reason})")
 
 
 def _azure_embeddings(settings: Settings, reason: str) -> ResolvedModel[Embeddings]:
-    from langchain_openai import AzureOpenAIEmbeddings
-
     embedding = settings.embedding
     endpoint = (embedding.azure_endpoint or settings.llm.azure_endpoint
                 or os.environ.get("AZURE_OPENAI_ENDPOINT"))
@@ -241,8 +288,17 @@ def _azure_embeddings(settings: Settings, reason: str) -> ResolvedModel[Embeddin
         raise ConfigError(
             f"The azure embedding provider is missing {', '.join(missing)}; set them."
         )
-    model = AzureOpenAIEmbeddings(
-        deployment=embedding.model, azure_endpoint=endpoint, openai_api_version=version,
-        openai_api_key=key,
+
+    def build() -> Embeddings:
+        from langchain_openai import AzureOpenAIEmbeddings
+
+        return AzureOpenAIEmbeddings(
+            deployment=embedding.model, azure_endpoint=endpoint, openai_api_version=version,
+            openai_api_key=key,
+        )
+
+    # The LLM section's endpoint, version and key stand in for the embedding section's.
+    return ResolvedModel(
+        LazyModel(_recipe("azure", embedding, settings.llm), build),
+        f"azure: deployment {embedding.model} at {endpoint} ({reason})",
     )
-    return ResolvedModel(model, f"azure: deployment {embedding.model} at {endpoint} ({reason})")

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from graphrag_neo4j.errors import ModelError
+from graphrag_neo4j.llm.offline.catalog import MULTILINGUAL
 from graphrag_neo4j.llm.offline.multilingual import (
-    DIMENSION,
     MultilingualEmbeddings,
     resources_folder,
     verify_resources,
@@ -37,7 +37,7 @@ def _each_finds_its_source(embedder: MultilingualEmbeddings, translations: list[
 def test_a_translation_is_nearest_its_english_source(translations: list[str]) -> None:
     embedder = MultilingualEmbeddings()
     vectors = np.array(embedder.embed_documents(translations))
-    assert vectors.shape == (3, DIMENSION)
+    assert vectors.shape == (3, MULTILINGUAL.dimension)
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
     assert _each_finds_its_source(embedder, translations) == 3
 

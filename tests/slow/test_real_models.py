@@ -8,8 +8,10 @@ import numpy as np
 import pytest
 
 from graphrag_neo4j.cli.models import embedding_probe_texts, probe_embedder, probe_llm
-from graphrag_neo4j.llm.embedding_calls import STATS_STAGE, EmbeddingCaller
-from graphrag_neo4j.llm.offline.embeddings import DIMENSION, MiniLMEmbeddings
+from graphrag_neo4j.llm.costs.stats import EMBEDDING_STAGE
+from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.llm.offline.catalog import MINILM
+from graphrag_neo4j.llm.offline.embeddings import MiniLMEmbeddings
 from graphrag_neo4j.llm.tokens import count_tokens
 from graphrag_neo4j.settings import Settings
 
@@ -24,7 +26,7 @@ def test_offline_embedder_gives_384_unit_vectors_that_rank_sensibly() -> None:
         "Daniel Bernoulli worked on fluid dynamics.",
         "A recipe for chocolate cake with butter and sugar.",
     ]))
-    assert query.shape == (DIMENSION,) and docs.shape == (3, DIMENSION)
+    assert query.shape == (MINILM.dimension,) and docs.shape == (3, MINILM.dimension)
     assert np.allclose(np.linalg.norm(docs, axis=1), 1.0, atol=1e-4)
     scores = docs @ query
     assert scores[0] > scores[1] > scores[2]
@@ -75,7 +77,7 @@ async def test_offline_probe_dimension_and_timing_for_estimates(tmp_path: Path) 
     # estimate has the embedder's speed.
     embedder = EmbeddingCaller(MiniLMEmbeddings(), settings.embedding, tmp_path)
     assert embedder.model_stats is not None and embedder.cache is not None
-    timed = embedder.model_stats.stages(embedder.identity)[STATS_STAGE]
+    timed = embedder.model_stats.stages(embedder.identity)[EMBEDDING_STAGE]
     texts = embedding_probe_texts()
     assert timed.calls == 1 and timed.prompt_tokens == sum(map(count_tokens, texts))
     assert embedder.cached_keys([embedder.text_key(text) for text in texts]) == set()

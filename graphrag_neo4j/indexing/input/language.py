@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from graphrag_neo4j.indexing.input.prose import prose_of
-from graphrag_neo4j.llm.offline.multilingual import LANGUAGES as MULTILINGUAL_LANGUAGES
+from graphrag_neo4j.llm.offline.catalog import MULTILINGUAL
 
 if TYPE_CHECKING:
     from py3langid.langid import LanguageIdentifier
@@ -99,8 +99,8 @@ def embedder_mismatch(counts: Mapping[str, int], embedder_languages: Sequence[st
     listed = ", ".join(f"{Language(code, 1.0).name} ({n})"
                        for code, n in sorted(others.items(), key=lambda item: -item[1]))
     known = ", ".join(Language(code, 1.0).name for code in embedder_languages)
-    offline = (set(others) <= set(MULTILINGUAL_LANGUAGES)
-               and tuple(embedder_languages) != MULTILINGUAL_LANGUAGES)
+    offline = (set(others) <= set(MULTILINGUAL.languages)
+               and tuple(embedder_languages) != MULTILINGUAL.languages)
     choice = ('provider = "offline-multilingual" (16 languages, offline) or "openai"' if offline
               else 'provider = "openai"')
     return (f"Documents in {listed} are embedded by {embedder_name}, which knows "

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from graphrag_neo4j.llm.calls import LLMCaller
 from graphrag_neo4j.llm.costs.estimate import ZERO, Range, StageEstimate
 from graphrag_neo4j.llm.costs.pricing import Prices, chat_prices, embedding_prices, model_name_of
-from graphrag_neo4j.llm.costs.stats import StageStats, Throughput, fit_throughput
-from graphrag_neo4j.llm.embedding_calls import STATS_STAGE, EmbeddingCaller
+from graphrag_neo4j.llm.costs.stats import EMBEDDING_STAGE, StageStats, Throughput, fit_throughput
+
+if TYPE_CHECKING:
+    from graphrag_neo4j.llm.calls import LLMCaller
+    from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
 
 
 @dataclass
@@ -32,7 +35,7 @@ class ModelProfile:
                              settings.completion_price_per_1m)
         embedded = None
         if embedder is not None and embedder.model_stats is not None:
-            embedded = embedder.model_stats.stages(embedder.identity).get(STATS_STAGE)
+            embedded = embedder.model_stats.stages(embedder.identity).get(EMBEDDING_STAGE)
         return cls(
             llm, stats, fit_throughput(list(stats.values())), prices,
             embedding_prices(embedder.embedder, embedding_price_per_1m) if embedder else None,

@@ -13,6 +13,8 @@ from pathlib import Path
 
 from graphrag_neo4j.errors import ConfigError
 
+# The stage an embedder's measurements are kept under (prompt tokens are the texts' tokens).
+EMBEDDING_STAGE = "embed"
 # Seconds per completion token over seconds per prompt token when the measurements cannot yet
 # separate the two (one observation): ~60 prompt vs ~20 generated tokens/s measured on llama.cpp.
 COMPLETION_COST_PRIOR = 3.0

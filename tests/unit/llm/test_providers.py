@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -54,6 +55,17 @@ def test_auto_with_openai_api_key_is_openai(
     embeddings = resolve_embeddings(_settings(tmp_path))
     assert isinstance(embeddings.model, OpenAIEmbeddings)
     assert "text-embedding-3-small" in embeddings.description
+
+
+def test_resolving_builds_no_model_and_its_recipe_holds_no_key(tmp_path: Path) -> None:
+    settings = _settings(tmp_path, llm={"provider": "openai", "api_key": "sk-secret-1"},
+                         embedding={"provider": "openai", "api_key": "sk-secret-2"})
+    for resolved in (resolve_llm(settings), resolve_embeddings(settings)):
+        assert not resolved.source.built
+        assert "sk-secret" not in json.dumps(resolved.source.recipe)
+    offline = _settings(tmp_path, llm={"gguf_path": _gguf(tmp_path)})
+    assert not resolve_llm(offline).source.built
+    assert not resolve_embeddings(offline).source.built
 
 
 def test_openai_compatible_base_url_needs_no_key(tmp_path: Path) -> None:

@@ -13,10 +13,10 @@ from graphrag_neo4j.indexing.extraction.rows import EXTRACTION_ROW, GLEANING_ROW
 from graphrag_neo4j.indexing.input.language import UNKNOWN
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction
 from graphrag_neo4j.llm.costs.estimate import StageEstimate
-from graphrag_neo4j.llm.costs.profile import ModelProfile
 
 if TYPE_CHECKING:
     from graphrag_neo4j.indexing.extraction.fast.streamed import CorpusRun
+    from graphrag_neo4j.llm.costs.profile import ModelProfile
 
 logger = logging.getLogger(__name__)
 
