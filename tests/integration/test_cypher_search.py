@@ -114,6 +114,20 @@ def test_a_query_that_finds_nothing_gets_one_repair(
 
 
 
+def test_an_exact_name_that_finds_nothing_is_matched_in_part_before_any_repair_call(
+    graph: Store, settings: Settings, tmp_path: Path
+) -> None:
+    exact = ('MATCH (s:Person {name: "Scrooge"})-[:RELATED]-(b:__Entity__)'
+             " RETURN count(DISTINCT b) AS related")
+    with _rag(settings, tmp_path, exact, NOBODY) as rag:  # the LLM's repair would count zero
+        answer = rag.retrieve("How many things is Scrooge related to?", method="cypher")
+    first, second = answer.sources["Cypher"][0]["attempts"]
+    assert first["query"] == exact and "CONTAINS toLower(\"Scrooge\")" in second["query"]
+    assert answer.sources["Results"][0]["related"] > 0  # "Ebenezer Scrooge" in the graph
+    assert answer.notes[0] == ("cypher: the first query found only zeros, so its exact names"
+                               " were matched in part.")
+
+
 # Names in lists, no verb between them: fast extraction relates them by co-occurrence only.
 GATHERINGS = (
     "Ebenezer Scrooge, Jacob Marley and Bob Cratchit. Belle, Fezziwig and Ebenezer Scrooge in"

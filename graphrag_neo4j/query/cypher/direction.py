@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-# String literals and quoted names are masked first, so an arrow inside one is never touched.
-_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`(?:[^`]|``)*`", flags=re.DOTALL)
+from graphrag_neo4j.query.cypher.literals import masked
+
 # A relationship pattern whose types include RELATED: [r:RELATED], [:RELATED*..3],
 # [r:RELATED {predicate: 'x'}], [:KNOWS|RELATED]. Brackets never nest inside one.
 _BODY = r"\[[^\[\]]*?[:|]\s*RELATED\b[^\[\]]*\]"
@@ -20,7 +20,8 @@ def undirected_related(statement: str) -> str:
     Where predicates do not say how entities relate (a fast graph's co-occurrences), a RELATED
     relationship is stored once per pair in whichever direction its pair was first met, so
     an arrow finds only part of the answer; small models write one anyway, told not to."""
-    masked = _QUOTED.sub(lambda found: "_" * len(found.group()), statement)
+    # Literals and quoted names are masked, so an arrow inside one is never touched.
+    text = masked(statement)
     arrows = {match.start("arrow") for pattern in (_OUTGOING, _INCOMING)
-              for match in pattern.finditer(masked)}
+              for match in pattern.finditer(text)}
     return "".join(char for index, char in enumerate(statement) if index not in arrows)

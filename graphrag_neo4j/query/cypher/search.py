@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,7 +18,8 @@ from graphrag_neo4j.query.cypher.attempt import (
     generated_reader,
 )
 from graphrag_neo4j.query.cypher.names import describe
-from graphrag_neo4j.query.cypher.schema import read_schema
+from graphrag_neo4j.query.cypher.partial_names import names_in_part
+from graphrag_neo4j.query.cypher.schema import GraphSchema, read_schema
 from graphrag_neo4j.query.cypher.writing import repair_query, write_query
 from graphrag_neo4j.query.local import LocalSearch
 from graphrag_neo4j.query.passages import NO_DATA, answer_from_context
@@ -50,12 +52,26 @@ def rows_answer(rows: list[Row]) -> str:
     return "\n".join(["The query found:", *lines])
 
 
-def _repaired_because(first: Attempt) -> str:
-    """Why the first query was replaced, for the notes (a refusal or an error goes unsaid)."""
-    if first.status == "ran":
-        return f"the first query found {'only zeros' if first.rows else 'no rows'}"
-    if first.status == "unknown":
-        return f"the first query named what the graph does not have ({describe(first.unknown)})"
+def _repair_notes(attempts: list[Attempt]) -> list[str]:
+    """What the notes say of each query that followed another (a refusal or an error goes
+    unsaid)."""
+    partial = names_in_part(attempts[0].query)
+    notes = []
+    for before, after in itertools.pairwise(attempts):
+        why = _why_replaced(before, "first query" if before is attempts[0] else "query")
+        if after.query == partial != attempts[0].query:
+            notes.append(f"cypher: {why}, so its exact names were matched in part.")
+        elif why:
+            notes.append(f"cypher: {why}, so one corrected query was written and run.")
+    return notes
+
+
+def _why_replaced(attempt: Attempt, which: str) -> str:
+    """Why a query was replaced: found nothing or named what the graph lacks ('' otherwise)."""
+    if attempt.status == "ran":
+        return f"the {which} found {'only zeros' if attempt.rows else 'no rows'}"
+    if attempt.status == "unknown":
+        return f"the {which} named what the graph does not have ({describe(attempt.unknown)})"
     return ""
 
 
@@ -87,18 +103,13 @@ class CypherSearch:
         settings = query.search.cypher
         schema = await asyncio.to_thread(read_schema, self.services.store,
                                          settings.schema_samples)
-        attempt = await self._attempt(await write_query(self.services, query, schema), query)
-        attempts = [attempt]
-        if settings.repair and (not attempt.rows or attempt.found_nothing):
-            fixed = await repair_query(self.services, query, schema, attempt)
-            attempt = await self._attempt(fixed, query)
-            attempts.append(attempt)
-        record = attempts_record(attempts)
+        attempts = [await self._attempt(await write_query(self.services, query, schema), query)]
+        if settings.repair:
+            attempts += await self._repairs(attempts[0], query, schema)
+        attempt, record = attempts[-1], attempts_record(attempts)
         if attempt.rows or not settings.fallback:
             context = results_context(attempt, record, settings.context_tokens)
-            if len(attempts) > 1 and (why := _repaired_because(attempts[0])):
-                context.notes.insert(0, f"cypher: {why}, so one corrected query was written"
-                                        " and run.")
+            context.notes[:0] = _repair_notes(attempts)
             return context
         context = await self.local.build_context(query)
         why = attempt.reason or "the query found no rows"
@@ -106,6 +117,19 @@ class CypherSearch:
                                 " answered with local search instead.")
         context.sources[CYPHER] = [record]
         return context
+
+    async def _repairs(self, first: Attempt, query: Query, schema: GraphSchema) -> list[Attempt]:
+        """What followed a first query that was refused, failed or found nothing: its exact
+        names matched in part (no LLM call), then, if still nothing, one corrected query."""
+        attempts: list[Attempt] = []
+        last = first
+        if first.found_nothing and (partial := names_in_part(first.query)) != first.query:
+            last = await self._attempt(partial, query)
+            attempts.append(last)
+        if not last.rows or last.found_nothing:
+            fixed = await repair_query(self.services, query, schema, last)
+            attempts.append(await self._attempt(fixed, query))
+        return attempts
 
     async def _attempt(self, text: str, query: Query) -> Attempt:
         store = generated_reader(self.services.store)
