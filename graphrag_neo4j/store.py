@@ -25,6 +25,7 @@ from neo4j.exceptions import (
 
 from graphrag_neo4j.errors import Neo4jUnavailableError, SchemaMismatchError
 from graphrag_neo4j.resources import load_cypher, split_statements
+from graphrag_neo4j.schema_statements import statements_to_run
 from graphrag_neo4j.settings import Neo4jSettings
 
 Row = dict[str, Any]
@@ -208,7 +209,9 @@ class Store:
 
     def run_script(self, name: str, **params: Any) -> int:
         """Run each `;`-separated statement of a file in its own auto-commit transaction."""
-        statements = split_statements(load_cypher(name))
+        return self._run_statements(split_statements(load_cypher(name)), params)
+
+    def _run_statements(self, statements: Sequence[str], params: dict[str, Any]) -> int:
         with self._unavailable_as_error(), self._session() as session:
             for statement in statements:
                 session.run(statement, params).consume()
@@ -290,20 +293,24 @@ class Store:
         A graph written before chunks carried their document's title gets them, and its chunk
         fulltext index is replaced by one over title and text.
         """
-        for index_name, existing in self.vector_index_dimensions().items():
-            if index_name in VECTOR_INDEXES and existing != dimensions:
+        for index_name, held in self.vector_index_dimensions().items():
+            if index_name in VECTOR_INDEXES and held != dimensions:
                 raise SchemaMismatchError(
-                    f"Vector index {index_name!r} in {self.settings.uri} holds {existing}-dimension"
+                    f"Vector index {index_name!r} in {self.settings.uri} holds {held}-dimension"
                     f" vectors but the configured embedder makes {dimensions}: switch back to"
                     " that embedder, or run `graphrag-neo4j init-db --reset-vectors` and re-index."
                 )
-        legacy = LEGACY_CHUNK_FULLTEXT in {row["name"] for row in self.read("show_schema")}
+        existing = {row["name"] for row in self.read("show_schema")}  # constraints' indexes too
+        legacy = LEGACY_CHUNK_FULLTEXT in existing
         if legacy:
             # Titles first: the schema drops the old index, and a run stopped in between
             # would otherwise leave old chunks without titles for good.
             self.run_autocommit("indexing/backfill_chunk_titles")
         try:
-            self.run_script("schema", dimensions=dimensions)
+            self._run_statements(
+                statements_to_run(split_statements(load_cypher("schema")), existing),
+                {"dimensions": dimensions},
+            )
         except ClientError as exc:
             raise SchemaMismatchError(
                 f"Neo4j at {self.settings.uri} rejected the schema ({exc.message})."

@@ -29,12 +29,8 @@ from graphrag_neo4j.indexing.graph.writer import write_documents_and_chunks
 from graphrag_neo4j.indexing.input.batching import plan_batches
 from graphrag_neo4j.indexing.input.changes import documents_to_index
 from graphrag_neo4j.indexing.input.chunking import chunk_document
-from graphrag_neo4j.indexing.input.language import (
-    Language,
-    document_languages,
-    embedder_mismatch,
-    language_counts,
-)
+from graphrag_neo4j.indexing.input.language import Language, embedder_mismatch, language_counts
+from graphrag_neo4j.indexing.input.language_cache import document_languages
 from graphrag_neo4j.indexing.input.limits import (
     documents_within_limits,
     extraction_within_limits,
@@ -109,7 +105,7 @@ class Indexer:
         every = self._corpus_chunks(method, corpus or documents, chunks)
         # A method deciding over the whole input reads the language of each of its documents.
         read = todo if every is None else [d for d in corpus or documents if d.id in every]
-        languages = await asyncio.to_thread(document_languages, read)
+        languages = await asyncio.to_thread(document_languages, read, self.settings.cache_dir)
         self._warn_embedder_languages({d.id: languages[d.id] for d in todo})
         total_chunks = sum(len(c) for c in chunks.values())
         with ExitStack() as stack:

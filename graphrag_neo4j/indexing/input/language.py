@@ -19,8 +19,6 @@ from graphrag_neo4j.llm.offline.catalog import MULTILINGUAL
 if TYPE_CHECKING:
     from py3langid.langid import LanguageIdentifier
 
-    from graphrag_neo4j.indexing.records import Document
-
 UNKNOWN = "unknown"
 # Below this confidence a Latin-script language is not named: on 8,000 short English Wikipedia
 # passages the detector's wrong guesses (names and quoted titles) stayed under it but for one.
@@ -60,11 +58,6 @@ def detect_language(text: str) -> Language:
     if confidence < MIN_CONFIDENCE and latin * 2 >= len(letters):
         return Language(UNKNOWN, float(confidence))
     return Language(str(code), float(confidence))
-
-
-def document_languages(documents: Sequence[Document]) -> dict[str, Language]:
-    """Each document's language, by document id."""
-    return {d.id: detect_language(d.text) for d in documents}
 
 
 def language_counts(languages: Mapping[str, Language]) -> dict[str, int]:
