@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
-from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from graphrag_neo4j.indexing.records import ChunkExtraction, entity_id
 from graphrag_neo4j.indexing.resolution.decisions import Resolution, apply_merge, repoint_merges
@@ -60,14 +61,25 @@ class AliasScope:
                 by_id[entity.id].add(document)
         return cls(dict(mentions), dict(by_key), dict(by_id))
 
-    def documents_of(self, resolution: Resolution) -> list[str]:
-        """The documents holding a name of the resolution or one of its entities' ids."""
-        found: set[str] = set()
-        for key in resolution.assignment:
-            found |= self.documents_by_key.get(key, set())
-        for proto_id in resolution.protos:
-            found |= self.documents_by_id.get(proto_id, set())
-        return sorted(found)
+    def documents_holding(self, resolution: Resolution) -> dict[str, Iterator[str]]:
+        """Each entity of the resolution -> the documents it may stand in (those of its names,
+        and those holding its id), lazily: a name found all over the corpus is usually settled
+        by its first few documents, and reading them all made every batch read most of them."""
+        names: dict[str, list[Key]] = defaultdict(list)
+        for key, proto_id in resolution.assignment.items():
+            names[proto_id].append(key)
+        return {proto_id: _unique(itertools.chain(
+            *(self.documents_by_key.get(key, ()) for key in names[proto_id]),
+            self.documents_by_id.get(proto_id, ()),
+        )) for proto_id in resolution.protos}
+
+
+def _unique(documents: Iterable[str]) -> Iterator[str]:
+    seen: set[str] = set()
+    for document in documents:
+        if document not in seen:
+            seen.add(document)
+            yield document
 
 
 @dataclass
@@ -85,23 +97,46 @@ class RunAliasScopes:
         return self._built[1]
 
 
-def _entities_by_document(
-    resolution: Resolution, scope: AliasScope, types: Collection[str]
-) -> dict[str, dict[str, ProtoEntity]]:
-    """The entities (of the alias types) each document of the resolution's names mentions.
+@dataclass
+class _DocumentEntities:
+    """The entities (of the alias types) a document mentions, as the batch sees them: a name
+    of the batch stands for its resolved entity, any other for itself (the scope may reach
+    past the batch: such a name still makes a short name ambiguous, and is never folded by
+    this batch). Each document is read once per batch."""
 
-    The scope may reach past the batch (the run's whole input): a name the batch does not
-    hold stands for itself there, so it still counts where it makes a short name
-    ambiguous, and is never folded by this batch.
-    """
-    found: dict[str, dict[str, ProtoEntity]] = defaultdict(dict)
-    for document in scope.documents_of(resolution):
-        for key, entity in scope.mentions[document].items():
-            if key in resolution.assignment:
-                entity = resolution.entity_of(key)
-            if entity.type in types:
-                found[document][entity.id] = entity
-    return found
+    resolution: Resolution
+    scope: AliasScope
+    types: Collection[str]
+    _read: dict[str, dict[str, ProtoEntity]] = field(default_factory=dict, init=False)
+
+    def __call__(self, document: str) -> dict[str, ProtoEntity]:
+        if document not in self._read:
+            found: dict[str, ProtoEntity] = {}
+            for key, entity in self.scope.mentions[document].items():
+                if key in self.resolution.assignment:
+                    entity = self.resolution.entity_of(key)
+                if entity.type in self.types:
+                    found[entity.id] = entity
+            self._read[document] = found
+        return self._read[document]
+
+
+def _one_full_name(short_id: str, documents: Iterable[str],
+                   entities_of: _DocumentEntities) -> str | None:
+    """The one full name holding `short_id` in every document where it stands; None when it
+    is ambiguous or stands alone in one of them (the rest are then not read), or in none."""
+    chosen: str | None = None
+    for document in documents:
+        entities = entities_of(document)
+        short = entities.get(short_id)
+        if short is None:
+            continue
+        fulls = [full.id for full in entities.values()
+                 if compatible(short.type, full.type) and _is_alias(short.name_key, full.name_key)]
+        if len(fulls) != 1 or chosen not in (None, fulls[0]):
+            return None
+        chosen = fulls[0]
+    return chosen
 
 
 def alias_folds(
@@ -109,25 +144,12 @@ def alias_folds(
 ) -> dict[str, str]:
     """short id -> full id, where every document using the short name holds one full name;
     only entities of `resolution` are folded."""
-    targets: dict[str, set[str | None]] = defaultdict(set)
-    for by_id in _entities_by_document(resolution, scope, types).values():
-        entities = [by_id[i] for i in sorted(by_id)]
-        for short in entities:
-            settled = targets.get(short.id)
-            if short.id not in resolution.protos or (settled and (None in settled
-                                                                   or len(settled) > 1)):
-                continue  # never folded: not the batch's, or ambiguous in another document
-            fulls = [
-                full.id for full in entities
-                if compatible(short.type, full.type) and _is_alias(short.name_key, full.name_key)
-            ]
-            # None marks a document where the short name is ambiguous or stands alone.
-            targets[short.id].add(fulls[0] if len(fulls) == 1 else None)
+    entities_of = _DocumentEntities(resolution, scope, types)
     folds: dict[str, str] = {}
-    for short_id, chosen in targets.items():
-        only = next(iter(chosen)) if len(chosen) == 1 else None
-        if only is not None and short_id in resolution.protos and only in resolution.protos:
-            folds[short_id] = only
+    for short_id, documents in sorted(scope.documents_holding(resolution).items()):
+        full_id = _one_full_name(short_id, documents, entities_of)
+        if full_id is not None and full_id in resolution.protos:
+            folds[short_id] = full_id
     return folds
 
 

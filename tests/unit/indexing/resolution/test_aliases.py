@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from graphrag_neo4j.indexing.records import ChunkExtraction, EntityMention, entity_id
@@ -132,9 +134,36 @@ def test_a_batch_reads_only_the_documents_its_names_are_in() -> None:
     batch = extractions[-2:-1]
     grouping = group_mentions([m for x in batch for m in x.entities], [])
     resolution = Resolution(grouping.protos, grouping.assignment, surface_merges(grouping))
-    assert scope.documents_of(resolution) == ["d-s1", "d-s2"]
+    holding = {resolution.protos[proto_id].name: sorted(documents)
+               for proto_id, documents in scope.documents_holding(resolution).items()}
+    assert holding == {"Ebenezer Scrooge": ["d-s1"], "Scrooge": ["d-s1", "d-s2"]}
     # d-s2 holds "Scrooge" alone, so the short name is ambiguous there: nothing is folded.
     assert fold_aliases(resolution, scope, TYPES) == 0
+
+
+class _CountingReads(dict[str, Any]):
+    """A scope's documents that count how often one is read."""
+
+    reads = 0
+
+    def __getitem__(self, document: str) -> Any:
+        self.reads += 1
+        return super().__getitem__(document)
+
+
+def test_a_name_found_alone_in_a_document_is_settled_without_reading_the_rest() -> None:
+    # "Scrooge" stands alone in 2,000 documents: the first one read settles that it is never
+    # folded, whichever it is, so a batch holding it does not read the other 1,999.
+    extractions = [_extraction(f"c{n}", "Scrooge") for n in range(2000)]
+    extractions.append(_extraction("s1", "Ebenezer Scrooge", "Scrooge"))
+    documents = {x.chunk_id: f"d-{x.chunk_id}" for x in extractions}
+    built = AliasScope.of(extractions, documents)
+    counted = _CountingReads(built.mentions)
+    scope = AliasScope(counted, built.documents_by_key, built.documents_by_id)
+    grouping = group_mentions(list(extractions[-1].entities), [])
+    resolution = Resolution(grouping.protos, grouping.assignment, surface_merges(grouping))
+    assert fold_aliases(resolution, scope, TYPES) == 0
+    assert counted.reads <= 3  # d-s1 for each of the two names, and one document alone
 
 
 def test_a_run_builds_its_scope_once_for_all_batches() -> None:
