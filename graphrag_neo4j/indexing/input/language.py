@@ -8,6 +8,7 @@ the document counts as unknown and is read as it is.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -86,7 +87,13 @@ def _identifier() -> LanguageIdentifier:
 def load_detector_in_background() -> None:
     """Start loading the detector's model in a thread: its 0.6 s are mostly LZMA decompression,
     which frees the interpreter, so the run's other start-up work goes on meanwhile."""
-    threading.Thread(target=_identifier, name="language-model", daemon=True).start()
+    threading.Thread(target=_load_quietly, name="language-model", daemon=True).start()
+
+
+def _load_quietly() -> None:
+    # A failure here would print a thread's traceback; detection loads again and says why.
+    with contextlib.suppress(Exception):
+        _identifier()
 
 
 def embedder_mismatch(counts: Mapping[str, int], embedder_languages: Sequence[str] | None,
