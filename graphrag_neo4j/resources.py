@@ -1,4 +1,5 @@
-"""Loads the shipped Cypher statements and prompt templates by name; makes private folders.
+"""Loads the shipped Cypher statements (and picks the schema ones still to run) and prompt
+templates by name; makes private folders.
 
 Everything the engine writes for itself (caches, models, the local server's home and its
 password) may hold a user's data or secrets, so it is created user-only (0700 / 0600).
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Collection, Sequence
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -67,6 +69,29 @@ def split_statements(script: str) -> list[str]:
     lines = [line for line in script.splitlines() if not line.strip().startswith("//")]
     parts = re.split(r";\s*$", "\n".join(lines), flags=re.MULTILINE)
     return [part.strip() for part in parts if part.strip()]
+
+
+# `CREATE [VECTOR|FULLTEXT|...] INDEX|CONSTRAINT name IF NOT EXISTS` and `DROP INDEX|CONSTRAINT
+# name IF EXISTS`: idempotent statements naming the one object they create or drop.
+_CREATES = re.compile(r"^\s*CREATE\s+(?:\w+\s+)?(?:INDEX|CONSTRAINT)\s+(\w+)\s+IF\s+NOT\s+EXISTS",
+                      flags=re.IGNORECASE)
+_DROPS = re.compile(r"^\s*DROP\s+(?:INDEX|CONSTRAINT)\s+(\w+)\s+IF\s+EXISTS",
+                    flags=re.IGNORECASE)
+
+
+def statements_to_run(statements: Sequence[str], existing: Collection[str]) -> list[str]:
+    """The statements that would change something: a create of a name the graph lacks, a drop
+    of one it has, and any statement of another form. Each would be a no-op otherwise, yet
+    costs a round trip and a schema transaction (on every run's start)."""
+    kept = []
+    for statement in statements:
+        created, dropped = _CREATES.match(statement), _DROPS.match(statement)
+        if created and created.group(1) in existing:
+            continue
+        if dropped and dropped.group(1) not in existing:
+            continue
+        kept.append(statement)
+    return kept
 
 
 def all_cypher_names() -> list[str]:

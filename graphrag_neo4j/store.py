@@ -24,8 +24,7 @@ from neo4j.exceptions import (
 )
 
 from graphrag_neo4j.errors import Neo4jUnavailableError, SchemaMismatchError
-from graphrag_neo4j.resources import load_cypher, split_statements
-from graphrag_neo4j.schema_statements import statements_to_run
+from graphrag_neo4j.resources import load_cypher, split_statements, statements_to_run
 from graphrag_neo4j.settings import Neo4jSettings
 
 Row = dict[str, Any]
