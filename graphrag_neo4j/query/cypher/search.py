@@ -55,11 +55,10 @@ def rows_answer(rows: list[Row]) -> str:
 def _repair_notes(attempts: list[Attempt]) -> list[str]:
     """What the notes say of each query that followed another (a refusal or an error goes
     unsaid)."""
-    partial = names_in_part(attempts[0].query)
     notes = []
     for before, after in itertools.pairwise(attempts):
         why = _why_replaced(before, "first query" if before is attempts[0] else "query")
-        if after.query == partial != attempts[0].query:
+        if after.rewrite:
             notes.append(f"cypher: {why}, so its exact names were matched in part.")
         elif why:
             notes.append(f"cypher: {why}, so one corrected query was written and run.")
@@ -125,6 +124,7 @@ class CypherSearch:
         last = first
         if first.found_nothing and (partial := names_in_part(first.query)) != first.query:
             last = await self._attempt(partial, query)
+            last.rewrite = True
             attempts.append(last)
         if not last.rows or last.found_nothing:
             fixed = await repair_query(self.services, query, schema, last)
