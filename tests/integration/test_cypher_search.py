@@ -95,7 +95,7 @@ def test_a_failing_query_gets_one_repair(graph: Store, settings: Settings, tmp_p
     assert answer.sources["Results"][0]["people"] >= 3
 
 
-NOBODY = "MATCH (p:Person) WHERE p.name = 'Nobody' RETURN count(p) AS people"
+NOBODY = "MATCH (p:Person) WHERE p.frequency < 0 RETURN count(p) AS people"
 
 
 @pytest.mark.parametrize(("first_query", "why"), [
@@ -205,7 +205,7 @@ def test_injected_writes_are_refused_and_the_graph_is_unchanged(
 def test_without_fallback_an_empty_result_is_answered_as_empty(
     graph: Store, settings: Settings, tmp_path: Path
 ) -> None:
-    nobody = "MATCH (p:Person) WHERE p.name = 'Nobody' RETURN p.name AS name"
+    nobody = "MATCH (p:Person) WHERE p.frequency < 0 RETURN p.name AS name"
     with _rag(settings, tmp_path, nobody, nobody) as rag:
         answer = rag.retrieve("Who is Nobody?", method="cypher", **{"cypher.fallback": False})
     record = answer.sources["Cypher"][0]
@@ -246,6 +246,23 @@ def test_an_invented_label_gets_one_repair_told_the_names_that_exist(
     assert "the label :Phantasm" in why and ":__Entity__" in why and ":Person" in why
     assert ":RELATED" in why and "name" in why.split("- properties:")[1]
     assert not caplog.records  # the plan's warnings are read, not logged
+
+
+def test_an_invented_relationship_type_becomes_related_before_any_repair_call(
+    graph: Store, settings: Settings, tmp_path: Path
+) -> None:
+    invented = ("MATCH (b:Person)-[:MEETS]->(a:__Entity__) WHERE toLower(a.name) CONTAINS"
+                " 'alice' RETURN count(DISTINCT b) AS people")
+    with _rag(settings, tmp_path, invented, NOBODY) as rag:  # the LLM's repair would count zero
+        answer = rag.retrieve("How many people did Alice meet?", method="cypher")
+    first, second = answer.sources["Cypher"][0]["attempts"]
+    assert first["status"] == "unknown" and second["status"] == "ran"
+    # Its arrow is dropped: the stored relation reads "Alice Smith meet Carol Jones".
+    assert "-[rel_1:RELATED WHERE toLower(rel_1.predicate) CONTAINS 'meet']-" in second["query"]
+    assert answer.sources["Results"][0]["people"] == 1
+    assert answer.notes[0] == ("cypher: the first query named what the graph does not have"
+                               " (the relationship type :MEETS), so the graph's own names"
+                               " were put in their place.")
 
 
 def test_a_repair_that_still_invents_falls_back_to_local_search(

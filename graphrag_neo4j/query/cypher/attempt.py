@@ -54,8 +54,8 @@ class Attempt:
     reason: str = ""
     rows: list[Row] = field(default_factory=list)
     unknown: list[UnknownName] = field(default_factory=list)
-    # Made from the model's query by matching its exact names in part, with no LLM call.
-    rewrite: bool = False
+    # How it was made from the query before it with no LLM call ("" when the model wrote it).
+    rewrite: str = ""
 
     @property
     def found_nothing(self) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,10 +18,11 @@ from graphrag_neo4j.query.cypher.attempt import (
     attempts_record,
     generated_reader,
 )
+from graphrag_neo4j.query.cypher.known_names import with_known_names
 from graphrag_neo4j.query.cypher.names import describe
 from graphrag_neo4j.query.cypher.partial_names import names_in_part
 from graphrag_neo4j.query.cypher.schema import GraphSchema, read_schema
-from graphrag_neo4j.query.cypher.writing import repair_query, write_query
+from graphrag_neo4j.query.cypher.writing import as_run, repair_query, write_query
 from graphrag_neo4j.query.local import LocalSearch
 from graphrag_neo4j.query.passages import NO_DATA, answer_from_context
 from graphrag_neo4j.resources import load_prompt
@@ -52,6 +54,26 @@ def rows_answer(rows: list[Row]) -> str:
     return "\n".join(["The query found:", *lines])
 
 
+Rewrite = Callable[[Attempt], "str | None"]
+
+
+def _rewrites(schema: GraphSchema) -> list[tuple[str, Rewrite]]:
+    """The repairs that need no LLM call, in order, each with what the notes say of it; each
+    gets the query before it and gives the rewritten query, or None when that query does not
+    call for it."""
+
+    def known(attempt: Attempt) -> str | None:
+        if attempt.status != "unknown":
+            return None
+        return as_run(with_known_names(attempt.query, attempt.unknown, schema), schema)
+
+    def partial(attempt: Attempt) -> str | None:
+        return names_in_part(attempt.query) if attempt.found_nothing else None
+
+    return [("the graph's own names were put in their place", known),
+            ("its exact names were matched in part", partial)]
+
+
 def _repair_notes(attempts: list[Attempt]) -> list[str]:
     """What the notes say of each query that followed another (a refusal or an error goes
     unsaid)."""
@@ -59,7 +81,7 @@ def _repair_notes(attempts: list[Attempt]) -> list[str]:
     for before, after in itertools.pairwise(attempts):
         why = _why_replaced(before, "first query" if before is attempts[0] else "query")
         if after.rewrite:
-            notes.append(f"cypher: {why}, so its exact names were matched in part.")
+            notes.append(f"cypher: {why}, so {after.rewrite}.")
         elif why:
             notes.append(f"cypher: {why}, so one corrected query was written and run.")
     return notes
@@ -118,14 +140,17 @@ class CypherSearch:
         return context
 
     async def _repairs(self, first: Attempt, query: Query, schema: GraphSchema) -> list[Attempt]:
-        """What followed a first query that was refused, failed or found nothing: its exact
-        names matched in part (no LLM call), then, if still nothing, one corrected query."""
+        """What followed a first query that was refused, failed or found nothing: the
+        rewrites that need no LLM call (names the graph lacks replaced by its own, exact
+        names matched in part), each run when the query before it asks for it, then, if
+        still nothing, one corrected query."""
         attempts: list[Attempt] = []
         last = first
-        if first.found_nothing and (partial := names_in_part(first.query)) != first.query:
-            last = await self._attempt(partial, query)
-            last.rewrite = True
-            attempts.append(last)
+        for note, rewrite in _rewrites(schema):
+            if (text := rewrite(last)) is not None and text != last.query:
+                last = await self._attempt(text, query)
+                last.rewrite = note
+                attempts.append(last)
         if not last.rows or last.found_nothing:
             fixed = await repair_query(self.services, query, schema, last)
             attempts.append(await self._attempt(fixed, query))

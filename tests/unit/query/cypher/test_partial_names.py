@@ -47,3 +47,12 @@ def test_other_maps_parameters_and_text_inside_literals_are_left_alone() -> None
 def test_a_statement_without_an_exact_name_map_never_changes(text: str) -> None:
     statement = text.replace("{", "").replace("name", "")
     assert names_in_part(statement) == statement
+
+
+def test_a_name_compared_for_equality_is_matched_in_part_and_other_comparisons_stay() -> None:
+    query = ('MATCH (a)-[:RELATED]-(b) WHERE b.name = "West Virginia" AND a.name = b.name'
+             " AND a.name <= 'M' AND a.nickname = 'Wes' RETURN count(a) AS n")
+    assert names_in_part(query) == (
+        'MATCH (a)-[:RELATED]-(b) WHERE toLower(b.name) CONTAINS toLower("West Virginia")'
+        " AND a.name = b.name AND a.name <= 'M' AND a.nickname = 'Wes' RETURN count(a) AS n"
+    )
