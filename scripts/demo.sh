@@ -7,6 +7,11 @@ cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 
 export GRAPHRAG_CONFIG="$PWD/sample/graphrag.toml"
+# The demo's graph lives in a Neo4j of its own (its folder, ports and a small memory), so the
+# answers never draw on a graph you indexed yourself, and the demo never writes into yours.
+export GRAPHRAG_NEO4J__HOME="${XDG_DATA_HOME:-$HOME/.local/share}/graphrag-neo4j/demo-neo4j"
+export GRAPHRAG_NEO4J__URI=bolt://127.0.0.1:7688 GRAPHRAG_NEO4J__HTTP_PORT=7475
+export GRAPHRAG_NEO4J__HEAP=1g GRAPHRAG_NEO4J__PAGECACHE=512m
 gr=.venv/bin/graphrag-neo4j
 
 $gr neo4j start
@@ -17,3 +22,7 @@ $gr query "Who is Scrooge's clerk and how does Scrooge treat him?" --method loca
 echo
 echo "== Global question: What are the main themes of the book?"
 $gr query "What are the main themes of the book?" --method global
+echo
+echo "== The demo's graph stays in its own Neo4j: browse it at http://127.0.0.1:7475/browser/"
+echo "   (user neo4j, password in $GRAPHRAG_NEO4J__HOME/password); stop it with:"
+echo "   GRAPHRAG_NEO4J__HOME=$GRAPHRAG_NEO4J__HOME $gr neo4j stop"
