@@ -149,19 +149,18 @@ async def write_extracts(
         )
         rows = plan_rows(extracts, state, counts)
     replaced = [row for row in rows if row["replace"]]
-    with progress.stage(EMBED_STAGE, add_total=len(replaced)) as advance:
-        await _embed_rows(embedder, replaced, advance)
+    if embedder is not None:  # a build that writes reports embeds what they leave, later
+        with progress.stage(EMBED_STAGE, add_total=len(replaced)) as advance:
+            await _embed_rows(embedder, replaced, advance)
     with progress.stage(STORE_STAGE, add_total=len(rows)) as advance:
         await asyncio.to_thread(store.write_rows, "communities/set_extractive_summaries", rows,
                                 on_batch=advance)
     return counts
 
 
-async def _embed_rows(embedder: EmbeddingCaller | None, rows: list[Row],
+async def _embed_rows(embedder: EmbeddingCaller, rows: list[Row],
                       advance: Callable[[int], None]) -> None:
     """Give each row the vector of its title and summary, a slice at a time for the bar."""
-    if embedder is None:
-        return
     for start in range(0, len(rows), EMBED_SLICE):
         part = rows[start : start + EMBED_SLICE]
         vectors = await embedder.embed([embedding_text(r["title"], r["summary"]) for r in part])

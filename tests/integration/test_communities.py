@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 
 from graphrag_neo4j.communities.report_stage import embedding_text
 from graphrag_neo4j.engine import GraphRAG
@@ -74,13 +75,15 @@ def fake_llm() -> FakeChatModel:
 
 
 def make_rag(settings: Settings, tmp_path: Path, llm: FakeChatModel,
-             embeddings: FakeEmbeddings | None = None, **community: Any) -> GraphRAG:
+             embeddings: FakeEmbeddings | None = None, console: Console | None = None,
+             **community: Any) -> GraphRAG:
     tuned = settings.model_copy(update={
         "cache_dir": tmp_path / "cache",
         "extraction": settings.extraction.model_copy(update={"resolution": False}),
         "communities": settings.communities.model_copy(update=community),
     })
-    return GraphRAG(tuned, llm=llm, embeddings=embeddings or FakeEmbeddings(dimension=384))
+    return GraphRAG(tuned, llm=llm, embeddings=embeddings or FakeEmbeddings(dimension=384),
+                    console=console)
 
 
 def index_fixed_graph(rag: GraphRAG, tmp_path: Path) -> None:
@@ -213,6 +216,25 @@ def test_communities_below_the_report_size_keep_their_extracts_and_are_never_rep
     assert all(r["report_status"] == "ok" for r in rows if r["size"] >= 6)
     assert {modes[r["id"]] for r in small} == {"none"} and len(modes) == 30
     assert not waiting(at_levels)  # global search maps every level whole, writes nothing lazily
+
+
+_BAR = re.compile(r"^(?P<stage>[a-z][a-z ()0-9+,]*?)\s+━[━╸╺ ]*\s+(?P<done>\d+)/(?P<total>\d+)",
+                  re.MULTILINE)
+
+
+def test_every_progress_bar_of_a_build_with_reports_ends_full(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    console = Console(record=True, width=200, force_terminal=False)
+    with make_rag(settings, tmp_path, fake_llm(), console=console, min_report_size=6) as rag:
+        index_fixed_graph(rag, tmp_path)
+        console.export_text()  # only the build's bars are read below
+        rag.build_communities(reports="all")
+    bars = {found["stage"]: (found["done"], found["total"])
+            for found in _BAR.finditer(console.export_text())}
+    # the 26 small communities' extracts are embedded after the reports: one bar, all of them
+    assert bars["community embeddings"] == ("26", "26")
+    assert all(done == total for done, total in bars.values()), bars
 
 
 def test_a_crowded_parent_is_written_from_its_sub_reports(
