@@ -30,7 +30,7 @@ from graphrag_neo4j.indexing.input.batching import plan_batches
 from graphrag_neo4j.indexing.input.changes import documents_to_index
 from graphrag_neo4j.indexing.input.chunking import chunk_document
 from graphrag_neo4j.indexing.input.language import Language, embedder_mismatch, language_counts
-from graphrag_neo4j.indexing.input.language_cache import document_languages, prepare_detection
+from graphrag_neo4j.indexing.input.language_cache import document_languages
 from graphrag_neo4j.indexing.input.limits import (
     documents_within_limits,
     extraction_within_limits,
@@ -100,7 +100,6 @@ class Indexer:
     ) -> IndexStats:
         stats = IndexStats()
         documents, stats.refused_documents = documents_within_limits(documents)
-        prepare_detection(corpus or documents, self.settings.cache_dir)
         todo = await self._documents_to_index(documents, stats)
         chunks = {d.id: chunk_document(d, self.settings.chunking) for d in todo}
         every = self._corpus_chunks(method, corpus or documents, chunks)

@@ -8,10 +8,9 @@ the document counts as unknown and is read as it is.
 
 from __future__ import annotations
 
-import contextlib
-import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from graphrag_neo4j.indexing.input.prose import prose_of
@@ -70,30 +69,11 @@ def language_counts(languages: Mapping[str, Language]) -> dict[str, int]:
     return counts
 
 
-_loaded: list[LanguageIdentifier] = []
-_loading = threading.Lock()
-
-
+@lru_cache(maxsize=1)
 def _identifier() -> LanguageIdentifier:
-    """The detector, loaded once per process (callers meanwhile wait for it)."""
-    with _loading:
-        if not _loaded:
-            from py3langid.langid import MODEL_FILE, LanguageIdentifier
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
-            _loaded.append(LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True))
-        return _loaded[0]
-
-
-def load_detector_in_background() -> None:
-    """Start loading the detector's model in a thread: its 0.6 s are mostly LZMA decompression,
-    which frees the interpreter, so the run's other start-up work goes on meanwhile."""
-    threading.Thread(target=_load_quietly, name="language-model", daemon=True).start()
-
-
-def _load_quietly() -> None:
-    # A failure here would print a thread's traceback; detection loads again and says why.
-    with contextlib.suppress(Exception):
-        _identifier()
+    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
 
 
 def embedder_mismatch(counts: Mapping[str, int], embedder_languages: Sequence[str] | None,

@@ -17,7 +17,6 @@ from graphrag_neo4j.indexing.input.language import (
     MIN_LETTERS,
     Language,
     detect_language,
-    load_detector_in_background,
 )
 from graphrag_neo4j.llm.disk_cache import DiskCache, stable_key
 
@@ -27,17 +26,6 @@ if TYPE_CHECKING:
 LANGUAGE_CACHE_FILE = "language_cache.sqlite"
 # Bump when detect_language's rule changes (what counts as prose, when a guess stands).
 _RULE_VERSION = 1
-
-
-def prepare_detection(documents: Sequence[Document], cache_dir: Path) -> None:
-    """Start loading the detector now if some of these texts were never detected."""
-    cache = DiskCache(cache_dir / LANGUAGE_CACHE_FILE, "languages")
-    try:
-        keys = [_key(d.text) for d in documents]
-        if len(cache.get_many(keys)) < len(set(keys)):
-            load_detector_in_background()
-    finally:
-        cache.close()
 
 
 def document_languages(documents: Sequence[Document], cache_dir: Path) -> dict[str, Language]:

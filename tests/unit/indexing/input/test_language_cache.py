@@ -45,15 +45,3 @@ def test_only_a_text_not_seen_before_is_detected(
     monkeypatch.setattr(language_cache, "detect_language", detect)
     found = language_cache.document_languages(_documents(ENGLISH, GERMAN), tmp_path)
     assert seen == [GERMAN] and found["d1"].code == "de"
-
-
-def test_the_detector_starts_loading_early_only_when_a_text_is_new(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    started: list[bool] = []
-    monkeypatch.setattr(language_cache, "load_detector_in_background", lambda: started.append(True))
-    language_cache.prepare_detection(_documents(ENGLISH), tmp_path)
-    assert started == [True]
-    language_cache.document_languages(_documents(ENGLISH), tmp_path)
-    language_cache.prepare_detection(_documents(ENGLISH), tmp_path)
-    assert started == [True]
