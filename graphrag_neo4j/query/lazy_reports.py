@@ -74,10 +74,16 @@ async def nearest_at_level(
 
 def level_candidates(k: int, at_level: int, total: int) -> int:
     """Neighbours to ask the all-levels index for, to find k of one level holding `at_level`
-    of `total` communities: k over the level's share, times LEVEL_MARGIN, at most `total`."""
+    of `total` communities: enough that the level's expected share of them is k times
+    LEVEL_MARGIN, and never fewer than the index needs to find its true nearest
+    (`ann_candidates`); at most `total`.
+
+    If they hold k of the level, those k are the level's nearest (any other community of the
+    level is farther than all of them), so asking for more only costs time, and a deeper
+    hierarchy (a smaller share per level) would make it grow with the corpus."""
     if at_level <= 0:
         return max(total, 1)
-    wanted = ann_candidates(k) * LEVEL_MARGIN * total // at_level
+    wanted = max(ann_candidates(k), -(-k * LEVEL_MARGIN * total // at_level))
     return max(1, min(total, wanted))
 
 

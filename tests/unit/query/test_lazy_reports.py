@@ -6,10 +6,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from graphrag_neo4j.llm.tokens import CHARS_PER_TOKEN, estimate_tokens
 from graphrag_neo4j.query.base import make_query
+from graphrag_neo4j.query.candidates import ann_candidates
 from graphrag_neo4j.query.global_search import GlobalSearch, unread_map_calls
-from graphrag_neo4j.query.lazy_reports import level_candidates
+from graphrag_neo4j.query.lazy_reports import LEVEL_MARGIN, level_candidates
 from graphrag_neo4j.query.run import retrieve_only, run_query
 from tests.unit.query.fakes import fake_services
 
@@ -101,10 +105,21 @@ async def test_a_level_built_without_reports_maps_over_all_extracts(tmp_path: Pa
 
 
 def test_a_level_is_asked_for_by_its_share_of_the_index() -> None:
-    assert level_candidates(1, 1000, 4000) == 800  # 100 candidates x 2 over a quarter share
-    assert level_candidates(1, 4000, 4000) == 200
+    assert level_candidates(5, 1000, 4000) == 100  # a quarter holds ~25 >= 5 x 2: the minimum
+    assert level_candidates(5, 40, 4000) == 1000  # 1 %: 5 x 2 over a hundredth share
+    assert level_candidates(5, 30, 40000) == 13334  # rounded up, never short of the margin
     assert level_candidates(5, 10, 40) == 40  # never more than every community
     assert level_candidates(5, 0, 40) == 40
+
+
+@given(st.integers(1, 50), st.integers(1, 100_000), st.integers(1, 100_000))
+def test_the_candidates_expect_k_times_the_margin_of_the_level_or_take_every_community(
+    k: int, at_level: int, more: int
+) -> None:
+    total = at_level + more - 1
+    asked = level_candidates(k, at_level, total)
+    assert asked == total or asked * at_level >= k * LEVEL_MARGIN * total
+    assert min(total, ann_candidates(k)) <= asked <= total
 
 
 async def test_a_level_short_of_k_near_ones_is_searched_whole(tmp_path: Path) -> None:
@@ -116,14 +131,14 @@ async def test_a_level_short_of_k_near_ones_is_searched_whole(tmp_path: Path) ->
     await retrieve_only(services, "global", GlobalSearch(services), query)
     asked = [p["candidates"] for p in services.store.params_of(
         "query/search_communities_by_vector")]
-    assert asked == [1000]  # 100 x 2 x 1000 / 3 is past every community: one whole search
+    assert asked == [1000]  # 3 x 2 x 1000 / 3 is past every community: one whole search
     services.store.rows["query/community_level_status"] = [
         {"communities": 300, "waiting": True, "total": 1000}]
     services.store.reads.clear()
     await retrieve_only(services, "global", GlobalSearch(services), query)
     asked = [p["candidates"] for p in services.store.params_of(
         "query/search_communities_by_vector")]
-    assert asked == [666, 1000]  # the share's search found 2 of 3: then the whole index
+    assert asked == [100, 1000]  # the share's search found 2 of 3: then the whole index
     assert not services.store.params_of("query/community_reports_at_level")
     assert not services.store.params_of("query/community_levels")  # the level exists: no list
 
