@@ -4,6 +4,7 @@ missing reports of the chosen ones through the report stage."""
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -83,7 +84,7 @@ def level_candidates(k: int, at_level: int, total: int) -> int:
     hierarchy (a smaller share per level) would make it grow with the corpus."""
     if at_level <= 0:
         return max(total, 1)
-    wanted = max(ann_candidates(k), -(-k * LEVEL_MARGIN * total // at_level))
+    wanted = max(ann_candidates(k), math.ceil(k * LEVEL_MARGIN * total / at_level))
     return max(1, min(total, wanted))
 
 

@@ -105,7 +105,7 @@ def _relationship(
             body = _replace_label(body, name, _nearest(name, schema.types, RELATED))
         return f"{found.group('left')}[{body}]{found.group('right')}"
     var = plain.group("var") or _fresh_variable(taken)
-    word = key_word(plain.group("type"))
+    word = key_word(plain.group("type"))  # letters only: it cannot leave its quotes
     # Neo4j takes a shortest path's relationship as variable-length: no inline WHERE there.
     filtered = schema.predicates_tell and word and not _in_shortest_path(found)
     predicate = f" WHERE toLower({var}.predicate) CONTAINS '{word}'" if filtered else ""
