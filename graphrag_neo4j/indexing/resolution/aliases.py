@@ -5,7 +5,8 @@ from __future__ import annotations
 import itertools
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cache
 
 from graphrag_neo4j.indexing.records import ChunkExtraction, entity_id
 from graphrag_neo4j.indexing.resolution.decisions import Resolution, apply_merge, repoint_merges
@@ -97,32 +98,32 @@ class RunAliasScopes:
         return self._built[1]
 
 
-@dataclass
-class _DocumentEntities:
+EntitiesOf = Callable[[str], dict[str, ProtoEntity]]
+
+
+def _document_entities(
+    resolution: Resolution, scope: AliasScope, types: Collection[str]
+) -> EntitiesOf:
     """The entities (of the alias types) a document mentions, as the batch sees them: a name
     of the batch stands for its resolved entity, any other for itself (the scope may reach
     past the batch: such a name still makes a short name ambiguous, and is never folded by
     this batch). Each document is read once per batch."""
 
-    resolution: Resolution
-    scope: AliasScope
-    types: Collection[str]
-    _read: dict[str, dict[str, ProtoEntity]] = field(default_factory=dict, init=False)
+    @cache
+    def entities_of(document: str) -> dict[str, ProtoEntity]:
+        found: dict[str, ProtoEntity] = {}
+        for key, entity in scope.mentions[document].items():
+            if key in resolution.assignment:
+                entity = resolution.entity_of(key)
+            if entity.type in types:
+                found[entity.id] = entity
+        return found
 
-    def __call__(self, document: str) -> dict[str, ProtoEntity]:
-        if document not in self._read:
-            found: dict[str, ProtoEntity] = {}
-            for key, entity in self.scope.mentions[document].items():
-                if key in self.resolution.assignment:
-                    entity = self.resolution.entity_of(key)
-                if entity.type in self.types:
-                    found[entity.id] = entity
-            self._read[document] = found
-        return self._read[document]
+    return entities_of
 
 
 def _one_full_name(short_id: str, documents: Iterable[str],
-                   entities_of: _DocumentEntities) -> str | None:
+                   entities_of: EntitiesOf) -> str | None:
     """The one full name holding `short_id` in every document where it stands; None when it
     is ambiguous or stands alone in one of them (the rest are then not read), or in none."""
     chosen: str | None = None
@@ -144,7 +145,7 @@ def alias_folds(
 ) -> dict[str, str]:
     """short id -> full id, where every document using the short name holds one full name;
     only entities of `resolution` are folded."""
-    entities_of = _DocumentEntities(resolution, scope, types)
+    entities_of = _document_entities(resolution, scope, types)
     folds: dict[str, str] = {}
     for short_id, documents in sorted(scope.documents_holding(resolution).items()):
         full_id = _one_full_name(short_id, documents, entities_of)

@@ -10,7 +10,7 @@ from functools import cache
 
 import snowballstemmer
 
-from graphrag_neo4j.query.cypher.literals import masked
+from graphrag_neo4j.query.cypher.literals import fresh_variable, masked, rewrite_matches
 from graphrag_neo4j.query.cypher.names import UnknownName
 from graphrag_neo4j.query.cypher.schema import GraphSchema
 
@@ -66,33 +66,23 @@ def _only_in_chains(statement: str, label: str) -> bool:
 def _replace_label(statement: str, label: str, known: str) -> str:
     """Every `:label` outside literals (in patterns and in WHERE x:label) renamed; so
     a relationship type `:TYPE` or `|TYPE` in a relationship pattern's body."""
-    text = masked(statement)
     pattern = re.compile(rf"(?<=[:|&])(\s*){re.escape(label)}\b")
-    parts: list[str] = []
-    last = 0
-    for found in pattern.finditer(text):
-        parts += [statement[last:found.start()], found.group(1) + known]
-        last = found.end()
-    return "".join(parts) + statement[last:]
+    return rewrite_matches(statement, pattern, lambda found, _: found.group(1) + known)
 
 
 def _replace_types(statement: str, types: set[str], schema: GraphSchema) -> str:
-    text = masked(statement)
-    parts: list[str] = []
-    last = 0
-    for found in _RELATIONSHIP.finditer(text):
+    def replace(found: re.Match[str], written: list[str]) -> str | None:
         body = statement[found.start("body"):found.end("body")]
-        rewritten = _relationship(found, body, types, schema, statement + "".join(parts))
-        if rewritten is not None:
-            parts += [statement[last:found.start()], rewritten]
-            last = found.end()
-    return "".join(parts) + statement[last:]
+        return _relationship(found, body, types, schema, fresh_variable(statement, written, "rel"))
+
+    return rewrite_matches(statement, _RELATIONSHIP, replace)
 
 
 def _relationship(
-    found: re.Match[str], body: str, types: set[str], schema: GraphSchema, taken: str
+    found: re.Match[str], body: str, types: set[str], schema: GraphSchema, fresh: str
 ) -> str | None:
-    """One relationship pattern with its unknown types replaced, or None when it has none."""
+    """One relationship pattern with its unknown types replaced, or None when it has none;
+    `fresh` is the variable it takes if it has none."""
     masked_body = found.group("body")
     names = re.findall(r"[A-Za-z_]\w*", masked_body.split("{")[0].split("*")[0])
     invented = [name for name in names if name in types]
@@ -104,7 +94,7 @@ def _relationship(
         for name in invented:
             body = _replace_label(body, name, _nearest(name, schema.types, RELATED))
         return f"{found.group('left')}[{body}]{found.group('right')}"
-    var = plain.group("var") or _fresh_variable(taken)
+    var = plain.group("var") or fresh
     word = key_word(plain.group("type"))  # letters only: it cannot leave its quotes
     # Neo4j takes a shortest path's relationship as variable-length: no inline WHERE there.
     filtered = schema.predicates_tell and word and not _in_shortest_path(found)
@@ -147,10 +137,3 @@ def key_word(type_name: str) -> str:
 @cache
 def _stemmer() -> snowballstemmer.stemmer:
     return snowballstemmer.stemmer("english")
-
-
-def _fresh_variable(taken: str) -> str:
-    number = 1
-    while f"rel_{number}" in taken:
-        number += 1
-    return f"rel_{number}"

@@ -1,8 +1,10 @@
-"""Where a Cypher statement's string literals and quoted names are, so rewrites skip them."""
+"""Where a Cypher statement's string literals and quoted names are, so rewrites skip them;
+the one loop every rewrite of a generated statement goes through."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`(?:[^`]|``)*`", flags=re.DOTALL)
 MASK = "_"
@@ -18,3 +20,30 @@ def literal_spans(statement: str) -> dict[int, int]:
     """Start -> end of every string literal ('...' or "..."), not of `quoted names`."""
     return {found.start(): found.end() for found in _QUOTED.finditer(statement)
             if found.group()[0] != "`"}
+
+
+# A match in the masked statement and what was written before it -> its new text (None keeps
+# the statement's own text there).
+Replacement = Callable[[re.Match[str], list[str]], "str | None"]
+
+
+def rewrite_matches(statement: str, pattern: re.Pattern[str], replacement: Replacement) -> str:
+    """The statement with each match of `pattern` in its masked form (so never inside a
+    literal) replaced by what `replacement` gives for it."""
+    parts: list[str] = []
+    last = 0
+    for found in pattern.finditer(masked(statement)):
+        new = replacement(found, parts)
+        if new is not None:
+            parts += [statement[last:found.start()], new]
+            last = found.end()
+    return "".join(parts) + statement[last:]
+
+
+def fresh_variable(statement: str, written: list[str], prefix: str) -> str:
+    """A variable `prefix_N` used nowhere in the statement or in what was rewritten so far."""
+    taken = statement + "".join(written)
+    number = 1
+    while f"{prefix}_{number}" in taken:
+        number += 1
+    return f"{prefix}_{number}"

@@ -6,7 +6,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from graphrag_neo4j.query.cypher.literals import literal_spans, masked
+from graphrag_neo4j.query.cypher.literals import (
+    Replacement,
+    fresh_variable,
+    literal_spans,
+    rewrite_matches,
+)
 
 # A node pattern whose only property is an exact name: (s:Person {name: 'Scrooge'}), (:X {name:
 # "Y"}), ({name: 'Z'}). Found in the masked text, so the value is a run of the mask character.
@@ -23,12 +28,26 @@ def names_in_part(statement: str) -> str:
     match it in part and without case, `(s:Person WHERE toLower(s.name) CONTAINS
     toLower('Scrooge'))`, and so every `s.name = 'Scrooge'`; the statement unchanged when it
     has none."""
-    return _rewrite(_rewrite(statement, _EXACT_NAME, _pattern_in_part), _EQUAL_NAME,
-                    _equality_in_part)
+    patterns = rewrite_matches(statement, _EXACT_NAME, _in_part(statement, _pattern_in_part))
+    return rewrite_matches(patterns, _EQUAL_NAME, _in_part(patterns, _equality_in_part))
+
+
+def _in_part(
+    statement: str, rewrite: Callable[[re.Match[str], str, list[str]], str]
+) -> Replacement:
+    """`rewrite` applied where the match's `value` is a whole string literal of `statement`."""
+    spans = literal_spans(statement)
+
+    def replace(found: re.Match[str], written: list[str]) -> str | None:
+        if spans.get(found.start("value")) != found.end("value"):
+            return None  # underscores of an identifier, not a masked literal
+        return rewrite(found, statement, written)
+
+    return replace
 
 
 def _pattern_in_part(found: re.Match[str], statement: str, written: list[str]) -> str:
-    var = found.group("var") or _fresh_variable(statement, written)
+    var = found.group("var") or fresh_variable(statement, written, "named")
     labels = statement[found.start("labels"):found.end("labels")].strip()
     literal = statement[found.start("value"):found.end("value")]
     return f"({var}{labels} WHERE toLower({var}.name) CONTAINS toLower({literal}))"
@@ -37,29 +56,3 @@ def _pattern_in_part(found: re.Match[str], statement: str, written: list[str]) -
 def _equality_in_part(found: re.Match[str], statement: str, _: list[str]) -> str:
     literal = statement[found.start("value"):found.end("value")]
     return f"toLower({found.group('var')}.name) CONTAINS toLower({literal})"
-
-
-def _rewrite(
-    statement: str, pattern: re.Pattern[str],
-    replacement: Callable[[re.Match[str], str, list[str]], str],
-) -> str:
-    """Each match of `pattern` in the masked statement whose `value` group is a whole string
-    literal, replaced; `replacement` gets the match, the statement and what was written."""
-    text, spans = masked(statement), literal_spans(statement)
-    parts: list[str] = []
-    last = 0
-    for found in pattern.finditer(text):
-        if spans.get(found.start("value")) != found.end("value"):
-            continue  # underscores of an identifier, not a masked literal
-        parts += [statement[last:found.start()], replacement(found, statement, parts)]
-        last = found.end()
-    return "".join(parts) + statement[last:]
-
-
-def _fresh_variable(statement: str, written: list[str]) -> str:
-    """A variable name used nowhere in the statement or in what was rewritten so far."""
-    taken = statement + "".join(written)
-    number = 1
-    while f"named_{number}" in taken:
-        number += 1
-    return f"named_{number}"
