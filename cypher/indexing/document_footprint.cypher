@@ -1,6 +1,8 @@
-// Everything a document's chunks are the source of: its chunks, their entities and relations.
+// Everything a document's chunks from position $from_chunk on are the source of: those chunks,
+// their entities and relations ($from_chunk 0: the whole document).
 MATCH (d:__Document__ {id: $id})
 OPTIONAL MATCH (c:__Chunk__)-[:PART_OF]->(d)
+WHERE c.chunk_index >= $from_chunk
 WITH d, collect(c.id) AS chunk_ids
 CALL (chunk_ids) {
   UNWIND chunk_ids AS chunk_id

@@ -27,7 +27,7 @@ from graphrag_neo4j.indexing.graph.deletion import delete_document
 from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
 from graphrag_neo4j.indexing.graph.writer import write_documents_and_chunks
 from graphrag_neo4j.indexing.input.batching import plan_batches
-from graphrag_neo4j.indexing.input.changes import documents_to_index
+from graphrag_neo4j.indexing.input.changes import documents_to_index, resume_points
 from graphrag_neo4j.indexing.input.chunking import chunk_document
 from graphrag_neo4j.indexing.input.language import Language, embedder_mismatch, language_counts
 from graphrag_neo4j.indexing.input.language_cache import document_languages
@@ -100,14 +100,13 @@ class Indexer:
     ) -> IndexStats:
         stats = IndexStats()
         documents, stats.refused_documents = documents_within_limits(documents)
-        todo = await self._documents_to_index(documents, stats)
-        chunks = {d.id: chunk_document(d, self.settings.chunking) for d in todo}
+        todo, chunks, starts = await self._documents_to_index(documents, stats)
         every = self._corpus_chunks(method, corpus or documents, chunks)
         # A method deciding over the whole input reads the language of each of its documents.
         read = todo if every is None else [d for d in corpus or documents if d.id in every]
         languages = await asyncio.to_thread(document_languages, read, self.settings.cache_dir)
         self._warn_embedder_languages({d.id: languages[d.id] for d in todo})
-        total_chunks = sum(len(c) for c in chunks.values())
+        total_chunks = sum(len(c) for c in chunks.values()) - stats.kept_chunks
         with ExitStack() as stack:
             # A caller's display (e.g. a server job's) is used as it is; otherwise one is opened.
             progress = shown or stack.enter_context(StageProgress(self.console))
@@ -115,7 +114,7 @@ class Indexer:
             progress.declare(CHUNKS_LABEL, total_chunks)
             progress.declare(method.progress_label, total_chunks)
             done = 0  # documents completed
-            plans = list(plan_batches(todo, chunks))
+            plans = list(plan_batches(todo, chunks, starts))
             scopes = RunAliasScopes()  # the run's, shared by its batches
             try:
                 for number, plan in enumerate(plans, start=1):
@@ -157,22 +156,28 @@ class Indexer:
 
     async def _documents_to_index(
         self, documents: Sequence[Document], stats: IndexStats
-    ) -> list[Document]:
-        """New and changed documents; a changed one loses its old version first."""
+    ) -> tuple[list[Document], dict[str, list[Chunk]], dict[str, int]]:
+        """New and changed documents with their chunks, and where half-written ones resume;
+        a changed one loses its old version first, a half-written one what came after the
+        part whole batches wrote."""
         rows = await asyncio.to_thread(
             self.store.read, "indexing/find_indexed_documents", ids=[d.id for d in documents]
         )
         changes = documents_to_index(documents, {row["id"]: row for row in rows})
+        chunks = {d.id: chunk_document(d, self.settings.chunking) for d in changes.todo}
+        starts = resume_points(changes.written, chunks)
         stats.unchanged_documents += changes.unchanged
         stats.changed_documents += len(changes.changed)
         stats.resumed_documents += len(changes.incomplete)
-        await self._delete(changes.cleared)
-        return changes.todo
+        stats.kept_chunks += sum(starts.values())
+        await self._delete({doc_id: starts.get(doc_id, 0) for doc_id in changes.cleared})
+        return changes.todo, chunks, starts
 
-    async def _delete(self, document_ids: Sequence[str]) -> None:
+    async def _delete(self, from_chunks: Mapping[str, int]) -> None:
+        """Delete each document from the given chunk on (0: all of it)."""
         merger = DescriptionMerger.from_settings(self.llm, self.settings)
-        for document_id in document_ids:
-            await delete_document(self.store, document_id, merger, self.embedder)
+        for document_id, from_chunk in from_chunks.items():
+            await delete_document(self.store, document_id, merger, self.embedder, from_chunk)
 
     async def _index_or_roll_back(
         self, method: ExtractionMethod, batch: Batch, progress: StageProgress, stats: IndexStats,
@@ -190,12 +195,14 @@ class Indexer:
                                 log_path(self.settings.cache_dir), rolled_back) from error
 
     async def _roll_back(self, batch: Batch) -> bool:
-        """Delete what a failed batch wrote; False (logged) when that fails too: the next run
+        """Delete what a failed batch wrote (what earlier batches wrote of a document stays);
+        False (logged) when that fails too: the next run
         clears its unmarked documents first."""
         try:
             rows = await asyncio.to_thread(self.store.read, "indexing/find_indexed_documents",
                                            ids=[d.id for d in batch.documents])
-            await self._delete([row["id"] for row in rows if not row["complete"]])
+            await self._delete({row["id"]: row["indexed_chunks"] for row in rows
+                                if not row["complete"]})
         except Exception:
             logger.info("rolling back a failed batch failed too", exc_info=True)
             return False
@@ -230,8 +237,18 @@ class Indexer:
             for stage in stage_list.AFTER_EXTRACTION:
                 await stage.run(state, self.services, progress)
             await asyncio.to_thread(self.store.write, "indexing/mark_documents_indexed",
-                                    ids=batch.finished_ids)
+                                    rows=_written_parts(batch))
         _count(state)
+
+
+def _written_parts(batch: Batch) -> list[dict[str, object]]:
+    """How far each document of a batch is written once the batch is, and whether it is done."""
+    finished = set(batch.finished_ids)
+    through: dict[str, int] = {d.id: 0 for d in batch.documents}
+    for chunk in batch.all_chunks:
+        through[chunk.document_id] = max(through[chunk.document_id], chunk.chunk_index + 1)
+    return [{"id": doc_id, "through": n, "finished": doc_id in finished}
+            for doc_id, n in through.items()]
 
 
 def _count(state: BatchState) -> None:

@@ -14,7 +14,9 @@ class IndexStats:
     documents: int = 0
     unchanged_documents: int = 0
     changed_documents: int = 0
-    resumed_documents: int = 0  # left half-written by a failed run, cleared and indexed again
+    resumed_documents: int = 0  # left half-written by a failed run, indexed again
+    # Chunks of those that whole batches had written: kept, so the run went on after them.
+    kept_chunks: int = 0
     skipped_files: int = 0
     refused_documents: int = 0
     unextracted_documents: int = 0  # indexed for retrieval, not read by extraction (language)

@@ -24,11 +24,24 @@ class DeletionReport:
     relations_refreshed: int
 
 
+# Rows per transaction when a document is taken apart: a 20 MB text's 400,000 relations in
+# one transaction were more than Neo4j's transaction memory.
+DELETE_BATCH = 2000
+CHUNKS_PER_DELETE = 250  # a chunk takes its links to ~100 entities with it
+
+
 async def delete_document(
-    store: Store, document_id: str, merger: DescriptionMerger, embedder: EmbeddingCaller
+    store: Store, document_id: str, merger: DescriptionMerger, embedder: EmbeddingCaller,
+    from_chunk: int = 0,
 ) -> DeletionReport:
-    """Delete DOC_ID, its chunks and provenance, orphaned entities and relations, in one go."""
-    rows = await asyncio.to_thread(store.read, "indexing/document_footprint", id=document_id)
+    """Delete DOC_ID, its chunks and provenance, orphaned entities and relations; with
+    `from_chunk`, only its chunks from that position on (the document stays).
+
+    It goes in transactions of DELETE_BATCH rows, each of which can be repeated: a run stopped
+    in between leaves the document in the graph, and deleting it again finishes the job.
+    """
+    rows = await asyncio.to_thread(store.read, "indexing/document_footprint", id=document_id,
+                                   from_chunk=from_chunk)
     if not rows:
         raise InputError(
             f"No document with id {document_id!r} in the graph; list ids with"
@@ -36,14 +49,9 @@ async def delete_document(
         )
     footprint = rows[0]
     chunk_ids, entity_ids = footprint["chunk_ids"], footprint["entity_ids"]
-    detach = [{"id": rid, "chunk_ids": chunk_ids} for rid in footprint["relation_ids"]]
-    steps: list[tuple[str, dict[str, Any]]] = [
-        ("indexing/detach_relation_mentions", {"rows": detach}),
-        ("indexing/delete_document_chunks", {"id": document_id}),
-        ("indexing/delete_orphan_entities", {"entity_ids": entity_ids}),
-    ]
-    results = await asyncio.to_thread(store.write_together, steps)
-    deleted = results[2][0]["deleted"] if results[2] else 0
+    deleted = await asyncio.to_thread(_take_apart, store, footprint)
+    if not from_chunk:
+        await asyncio.to_thread(store.write, "indexing/delete_document_node", id=document_id)
     survivors = await asyncio.to_thread(store.read, "indexing/existing_entities", ids=entity_ids)
     remaining = {row["id"] for row in survivors}
     relations = await asyncio.to_thread(
@@ -53,3 +61,18 @@ async def delete_document(
     await refresh_entities(store, remaining, merger, embedder)
     await refresh_relations(store, relation_ids, merger, embedder)
     return DeletionReport(document_id, len(chunk_ids), deleted, len(remaining), len(relation_ids))
+
+
+def _take_apart(store: Store, footprint: dict[str, Any]) -> int:
+    """Detach the chunks' relation mentions, then delete the chunks and the entities only they
+    mentioned; how many entities went."""
+    store.write_rows("indexing/detach_chunk_mentions",
+                     [{"id": rid} for rid in footprint["relation_ids"]],
+                     batch_size=DELETE_BATCH, chunk_ids=footprint["chunk_ids"])
+    deleted = 0
+    chunk_rows = [{"id": cid} for cid in footprint["chunk_ids"]]
+    for start in range(0, len(chunk_rows), CHUNKS_PER_DELETE):
+        result = store.write("indexing/delete_chunks_and_orphans",
+                             rows=chunk_rows[start : start + CHUNKS_PER_DELETE])
+        deleted += result[0]["deleted"] if result else 0
+    return deleted

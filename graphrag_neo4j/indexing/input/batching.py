@@ -30,15 +30,18 @@ class BatchPlan:
 
 def plan_batches(
     documents: Sequence[Document], chunks: Mapping[str, Sequence[Chunk]],
+    starts: Mapping[str, int] | None = None,
     max_documents: int = DOCUMENTS_PER_BATCH, max_chunks: int = CHUNKS_PER_BATCH,
 ) -> Iterator[BatchPlan]:
     """Batches in document order: up to `max_documents` documents and `max_chunks` chunks each
-    (a document with no chunks still counts as one); a longer document is split in pieces."""
+    (a document with no chunks still counts as one); a longer document is split in pieces.
+    `starts`: the position a half-written document resumes at (its earlier chunks are in the
+    graph already)."""
     plan = BatchPlan([], {}, {}, [])
     room = max(1, max_chunks)
     for document in documents:
         own = list(chunks[document.id])
-        start = 0
+        start = (starts or {}).get(document.id, 0)
         while True:
             if len(plan.documents) >= max_documents or room == 0:
                 yield plan

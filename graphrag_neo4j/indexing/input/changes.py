@@ -6,7 +6,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphrag_neo4j.indexing.records import Document
+from graphrag_neo4j.indexing.records import Chunk, Document
+
+
+@dataclass(frozen=True)
+class WrittenPart:
+    """The first `chunks` chunks of a document, written by whole batches before a run stopped;
+    `last_chunk_id` tells whether the document is still cut into the same chunks."""
+
+    chunks: int
+    last_chunk_id: str
 
 
 @dataclass
@@ -18,6 +27,8 @@ class Changes:
     unchanged: int = 0
     changed: list[str] = field(default_factory=list)  # ids whose old version goes first
     incomplete: list[str] = field(default_factory=list)  # same text, never marked indexed
+    # Of the incomplete ones, those whole batches wrote a part of: where that part ends.
+    written: dict[str, WrittenPart] = field(default_factory=dict)
 
     @property
     def cleared(self) -> list[str]:
@@ -37,7 +48,22 @@ def documents_to_index(
             continue
         if row and row["content_hash"] != document.content_hash:
             changes.changed.append(document.id)
-        elif row:  # a run stopped inside its batch: what it wrote goes, so none is doubled
+        elif row:  # a run stopped inside a batch: what that batch wrote goes, so none is doubled
             changes.incomplete.append(document.id)
+            if row.get("indexed_chunks") and row.get("last_chunk_id"):
+                changes.written[document.id] = WrittenPart(int(row["indexed_chunks"]),
+                                                           str(row["last_chunk_id"]))
         changes.todo.append(document)
     return changes
+
+
+def resume_points(written: Mapping[str, WrittenPart],
+                  chunks: Mapping[str, Sequence[Chunk]]) -> dict[str, int]:
+    """Where each half-written document resumes: after the part whole batches wrote, when it is
+    still cut into the same chunks (else from the start: not in the result)."""
+    points = {}
+    for document_id, part in written.items():
+        own = chunks.get(document_id, ())
+        if 0 < part.chunks <= len(own) and own[part.chunks - 1].id == part.last_chunk_id:
+            points[document_id] = part.chunks
+    return points

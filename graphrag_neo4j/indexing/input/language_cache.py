@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from graphrag_neo4j.indexing.input.language import (
     MIN_CONFIDENCE,
     MIN_LETTERS,
+    SAMPLE_CHARS,
     Language,
     detect_language,
 )
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 
 LANGUAGE_CACHE_FILE = "language_cache.sqlite"
 # Bump when detect_language's rule changes (what counts as prose, when a guess stands).
-_RULE_VERSION = 1
+_RULE_VERSION = 2
 
 
 def document_languages(documents: Sequence[Document], cache_dir: Path) -> dict[str, Language]:
@@ -46,4 +47,4 @@ def document_languages(documents: Sequence[Document], cache_dir: Path) -> dict[s
 def _key(text: str) -> str:
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     return stable_key(_RULE_VERSION, metadata.version("py3langid"), MIN_CONFIDENCE, MIN_LETTERS,
-                      digest)
+                      SAMPLE_CHARS, digest)

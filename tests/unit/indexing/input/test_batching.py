@@ -37,3 +37,11 @@ def test_batches_hold_at_most_the_document_limit() -> None:
 
 def test_no_documents_no_batches() -> None:
     assert list(plan_batches([], {})) == []
+
+
+def test_a_half_written_document_goes_on_from_where_it_stopped() -> None:
+    documents, chunks = _corpus([3, 10])
+    plans = list(plan_batches(documents, chunks, {"d1": 6}, max_documents=100, max_chunks=4))
+    assert [[c.chunk_index for c in p.chunks["d1"]] for p in plans] == [[6], [7, 8, 9]]
+    assert plans[0].preceding == {"d1": chunks["d1"][5]}  # chained to what is in the graph
+    assert [p.finished for p in plans] == [["d0"], ["d1"]]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from graphrag_neo4j.indexing.input.language import (
     UNKNOWN,
     Language,
@@ -59,3 +61,24 @@ def test_the_multilingual_embedder_knows_the_seeds_languages_and_minilm_does_not
     assert embedder_mismatch(counts, MultilingualEmbeddings.languages, "USE") is None
     beyond = embedder_mismatch({"ro": 1}, MultilingualEmbeddings.languages, "USE")
     assert beyond is not None and "offline-multilingual" not in beyond and '"openai"' in beyond
+
+
+def test_a_long_document_is_judged_on_a_sample_spread_over_all_of_it() -> None:
+    import tracemalloc
+
+    book = (Path(__file__).parents[4] / "sample" / "a_christmas_carol.txt").read_text("utf-8")
+    long_english = book * 30  # about 5 MB
+    tracemalloc.start()
+    try:
+        language = detect_language(long_english)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert language.code == "en"
+    # The detector used to keep an entry per byte read: about 1 GB for this text.
+    assert peak < 100_000_000
+
+
+def test_a_language_only_in_the_second_half_of_a_long_document_is_still_seen() -> None:
+    code_then_chinese = "```\n" + "x = 1\n" * 20_000 + "```\n" + (CHINESE + "\n") * 2_000
+    assert detect_language(code_then_chinese).code == "zh"
