@@ -113,7 +113,7 @@ class Indexer:
             stats.stage_seconds = progress.stage_seconds
             progress.declare(CHUNKS_LABEL, total_chunks)
             progress.declare(method.progress_label, total_chunks)
-            done = 0  # documents completed
+            done, written = 0, 0  # documents completed, chunks written
             plans = list(plan_batches(todo, chunks, starts))
             scopes = RunAliasScopes()  # the run's, shared by its batches
             try:
@@ -124,8 +124,9 @@ class Indexer:
                     await self._index_or_roll_back(method, batch, progress, stats,
                                                    (number, len(plans)), scopes)
                     done += len(plan.finished)
+                    written += len(batch.all_chunks)
             except BudgetExceededError as exc:
-                raise stopped(exc, done, todo[done:], chunks) from exc
+                raise stopped(exc, done, len(todo) - done, total_chunks - written) from exc
         if todo:
             await asyncio.to_thread(self.store.run_autocommit, "indexing/await_name_index")
         rows = await asyncio.to_thread(self.store.read, "indexing/count_entity_types")
@@ -196,8 +197,7 @@ class Indexer:
 
     async def _roll_back(self, batch: Batch) -> bool:
         """Delete what a failed batch wrote (what earlier batches wrote of a document stays);
-        False (logged) when that fails too: the next run
-        clears its unmarked documents first."""
+        False (logged) when that fails too: the next run deletes it first."""
         try:
             rows = await asyncio.to_thread(self.store.read, "indexing/find_indexed_documents",
                                            ids=[d.id for d in batch.documents])

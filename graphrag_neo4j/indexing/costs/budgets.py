@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from graphrag_neo4j.indexing.extraction.base import ExtractionMethod
-from graphrag_neo4j.indexing.records import Chunk, Document
+from graphrag_neo4j.indexing.records import Chunk
 from graphrag_neo4j.llm.calls import LLMCaller
 from graphrag_neo4j.llm.costs.budget import BudgetExceededError
 from graphrag_neo4j.llm.costs.profile import ModelProfile
@@ -27,12 +27,12 @@ def guard_batch(method: ExtractionMethod, llm: LLMCaller | None, chunks: list[Ch
     llm.budget.before_batch(f"batch {number} ({len(chunks):,} chunks)", calls, cost)
 
 
-def stopped(exc: BudgetExceededError, done: int, left: list[Document],
-            chunks: dict[str, list[Chunk]]) -> BudgetExceededError:
-    """The budget error with what the run kept and what a re-run would still do."""
-    remaining = sum(len(chunks[d.id]) for d in left)
+def stopped(exc: BudgetExceededError, done: int, left: int,
+            remaining: int) -> BudgetExceededError:
+    """The budget error with what the run kept and what a re-run would still do: `left`
+    documents not complete, `remaining` chunks not written."""
     return BudgetExceededError(
-        f"{exc} {done:,} documents were indexed completely; {len(left):,} documents "
+        f"{exc} {done:,} documents were indexed completely; {left:,} documents "
         f"({remaining:,} chunks) are left. Every complete batch is kept (one stopped inside is"
         " rolled back): run the same command again (with a higher limit) to resume; cached"
         " replies cost nothing."
