@@ -23,6 +23,12 @@ _TITLE_JOINERS = frozenset({
 _PLACEHOLDERS = frozenset({"none", "null", "nil", "n/a", "na", "unknown", "unnamed", "-", "?"})
 _PHRASE_STARTS = frozenset({"in", "on", "at", "during", "since", "until", "before", "after"})
 CHARS_PER_WORD = 10  # a name written without spaces is bounded by its length instead
+# A name may end on an abbreviation's full stop ("Walfredo de los Reyes Sr."): a sentence does
+# not (a dotted acronym, "Live and Die in L.A.", is one too).
+_ABBREVIATIONS = frozenset({
+    "bros", "co", "corp", "dr", "esq", "inc", "jr", "ltd", "mr", "mrs", "ms", "mt", "no", "plc",
+    "pty", "sr", "st",
+})
 
 
 def junk_reason(name: str, max_words: int) -> str | None:
@@ -48,7 +54,7 @@ def junk_reason(name: str, max_words: int) -> str | None:
         return f"a phrase of more than {max_words} words"
     if len(words) == 1 and len(name) > max_words * CHARS_PER_WORD:
         return f"longer than {max_words * CHARS_PER_WORD} characters without a space"
-    if len(words) >= 5 and name.endswith("."):
+    if len(words) >= 5 and name.endswith(".") and not _abbreviation(words[-1]):
         return "a sentence"
     return None
 
@@ -61,3 +67,9 @@ def _titled(words: list[str]) -> bool:
                          or bare.lower() in _TITLE_JOINERS):
             return False
     return True
+
+
+def _abbreviation(word: str) -> bool:
+    """A word ending on a full stop that does not end a sentence: "Jr.", "L.A."."""
+    bare = word.rstrip(".")
+    return "." in bare or bare.lower() in _ABBREVIATIONS

@@ -19,6 +19,7 @@ from graphrag_neo4j.indexing.extraction.names import junk_reason
     ("commission composed of 12 bishops and cardinals", "a phrase of more than 6 words"),
     ("这是一个很长的中文句子" * 6, "longer than 60 characters without a space"),
     ("Then he went home at last.", "a sentence"),
+    ("She married him in Paris.", "a sentence"),
     ("FULL LICENSE THE FULL PROJECT GUTENBERG LICENSE", "a heading or notice in capitals"),
     ("None", "a placeholder"),
     ("n/a", "a placeholder"),
@@ -37,6 +38,7 @@ def test_what_names_nothing_is_refused_with_its_reason(name: str, reason: str) -
     "The Good, the Bad and the Ugly", "Whatever Happened to Benny Santini?",
     "Alexander and the Terrible, Horrible, No Good, Very Bad Day",
     "Terms of Use and Redistributing Project Gutenberg",
+    "Walfredo de los Reyes Sr.", "Live and Die in L.A.", "William Collins, Sons & Co. Ltd.",
 ])
 def test_names_stay_names(name: str) -> None:
     assert junk_reason(name, max_words=6) is None
