@@ -37,8 +37,9 @@ async def delete_document(
     """Delete DOC_ID, its chunks and provenance, orphaned entities and relations; with
     `from_chunk`, only its chunks from that position on (the document stays).
 
-    It goes in transactions of DELETE_BATCH rows, each of which can be repeated: a run stopped
-    in between leaves the document in the graph, and deleting it again finishes the job.
+    It goes in transactions of DELETE_BATCH relations, then CHUNKS_PER_DELETE chunks, each of
+    which can be repeated: a run stopped in between leaves the document in the graph, and
+    deleting it again finishes the job.
     """
     rows = await asyncio.to_thread(store.read, "indexing/document_footprint", id=document_id,
                                    from_chunk=from_chunk)

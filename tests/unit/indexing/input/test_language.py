@@ -75,8 +75,9 @@ def test_a_long_document_is_judged_on_a_sample_spread_over_all_of_it() -> None:
     finally:
         tracemalloc.stop()
     assert language.code == "en"
-    # The detector used to keep an entry per byte read: about 1 GB for this text.
-    assert peak < 100_000_000
+    # Read whole, this text held 72 MB in the detector's feature list (15 MB now, mostly
+    # the prose mask's copy of the text).
+    assert peak < 30_000_000
 
 
 def test_a_language_only_in_the_second_half_of_a_long_document_is_still_seen() -> None:
