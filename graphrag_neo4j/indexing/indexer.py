@@ -27,7 +27,7 @@ from graphrag_neo4j.indexing.graph.deletion import delete_document
 from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
 from graphrag_neo4j.indexing.graph.writer import write_documents_and_chunks
 from graphrag_neo4j.indexing.input.batching import plan_batches
-from graphrag_neo4j.indexing.input.changes import documents_to_index, resume_points
+from graphrag_neo4j.indexing.input.changes import chunks_to_index, documents_to_index
 from graphrag_neo4j.indexing.input.chunking import chunk_document
 from graphrag_neo4j.indexing.input.language import Language, embedder_mismatch, language_counts
 from graphrag_neo4j.indexing.input.language_cache import document_languages
@@ -165,8 +165,7 @@ class Indexer:
             self.store.read, "indexing/find_indexed_documents", ids=[d.id for d in documents]
         )
         changes = documents_to_index(documents, {row["id"]: row for row in rows})
-        chunks = {d.id: chunk_document(d, self.settings.chunking) for d in changes.todo}
-        starts = resume_points(changes.written, chunks)
+        chunks, starts = chunks_to_index(changes, self.settings.chunking)
         stats.unchanged_documents += changes.unchanged
         stats.changed_documents += len(changes.changed)
         stats.resumed_documents += len(changes.incomplete)
@@ -244,11 +243,9 @@ class Indexer:
 def _written_parts(batch: Batch) -> list[dict[str, object]]:
     """How far each document of a batch is written once the batch is, and whether it is done."""
     finished = set(batch.finished_ids)
-    through: dict[str, int] = {d.id: 0 for d in batch.documents}
-    for chunk in batch.all_chunks:
-        through[chunk.document_id] = max(through[chunk.document_id], chunk.chunk_index + 1)
-    return [{"id": doc_id, "through": n, "finished": doc_id in finished}
-            for doc_id, n in through.items()]
+    return [{"id": d.id, "finished": d.id in finished,
+             "through": batch.chunks[d.id][-1].chunk_index + 1 if batch.chunks[d.id] else 0}
+            for d in batch.documents]
 
 
 def _count(state: BatchState) -> None:

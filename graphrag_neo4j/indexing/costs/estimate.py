@@ -13,8 +13,7 @@ from graphrag_neo4j.indexing.extraction.registry import (
     check_extraction_method,
     create_extraction_method,
 )
-from graphrag_neo4j.indexing.input.changes import documents_to_index, resume_points
-from graphrag_neo4j.indexing.input.chunking import chunk_document
+from graphrag_neo4j.indexing.input.changes import chunks_to_index, documents_to_index
 from graphrag_neo4j.indexing.input.loaders import load_documents
 from graphrag_neo4j.indexing.records import Chunk, Document
 from graphrag_neo4j.indexing.stages import registry as stage_list
@@ -80,8 +79,7 @@ def plan_input(documents: Sequence[Document], settings: Settings,
     changes = documents_to_index(documents, stored)
     plan = InputPlan(len(changes.todo) + changes.unchanged, changes.todo, changes.unchanged,
                      len(changes.changed), notes=[note] if note else [])
-    chunks = {d.id: chunk_document(d, settings.chunking) for d in plan.todo}
-    starts = resume_points(changes.written, chunks)  # a half-written document goes on after
+    chunks, starts = chunks_to_index(changes, settings.chunking)  # half-written: what is left
     plan.chunks = [c for d in plan.todo for c in chunks[d.id][starts.get(d.id, 0):]]
     if plan.changed:
         plan.notes.append(f"{plan.changed} changed documents lose their old version first; "

@@ -6,7 +6,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from graphrag_neo4j.indexing.input.chunking import chunk_document
 from graphrag_neo4j.indexing.records import Chunk, Document
+from graphrag_neo4j.settings import ChunkingSettings
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,13 @@ def documents_to_index(
                                                            str(row["last_chunk_id"]))
         changes.todo.append(document)
     return changes
+
+
+def chunks_to_index(changes: Changes, chunking: ChunkingSettings
+                    ) -> tuple[dict[str, list[Chunk]], dict[str, int]]:
+    """The chunks of the documents to index, and where half-written ones resume."""
+    chunks = {d.id: chunk_document(d, chunking) for d in changes.todo}
+    return chunks, resume_points(changes.written, chunks)
 
 
 def resume_points(written: Mapping[str, WrittenPart],

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from graphrag_neo4j.indexing.input.language import (
     MIN_CONFIDENCE,
     MIN_LETTERS,
-    SAMPLE_CHARS,
     Language,
     detect_language,
 )
@@ -47,4 +46,4 @@ def document_languages(documents: Sequence[Document], cache_dir: Path) -> dict[s
 def _key(text: str) -> str:
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     return stable_key(_RULE_VERSION, metadata.version("py3langid"), MIN_CONFIDENCE, MIN_LETTERS,
-                      SAMPLE_CHARS, digest)
+                      digest)
