@@ -1,9 +1,11 @@
 """Alias folding per batch against the size of the run's input (synthetic names, no Neo4j).
 
   .venv/bin/python -m benchmarks.alias_folding [--sizes 1000 4000 8000] [--batch 256]
+      [--one-document]
 
 Each input chunk names six people from a few thousand surnames (full names, bare surnames,
-companies, places), one document a chunk; one batch of `--batch` chunks is resolved and folded
+companies, places), one document a chunk (or, with `--one-document`, every chunk in one long
+document, as a big text file is); one batch of `--batch` chunks is resolved and folded
 against the whole input, as a fast run folds each batch. Per size: milliseconds for the batch,
 beside the smallest size, and the run's total at that rate. Linear growth per batch means a
 quadratic run; flat means the run grows with its input.
@@ -39,10 +41,11 @@ def synthetic_input(chunks: int, seed: int = 0) -> list[ChunkExtraction]:
     return out
 
 
-def batch_ms(chunks: int, batch: int) -> float:
+def batch_ms(chunks: int, batch: int, one_document: bool = False) -> float:
     """Milliseconds to fold one batch against an input of `chunks` chunks."""
     everything = synthetic_input(chunks)
-    scope = AliasScope.of(everything, {x.chunk_id: f"d-{x.chunk_id}" for x in everything})
+    documents = {x.chunk_id: "d" if one_document else f"d-{x.chunk_id}" for x in everything}
+    scope = AliasScope.of(everything, documents)
     grouping = group_mentions([m for x in everything[:batch] for m in x.entities], [])
     resolution = Resolution(grouping.protos, grouping.assignment, surface_merges(grouping))
     started = time.perf_counter()
@@ -54,13 +57,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="*", default=[1000, 4000, 8000])
     parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--one-document", action="store_true",
+                        help="every chunk in one document, as a long text file")
     args = parser.parse_args()
-    table = Table(title=f"Alias folding of one {args.batch}-chunk batch")
+    where = "one document" if args.one_document else "a document a chunk"
+    table = Table(title=f"Alias folding of one {args.batch}-chunk batch ({where})")
     for column in ("input chunks", "ms per batch", "x the smallest", "run total s"):
         table.add_column(column, justify="right")
     floor = None
     for size in sorted(args.sizes):
-        ms = batch_ms(size, args.batch)
+        ms = batch_ms(size, args.batch, args.one_document)
         floor = floor or ms
         table.add_row(f"{size:,}", f"{ms:,.0f}", f"{ms / floor:.2f}x",
                       f"{ms * size / args.batch / 1000:.1f}")

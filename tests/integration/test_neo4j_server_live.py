@@ -11,6 +11,7 @@ import json
 import urllib.request
 
 import pytest
+from neo4j import GraphDatabase
 from rich.console import Console
 
 from graphrag_neo4j.server import bolt_probe
@@ -42,6 +43,16 @@ def test_status_says_running(cfg: ServerConfig) -> None:
     assert info.pid is not None and info.bolt_ready
     assert info.data_dir == cfg.home / "data" and info.data_dir.is_dir()
     assert info.log_file.is_file()
+
+
+def test_transaction_logs_are_kept_to_a_bounded_size(settings: Settings) -> None:
+    # Neo4j's default (two days of logs) kept 14 GB over the index of one 20 MB text.
+    auth = (settings.neo4j.user, settings.neo4j.secret())
+    with GraphDatabase.driver(settings.neo4j.uri, auth=auth) as driver:
+        records, _, _ = driver.execute_query(
+            "SHOW SETTINGS YIELD name, value WHERE name = $name RETURN value",
+            name="db.tx_log.rotation.retention_policy")
+    assert [record["value"] for record in records] == ["1G size"]
 
 
 def test_browser_page_is_served(cfg: ServerConfig) -> None:

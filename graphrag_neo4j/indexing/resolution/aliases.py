@@ -98,42 +98,67 @@ class RunAliasScopes:
         return self._built[1]
 
 
-EntitiesOf = Callable[[str], dict[str, ProtoEntity]]
+@dataclass(frozen=True)
+class DocumentNames:
+    """A document's entities of the alias types, each also found by the word runs that open
+    or close its name, so a short name finds its full names without reading every entity
+    (a long text file is one document: scanning it per short name made a run quadratic)."""
+
+    entities: dict[str, ProtoEntity]
+    by_edge: dict[tuple[str, ...], list[ProtoEntity]]
+
+    @classmethod
+    def of(cls, entities: dict[str, ProtoEntity]) -> DocumentNames:
+        """Index `entities` (id -> entity) by the opening and closing word runs of their names."""
+        by_edge: dict[tuple[str, ...], list[ProtoEntity]] = defaultdict(list)
+        for entity in entities.values():
+            words = tuple(entity.name_key.split())
+            runs = range(1, len(words))
+            for edge in {words[:n] for n in runs} | {words[-n:] for n in runs}:
+                by_edge[edge].append(entity)
+        return cls(entities, dict(by_edge))
+
+    def full_names(self, short: ProtoEntity) -> list[str]:
+        """Ids of the longer names of a compatible type that `short`'s name opens or closes."""
+        candidates = self.by_edge.get(tuple(short.name_key.split()), ())
+        return [full.id for full in candidates
+                if compatible(short.type, full.type) and _is_alias(short.name_key, full.name_key)]
+
+
+NamesOf = Callable[[str], DocumentNames]
 
 
 def _document_entities(
     resolution: Resolution, scope: AliasScope, types: Collection[str]
-) -> EntitiesOf:
+) -> NamesOf:
     """The entities (of the alias types) a document mentions, as the batch sees them: a name
     of the batch stands for its resolved entity, any other for itself (the scope may reach
     past the batch: such a name still makes a short name ambiguous, and is never folded by
     this batch). Each document is read once per batch."""
 
     @cache
-    def entities_of(document: str) -> dict[str, ProtoEntity]:
+    def names_of(document: str) -> DocumentNames:
         found: dict[str, ProtoEntity] = {}
         for key, entity in scope.mentions[document].items():
             if key in resolution.assignment:
                 entity = resolution.entity_of(key)
             if entity.type in types:
                 found[entity.id] = entity
-        return found
+        return DocumentNames.of(found)
 
-    return entities_of
+    return names_of
 
 
-def _one_full_name(short_id: str, documents: Iterable[str],
-                   entities_of: EntitiesOf) -> str | None:
+def _one_full_name(short_id: str, documents: Iterable[str], names_of: NamesOf) -> str | None:
     """The one full name holding `short_id` in every document where it stands; None when it
     is ambiguous or stands alone in one of them (the rest are then not read), or in none."""
     chosen: str | None = None
     for document in documents:
-        entities = entities_of(document)
-        short = entities.get(short_id)
+        names = names_of(document)
+        short = names.entities.get(short_id)
         if short is None:
             continue
-        fulls = [full.id for full in entities.values()
-                 if compatible(short.type, full.type) and _is_alias(short.name_key, full.name_key)]
+        fulls = names.full_names(short)
         if len(fulls) != 1 or chosen not in (None, fulls[0]):
             return None
         chosen = fulls[0]
@@ -145,10 +170,10 @@ def alias_folds(
 ) -> dict[str, str]:
     """short id -> full id, where every document using the short name holds one full name;
     only entities of `resolution` are folded."""
-    entities_of = _document_entities(resolution, scope, types)
+    names_of = _document_entities(resolution, scope, types)
     folds: dict[str, str] = {}
     for short_id, documents in sorted(scope.documents_holding(resolution).items()):
-        full_id = _one_full_name(short_id, documents, entities_of)
+        full_id = _one_full_name(short_id, documents, names_of)
         if full_id is not None and full_id in resolution.protos:
             folds[short_id] = full_id
     return folds

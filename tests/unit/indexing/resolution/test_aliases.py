@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from graphrag_neo4j.indexing.records import ChunkExtraction, EntityMention, entity_id
+from graphrag_neo4j.indexing.resolution import aliases
 from graphrag_neo4j.indexing.resolution.aliases import AliasScope, RunAliasScopes, fold_aliases
 from graphrag_neo4j.indexing.resolution.decisions import Resolution, surface_merges
 from graphrag_neo4j.indexing.resolution.grouping import ExistingEntity, group_mentions
@@ -139,6 +140,28 @@ def test_a_batch_reads_only_the_documents_its_names_are_in() -> None:
     assert holding == {"Ebenezer Scrooge": ["d-s1"], "Scrooge": ["d-s1", "d-s2"]}
     # d-s2 holds "Scrooge" alone, so the short name is ambiguous there: nothing is folded.
     assert fold_aliases(resolution, scope, TYPES) == 0
+
+
+def test_a_short_name_in_a_long_document_compares_only_names_it_opens_or_closes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # One long document (a big text file) naming 2,000 people: "Scrooge" is checked against
+    # the one name ending on it, not against all 2,000 (that comparison, for every short name
+    # of every batch, made a long file's resolution quadratic in its length).
+    compared: list[tuple[str, str]] = []
+    real = aliases._is_alias
+
+    def counting(short_key: str, full_key: str) -> bool:
+        compared.append((short_key, full_key))
+        return real(short_key, full_key)
+
+    monkeypatch.setattr(aliases, "_is_alias", counting)
+    extractions = [_extraction(f"c{n}", f"Person{n} Surname{n}") for n in range(2000)]
+    extractions.append(_extraction("s1", "Ebenezer Scrooge", "Scrooge"))
+    resolution = _fold(extractions, {x.chunk_id: "book" for x in extractions})
+    folded = {m.from_name: m.into_id for m in resolution.merges if m.decided_by == "alias"}
+    assert folded == {"Scrooge": entity_id("Ebenezer Scrooge", "person")}
+    assert compared == [("scrooge", "ebenezer scrooge")]
 
 
 class _CountingReads(dict[str, Any]):

@@ -41,6 +41,7 @@ public final class Launcher {
     static final int MIN_PASSWORD_LENGTH = 8;
     static final int EXIT_BAD_USAGE = 2;
     static final String LOCALHOST = "127.0.0.1";
+    static final String TX_LOG_RETENTION = "1G size";
     static final String USER_LOG_CONFIG = "launcher/user-logs.xml";
     /** Written with this JVM's pid once the server has fully started (Bolt answers earlier). */
     static final String READY_FILE = "run/launcher.ready";
@@ -128,6 +129,10 @@ public final class Launcher {
         s.put("client.allow_telemetry", "false"); // Neo4j Browser: no usage reporting
         s.put("server.logs.user.config", home.resolve(USER_LOG_CONFIG).toString());
         s.put("server.memory.pagecache.size", options.getOrDefault("pagecache", "2g"));
+        // Neo4j keeps two days of transaction logs by default: 14 GB over the index of one
+        // 20 MB text, which filled a disk and made the database read-only. A local server
+        // serves no incremental backups or cluster members that would read them.
+        s.put("db.tx_log.rotation.retention_policy", TX_LOG_RETENTION);
         // Bolt's Netty event loops otherwise idle 5 s each before a shutdown completes.
         s.put("internal.dbms.bolt.netty_server_shutdown_quiet_period", "1");
         return s;
