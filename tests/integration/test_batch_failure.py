@@ -10,11 +10,10 @@ import pytest
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing import indexer
 from graphrag_neo4j.indexing.batch_failure import BatchFailedError, log_path
-from graphrag_neo4j.indexing.stages import registry
-from graphrag_neo4j.indexing.stages.base import BatchState
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
+from tests.integration.failing_stage import fail_after_writes
 
 pytestmark = pytest.mark.integration
 
@@ -22,20 +21,6 @@ TEXTS = {
     "paris": "Alice Smith met Carol Jones in Paris. Alice Smith wrote to Carol Jones.",
     "rome": "Alice Smith met Dan Brown in Rome. Dan Brown and Carol Jones sailed home.",
 }
-
-
-class _FailingStage:
-    """Fails after the write stage has written the batch's mentions."""
-
-    label = "injected failure"
-    estimate_row = "resolution"
-    usage_key = None
-
-    async def run(self, state: BatchState, services: Any, progress: Any) -> None:
-        raise KeyError("injected")
-
-    def estimate(self, inputs: Any) -> list[Any]:
-        return []
 
 
 def _rag(settings: Settings, tmp_path: Path) -> GraphRAG:
@@ -58,18 +43,11 @@ def _graph(store: Store) -> tuple[list[dict[str, Any]], dict[str, int]]:
     return documents, {e["name"]: e["frequency"] for e in entities}
 
 
-def _fail_after_writes(monkeypatch: pytest.MonkeyPatch) -> None:
-    stages = registry.AFTER_EXTRACTION
-    monkeypatch.setattr(registry, "AFTER_EXTRACTION", (*stages[:2], _FailingStage()))
-
-
-
-
 def test_a_failed_batch_is_rolled_back_named_and_resumed(
     store: Store, settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder = _inputs(tmp_path)
-    _fail_after_writes(monkeypatch)
+    fail_after_writes(monkeypatch)
     with _rag(settings, tmp_path) as rag, pytest.raises(BatchFailedError) as failed:
         rag.index([folder])
     said = str(failed.value)
@@ -98,7 +76,7 @@ def test_a_batch_left_half_written_is_cleared_before_it_is_indexed_again(
         for document in _graph(store)[0]:
             rag.delete(document["id"])
     # The server is gone before the roll-back could run: the batch stays half-written.
-    _fail_after_writes(monkeypatch)
+    fail_after_writes(monkeypatch)
 
     async def no_roll_back(self: indexer.Indexer, batch: Any) -> bool:
         return False

@@ -16,6 +16,7 @@ from graphrag_neo4j.indexing.stages import registry
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
+from tests.integration.failing_stage import fail_after_writes
 
 pytestmark = pytest.mark.integration
 
@@ -52,25 +53,6 @@ def test_a_long_document_split_across_batches_is_chained_and_marked_whole(
     assert marked[0]["complete"]  # marked indexed once its last piece was written
 
 
-class _FailOnBatch:
-    """A stage after the writes that fails in the given batch: a run stopped there."""
-
-    label = "injected failure"
-    estimate_row = "resolution"
-    usage_key = None
-
-    def __init__(self, batch: int) -> None:
-        self.batch, self.seen = batch, 0
-
-    async def run(self, state: Any, services: Any, progress: Any) -> None:
-        self.seen += 1
-        if self.seen == self.batch:
-            raise KeyError("stopped")
-
-    def estimate(self, inputs: Any) -> list[Any]:
-        return []
-
-
 def _tuned(settings: Settings, cache: Path) -> Settings:
     chunking = settings.chunking.model_copy(update={"size": 60, "overlap": 10})
     extraction = settings.extraction.model_copy(update={"method": "fast"})
@@ -105,7 +87,7 @@ def test_a_long_document_stopped_midway_resumes_after_its_whole_batches(
     assert clean_stats.chunks > 6 and _fingerprint(store)[1] == {}
 
     stages = registry.AFTER_EXTRACTION
-    monkeypatch.setattr(registry, "AFTER_EXTRACTION", (*stages[:2], _FailOnBatch(3), *stages[2:]))
+    fail_after_writes(monkeypatch, in_batch=3)
     if not rolled_back:  # killed: the third batch's chunks and mentions stay behind
         async def no_roll_back(self: indexer.Indexer, batch: Any) -> bool:
             return False
