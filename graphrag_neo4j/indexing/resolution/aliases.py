@@ -128,13 +128,13 @@ class DocumentNames:
 NamesOf = Callable[[str], DocumentNames]
 
 
-def _document_entities(
+def _document_names(
     resolution: Resolution, scope: AliasScope, types: Collection[str]
 ) -> NamesOf:
-    """The entities (of the alias types) a document mentions, as the batch sees them: a name
-    of the batch stands for its resolved entity, any other for itself (the scope may reach
-    past the batch: such a name still makes a short name ambiguous, and is never folded by
-    this batch). Each document is read once per batch."""
+    """The entities (of the alias types) a document mentions, indexed by name, as the batch
+    sees them: a name of the batch stands for its resolved entity, any other for itself (the
+    scope may reach past the batch: such a name still makes a short name ambiguous, and is
+    never folded by this batch). Each document is read once per batch."""
 
     @cache
     def names_of(document: str) -> DocumentNames:
@@ -170,7 +170,7 @@ def alias_folds(
 ) -> dict[str, str]:
     """short id -> full id, where every document using the short name holds one full name;
     only entities of `resolution` are folded."""
-    names_of = _document_entities(resolution, scope, types)
+    names_of = _document_names(resolution, scope, types)
     folds: dict[str, str] = {}
     for short_id, documents in sorted(scope.documents_holding(resolution).items()):
         full_id = _one_full_name(short_id, documents, names_of)
