@@ -26,8 +26,8 @@ CHARS_PER_WORD = 10  # a name written without spaces is bounded by its length in
 # A name may end on an abbreviation's full stop ("Walfredo de los Reyes Sr."): a sentence does
 # not (a dotted acronym, "Live and Die in L.A.", is one too).
 _ABBREVIATIONS = frozenset({
-    "bros", "co", "corp", "dr", "esq", "inc", "jr", "ltd", "mr", "mrs", "ms", "mt", "no", "plc",
-    "pty", "sr", "st",
+    "bros", "co", "corp", "dr", "esq", "inc", "jr", "ltd", "mr", "mrs", "ms", "mt", "plc", "pty",
+    "sr", "st",
 })
 
 

@@ -20,6 +20,7 @@ from graphrag_neo4j.indexing.extraction.names import junk_reason
     ("这是一个很长的中文句子" * 6, "longer than 60 characters without a space"),
     ("Then he went home at last.", "a sentence"),
     ("She married him in Paris.", "a sentence"),
+    ("The answer to that was no.", "a sentence"),  # "No." abbreviates nothing at the end
     ("FULL LICENSE THE FULL PROJECT GUTENBERG LICENSE", "a heading or notice in capitals"),
     ("None", "a placeholder"),
     ("n/a", "a placeholder"),
