@@ -353,10 +353,10 @@ class ExtractionSettings(_Section):
     )
     max_name_words: int = Field(
         6, ge=1,
-        description="Longest entity name, in words, an extraction method may read off the text"
-        " unless it is a title (every word capitalised but of, the, and...); longer phrases, URLs,"
-        " code, markup, sentences and headings in capitals are refused and counted (the triplets"
-        " method keeps the names its input states).",
+        description="Longest entity name, in words, unless it is a title (every word capitalised"
+        " but of, the, and...); longer phrases, URLs, code, markup, numbers, sentences and"
+        " headings in capitals are refused and counted, and a relation from an entity to such a"
+        " value becomes a fact in the entity's description.",
     )
     orphan_triplets: Literal["add_entity", "drop"] = Field(
         "add_entity", description="What to do with a triplet whose endpoint was not extracted."

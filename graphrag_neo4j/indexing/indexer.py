@@ -221,7 +221,7 @@ class Indexer:
             )
         with progress.stage(method.progress_label) as advance:
             extractions = await method.extract(batch, advance)
-        max_words = self.settings.extraction.max_name_words if method.names_from_text else None
+        max_words = self.settings.extraction.max_name_words
         checked = [extraction_within_limits(e, max_words) for e in extractions]
         _warn_refused(checked, max_words)
         checked = _within_schema(checked, self.settings, stats)
@@ -261,6 +261,7 @@ def _count(state: BatchState) -> None:
         stats.orphans_added += extraction.orphans_added
         stats.orphans_dropped += extraction.orphans_dropped
         stats.refused_names += len(extraction.refused_names)
+        stats.value_facts += extraction.value_facts
     # A document split across batches is counted in the batch that finishes it.
     finished = set(state.batch.finished_ids)
     chunk_documents = {c.id: c.document_id for c in state.batch.all_chunks}
@@ -285,17 +286,19 @@ def _within_schema(
     return mapped
 
 
-def _warn_refused(extractions: list[ChunkExtraction], max_words: int | None) -> None:
+def _warn_refused(extractions: list[ChunkExtraction], max_words: int) -> None:
     """One line per batch for the names refused as no entity names, with the first one."""
     refused = [pair for e in extractions for pair in e.refused_names]
     if not refused:
         return
     name, reason = refused[0]
+    facts = sum(e.value_facts for e in extractions)
     logger.warning(
-        "%d extracted names were refused as no entity names (URLs, code or markup, sentences,"
-        " headings in capitals, phrases of over %s words), with their relations; first: %r"
-        " (%s). Their words stay in the chunks for retrieval.",
-        len(refused), max_words, name[:80], reason,
+        "%d extracted names were refused as no entity names (URLs, code or markup, numbers,"
+        " sentences, headings in capitals, phrases of over %d words); first: %r (%s). %d"
+        " relations from an entity to one of them became facts in its description; their"
+        " words stay in the chunks for retrieval.",
+        len(refused), max_words, name[:80], reason, facts,
     )
     for name, reason in refused:
         logger.info("refused entity name %r: %s", name[:200], reason)

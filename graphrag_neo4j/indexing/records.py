@@ -103,4 +103,5 @@ class ChunkExtraction:
     orphans_added: int = 0
     orphans_dropped: int = 0
     refused_names: list[tuple[str, str]] = field(default_factory=list)  # (name, reason)
+    value_facts: int = 0  # relations to a refused name kept as facts on the other end
     refused_reason: str | None = None  # why nothing was read from this chunk's document

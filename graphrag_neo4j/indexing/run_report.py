@@ -26,6 +26,7 @@ class IndexStats:
     merges: int = 0
     dropped_records: int = 0
     refused_names: int = 0
+    value_facts: int = 0  # relations to a refused name, kept as facts on the other end
     orphans_added: int = 0
     orphans_dropped: int = 0
     triplets: int = 0

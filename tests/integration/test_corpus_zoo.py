@@ -80,8 +80,8 @@ def _assert_clean(stats: IndexStats, skipped: Sequence[object], refused: list[st
 def test_the_musique_triplets_sample_indexes_cleanly(
     store: Store, settings: Settings, tmp_path: Path
 ) -> None:
-    """A triplet corpus states its names itself: they are kept as given (numbers too, so no
-    junk rate applies), and nothing else is made up."""
+    """A triplet corpus states its names itself: they are kept, but for values (a year), whose
+    triplets become facts on their entity, and nothing else is made up."""
     with _engine(settings, tmp_path) as rag:
         stats = rag.index_triplets(ZOO / "musique.jsonl")
     records = [json.loads(line) for line in (ZOO / "musique.jsonl").read_text().splitlines()]
@@ -89,3 +89,9 @@ def test_the_musique_triplets_sample_indexes_cleanly(
     names = {r["name"] for r in store.read("bench/entity_names")}
     assert stats.documents == len(records) and stats.triplets > 0 and stats.relations > 0
     assert names and names <= stated, names - stated
+    assert _junk(store, settings.extraction.max_name_words)[1] == []
+    assert "1963" in stated and stats.value_facts >= 1 and stats.refused_names >= 1
+    (journal,) = store.read("bench/entities_named",
+                            names=["Journal of Small Business Management"])
+    assert "Journal of Small Business Management first published in 1963." in (
+        journal["description"])

@@ -35,7 +35,6 @@ class CapitalsExtraction:
     name = "capitals"
     description = "Capitalised words as entities, for the recipe test."
     progress_label = "extract (capitals)"
-    names_from_text = True
     needs_llm = False
     embeds_relations = True
 

@@ -97,8 +97,6 @@ class ExtractionMethod(Protocol):
     """One way to turn chunks into entity and relation mentions.
 
     `needs_llm`: the run calls the LLM (for extraction, or for the summaries it asks for).
-    `names_from_text`: it reads entity names off the text, so they are checked (URLs, code,
-    sentences are refused); False when the input states them itself.
     `embeds_relations`: its relations get sentence vectors (read by hops' relation search).
     `progress_label` names its bar in the run's progress and its time in the summary.
     """
@@ -106,7 +104,6 @@ class ExtractionMethod(Protocol):
     name: str
     description: str
     progress_label: str
-    names_from_text: bool
 
     @property
     def needs_llm(self) -> bool: ...

@@ -26,7 +26,6 @@ class LLMExtraction:
         "The LLM reads every chunk and returns typed entities with descriptions and "
         "relations (plus gleaning passes): the richest graph, at one or more calls per chunk.")
     progress_label = "extract (LLM)"
-    names_from_text = True
     needs_llm = True
     embeds_relations = True
 

@@ -1,8 +1,8 @@
 """Which extracted names cannot name an entity: URLs, code or markup, headings, sentences.
 
-Names a method reads off the text pass here before anything is written; a refused one (and
-the relations naming it) is dropped and counted, and its words stay in the chunk's text for
-retrieval. Names the input states itself (the triplets method) are kept as given.
+Every method's names pass here before anything is written; a refused one is dropped and
+counted, and its words stay in the chunk's text for retrieval. A relation from an entity to
+it becomes a fact on that entity (`facts`); other relations naming it are dropped.
 """
 
 from __future__ import annotations

@@ -55,9 +55,9 @@ class TripletExtraction:
     name = "triplets"
     description = (
         "Passages that bring their own subject-predicate-object triplets (`index --triplets "
-        "FILE.jsonl`): the triplets become the graph as given, no LLM, no NLP.")
+        "FILE.jsonl`): the triplets become the graph, a triplet to a value (a year, a number, a "
+        "phrase) a fact on its entity; no LLM, no NLP.")
     progress_label = "extract (triplets)"
-    names_from_text = False
     needs_llm = False
     embeds_relations = True
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from graphrag_neo4j.indexing.extraction.triplets import TripletExtraction
 from graphrag_neo4j.llm.calls import LLMCaller
 from graphrag_neo4j.llm.tokens import count_tokens
 from graphrag_neo4j.resources import load_prompt
@@ -57,7 +58,7 @@ class DescriptionMerger:
     prompts_dir: Path | None = None
     # Extractive descriptions (fast extraction) keep this many of their shortest sentences.
     max_sentences: int | None = None
-    # Words of an extractive description that an entity's vector encodes (None: all).
+    # Words of the description that an entity's vector encodes (None: all).
     vector_words: int | None = None
 
     @classmethod
@@ -68,7 +69,11 @@ class DescriptionMerger:
             fast = extraction.fast
             return cls(None, extraction.summary_token_budget, settings.prompts_dir,
                        fast.sentences_per_description, fast.vector_words)
-        return cls(llm, extraction.summary_token_budget, settings.prompts_dir)
+        # A triplet entity's description is its value facts ("presented in 1854"): its vector
+        # stays its name, which the question's names match (facts diluted them on MuSiQue).
+        vector_words = 0 if extraction.method == TripletExtraction.name else None
+        return cls(llm, extraction.summary_token_budget, settings.prompts_dir,
+                   vector_words=vector_words)
 
     def needs_summary(self, descriptions: list[str]) -> bool:
         """Whether the joined descriptions pass the budget (and an LLM is there to shorten them)."""

@@ -6,7 +6,8 @@ so one over-long record would leave the good documents of its batch incomplete a
 re-run. Such a record is refused before anything is written: a document whose id is over
 `MAX_KEY_BYTES` UTF-8 bytes is skipped, and an entity mention (with the relations naming it)
 whose name is over the limit is dropped, each with one warning line; the rest goes on.
-Names that are no entity names (`extraction.names`) are refused here too, with a reason.
+Names that are no entity names (`extraction.names`) are refused here too, with a reason; a
+relation from a kept name to one of them becomes a fact on that name (`extraction.facts`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import replace
 
+from graphrag_neo4j.indexing.extraction.facts import NO_VALUE_REASONS, value_facts, with_facts
 from graphrag_neo4j.indexing.extraction.names import junk_reason
 from graphrag_neo4j.indexing.records import ChunkExtraction, Document
 
@@ -53,8 +55,9 @@ def extraction_within_limits(
     extraction: ChunkExtraction, max_name_words: int | None = None
 ) -> ChunkExtraction:
     """The extraction without mentions whose names are over the limit, or (with
-    `max_name_words`) no entity names at all: URLs, code, sentences (refused with a reason);
-    both counted as dropped, with the relations naming them."""
+    `max_name_words`) no entity names at all: URLs, code, numbers, sentences (refused with a
+    reason); both counted as dropped, with the relations naming them, but for a relation from
+    a kept name to a refused one, which becomes a fact in that name's description."""
     names = {m.name for m in extraction.entities}
     names |= {end for r in extraction.relations for end in (r.subject, r.object)}
     long_names = {name for name in names if too_long(name)}
@@ -70,16 +73,21 @@ def extraction_within_limits(
             " are dropped.", extraction.chunk_id, preview(name), MAX_KEY_BYTES,
         )
     dropped_names = long_names | set(refused)
-    entities = [m for m in extraction.entities if m.name not in dropped_names]
+    values = {name for name, reason in refused.items() if reason not in NO_VALUE_REASONS}
+    facts = value_facts(extraction.relations, values,
+                        {m.name for m in extraction.entities} - dropped_names)
+    entities = with_facts([m for m in extraction.entities if m.name not in dropped_names], facts)
     relations = [
         r for r in extraction.relations
         if r.subject not in dropped_names and r.object not in dropped_names
     ]
-    dropped = len(extraction.entities) - len(entities) + len(extraction.relations) - len(relations)
+    dropped = (len(extraction.entities) - len(entities) + len(extraction.relations)
+               - len(relations) - len(facts.relations))
     return replace(
         extraction,
         entities=entities,
         relations=relations,
         dropped_records=extraction.dropped_records + dropped,
         refused_names=[*extraction.refused_names, *refused.items()],
+        value_facts=extraction.value_facts + len(facts.relations),
     )

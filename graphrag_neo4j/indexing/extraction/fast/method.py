@@ -34,7 +34,6 @@ class FastExtraction:
         "spaCy's named entities and frequent noun phrases related by co-occurrence, with "
         "verbatim sentences as descriptions: thousands of words a second, no LLM.")
     progress_label = "extract (fast, spaCy)"
-    names_from_text = True
 
     @property
     def needs_llm(self) -> bool:

@@ -40,6 +40,17 @@ def test_fast_mergers_carry_the_vector_words_and_llm_ones_embed_everything() -> 
     assert DescriptionMerger.from_settings(None, settings).vector_words is None
 
 
+def test_triplet_entity_vectors_keep_to_the_name_and_their_facts_are_joined() -> None:
+    settings = Settings()
+    settings.extraction.method = "triplets"
+    merger = DescriptionMerger.from_settings(None, settings)
+    assert merger.vector_words == 0 and merger.max_sentences is None
+    assert entity_embedding_text("Publix", "Publix founded in 1930.", merger.vector_words) == (
+        "Publix")
+    settings.extraction.method = "llm"
+    assert DescriptionMerger.from_settings(None, settings).vector_words is None
+
+
 def test_extractive_descriptions_prefer_sentences_that_say_something() -> None:
     sentences = ["Ebenezer!", "Bob Cratchit was clerk to Ebenezer Scrooge.",
                  "'Mr. Scrooge!' said Bob.",

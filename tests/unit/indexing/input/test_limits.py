@@ -75,8 +75,37 @@ def test_names_that_name_nothing_are_refused_with_their_relations_and_counted() 
     kept = extraction_within_limits(extraction, max_name_words=6)
     assert [m.name for m in kept.entities] == ["Ada"]
     assert [r.object for r in kept.relations] == ["Babbage"]
-    assert kept.dropped_records == 3
+    # The relation to the URL names Ada: it stays, as a fact in her description.
+    assert kept.entities[0].description == "Ada visits http://www.pgdp.net A CHRISTMAS CAROL."
+    assert kept.dropped_records == 2 and kept.value_facts == 1
     assert kept.refused_names == [("NEO4J_PASSWORD", "code or markup"),
                                   ("http://www.pgdp.net A CHRISTMAS CAROL", "a URL")]
     # Without a word limit (names the input states) only the byte limit applies.
     assert extraction_within_limits(extraction) is extraction
+
+
+def test_a_relation_to_a_value_becomes_a_fact_on_the_entity_it_names() -> None:
+    extraction = ChunkExtraction(
+        "c1",
+        [EntityMention("c1", "Riemann integral", "concept", "An integral."),
+         EntityMention("c1", "1854", "date", ""),
+         EntityMention("c1", "census", "event", ""),
+         EntityMention("c1", "2010", "date", ""),
+         EntityMention("c1", "unknown", "person", "")],
+        [RelationMention("c1", "Riemann integral", "presented in", "1854"),
+         RelationMention("c1", "Riemann integral", "published in", "1868",
+                         description="Published in 1868, after Riemann's death."),
+         RelationMention("c1", "2010", "is the year of", "census"),
+         RelationMention("c1", "1854", "precedes", "1868"),
+         RelationMention("c1", "census", "counted by", "unknown")],
+    )
+    kept = extraction_within_limits(extraction, max_name_words=6)
+    assert {m.name: m.description for m in kept.entities} == {
+        "Riemann integral": "An integral. Riemann integral presented in 1854. Published in 1868,"
+                            " after Riemann's death.",
+        "census": "2010 is the year of census.",
+    }
+    # Between two values there is no entity to hold a fact; a placeholder holds no value.
+    assert kept.relations == [] and kept.value_facts == 3
+    assert kept.dropped_records == 3 + 2
+    assert {name for name, _ in kept.refused_names} == {"1854", "1868", "2010", "unknown"}
