@@ -5,12 +5,16 @@ scripted rate limit (429 + Retry-After past N calls in flight) and, optionally, 
         ...  # point a client at stub.base_url; stub.counts says what it did
 Chat replies are `answer(prompt)`; streamed when asked (with usage in a last chunk when the
 request asks for it, as OpenAI does). /v1/embeddings answers with `embedder.embed_documents`
-when an embedder is given. Keep-alive HTTP/1.1, like hosted APIs.
+when an embedder is given, as little-endian float32 in base64 when the request asks
+`encoding_format: "base64"` (as OpenAI does, and as its Python client asks by default).
+Keep-alive HTTP/1.1, like hosted APIs.
 """
 
 from __future__ import annotations
 
+import base64
 import json
+import struct
 import threading
 import time
 from collections import Counter
@@ -124,8 +128,9 @@ def _handler(config: StubConfig, counts: StubCounts, answer: Callable[[str], str
             with counts.lock:
                 counts.embedded_texts += len(texts)
                 counts.embedded_tokens += tokens
+            encode = _base64 if body.get("encoding_format") == "base64" else list
             self._json(200, {"object": "list", "model": body.get("model", "stub-embedder"),
-                             "data": [{"object": "embedding", "index": i, "embedding": list(v)}
+                             "data": [{"object": "embedding", "index": i, "embedding": encode(v)}
                                       for i, v in enumerate(vectors)],
                              "usage": {"prompt_tokens": tokens, "total_tokens": tokens}})
 
@@ -187,6 +192,11 @@ def _handler(config: StubConfig, counts: StubCounts, answer: Callable[[str], str
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 128  # the default 5 drops connections when 25 calls open at once
+
+
+def _base64(vector: list[float]) -> str:
+    """A vector as OpenAI's base64 encoding sends it: little-endian float32 bytes."""
+    return base64.b64encode(struct.pack(f"<{len(vector)}f", *vector)).decode("ascii")
 
 
 @contextmanager
