@@ -1,6 +1,7 @@
-"""The index command loads no LangChain and no openai client until a call misses the cache.
+"""The index command loads no LangChain and no openai client until a call misses the cache,
+and no pandas or pyarrow at all.
 
-Those imports take over a second; a warm run (every LLM reply and vector cached) needs neither.
+Those imports take over a second; a warm run (every LLM reply and vector cached) needs none.
 Each check runs in a fresh interpreter, since this one has long imported both.
 """
 
@@ -63,6 +64,15 @@ def test_the_model_side_is_what_the_list_names() -> None:
 def test_the_index_command_imports_no_langchain_and_no_openai() -> None:
     imports = "; ".join(f"import {name}" for name in _index_modules())
     assert _run(f"{imports}; {LOADED}").strip() == "[]"
+
+
+def test_the_driver_starts_without_pandas_and_pyarrow_which_stay_importable() -> None:
+    imports = "; ".join(f"import {name}" for name in _index_modules())
+    dataframes = "[m for m in ('pandas', 'pyarrow') if m in sys.modules]"
+    loaded = _run(f"{imports}; import sys; print({dataframes}); import neo4j._optional_deps as d;"
+                  " print(d.np is not None, d.pd, d.pa); import pandas, pyarrow.parquet;"
+                  " print(pandas.DataFrame({'a': [1]}).shape)")
+    assert loaded.split("\n")[:3] == ["[]", "True None None", "(1, 1)"]
 
 
 @pytest.mark.filterwarnings("ignore:A test tried to use socket.socket")
