@@ -60,9 +60,10 @@ def junk_reason(name: str, max_words: int) -> str | None:
 
 
 def _titled(words: list[str]) -> bool:
-    """Every word capitalised (or a number), but for the small words titles keep lower-case."""
+    """Every word capitalised (or a number), but for the small words titles keep lower-case;
+    a dash between words, or a minus sign before a number, is no word."""
     for word in words:
-        bare = word.strip("\"'“”‘’()[],:;!?.")
+        bare = word.strip("\"'“”‘’()[],:;!?.-–—")
         if bare and not (bare[0].isupper() or bare[0].isdigit()
                          or bare.lower() in _TITLE_JOINERS):
             return False

@@ -40,6 +40,7 @@ def test_what_names_nothing_is_refused_with_its_reason(name: str, reason: str) -
     "Alexander and the Terrible, Horrible, No Good, Very Bad Day",
     "Terms of Use and Redistributing Project Gutenberg",
     "Walfredo de los Reyes Sr.", "Live and Die in L.A.", "William Collins, Sons & Co. Ltd.",
+    "-58 Degrees – Exploring Siberia on Skies", "Star Wars: Episode IV — A New Hope",
 ])
 def test_names_stay_names(name: str) -> None:
     assert junk_reason(name, max_words=6) is None
