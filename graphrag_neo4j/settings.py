@@ -317,8 +317,17 @@ class ExtractionSchemaSettings(_Section):
     )
     outside: Literal["closest", "other"] = Field(
         "closest",
-        description="A type or relation outside the schema: closest = the most similar allowed"
-        " one (by spelling), or `other` when none is similar; other = always `other`.",
+        description="A type or relation outside the schema: closest = the allowed one spelled"
+        " alike (a typo, a plural), else the one closest in meaning (the embedder's cosine"
+        " between the value and the allowed name with its description, at least"
+        " min_similarity: `location` -> place), else `other`; other = always `other`.",
+    )
+    min_similarity: float = Field(
+        0.35, ge=-1.0, le=1.0,
+        description="Least cosine similarity for outside = closest to map a type or relation by"
+        " meaning. With MiniLM and the four-type schema of docs/indexing.md, 0.35 keeps location,"
+        " company, human, festival (0.46-0.61) and leaves concept, date, product (0.20-0.26)"
+        " `other`; another embedder may want another value.",
     )
 
 

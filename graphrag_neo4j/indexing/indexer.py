@@ -22,6 +22,7 @@ from graphrag_neo4j.indexing.extraction.base import (
 )
 from graphrag_neo4j.indexing.extraction.registry import create_extraction_method
 from graphrag_neo4j.indexing.extraction.schema import ExtractionSchema, SchemaCounts, apply_schema
+from graphrag_neo4j.indexing.extraction.schema_meanings import learn_meanings
 from graphrag_neo4j.indexing.extraction.triplets import TripletExtraction
 from graphrag_neo4j.indexing.graph.deletion import delete_document
 from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
@@ -63,6 +64,8 @@ class Indexer:
     embedder: EmbeddingCaller
     llm: LLMCaller | None = None
     console: Console = field(default_factory=lambda: Console(stderr=True))
+    # The extraction schema with the meanings its batches have learnt (None until the first).
+    _schema: ExtractionSchema | None = field(default=None, init=False, repr=False)
 
     @property
     def services(self) -> IndexingServices:
@@ -207,6 +210,27 @@ class Indexer:
             return False
         return True
 
+    async def _within_schema(
+        self, extractions: list[ChunkExtraction], stats: IndexStats
+    ) -> list[ChunkExtraction]:
+        """The extractions mapped onto `[extraction.schema]` (as they are without one), counted;
+        the meanings learnt for unknown types and predicates are kept for the next batches."""
+        settings = self.settings.extraction.schema_
+        if self._schema is None:
+            self._schema = ExtractionSchema.from_settings(settings)
+        if self._schema is None:
+            return extractions
+        self._schema = await learn_meanings(self._schema, extractions, self.embedder,
+                                            settings.min_similarity)
+        counts = SchemaCounts()
+        mapped = [apply_schema(e, self._schema, counts) for e in extractions]
+        stats.schema_types_mapped += counts.types["mapped"]
+        stats.schema_types_other += counts.types["other"]
+        stats.schema_relations_mapped += counts.relations["mapped"]
+        stats.schema_relations_other += counts.relations["other"]
+        stats.schema_outside_patterns += counts.outside_patterns
+        return mapped
+
     async def _index_batch(
         self, method: ExtractionMethod, batch: Batch, progress: StageProgress, stats: IndexStats,
         scopes: RunAliasScopes,
@@ -224,7 +248,7 @@ class Indexer:
         max_words = self.settings.extraction.max_name_words
         checked = [extraction_within_limits(e, max_words) for e in extractions]
         _warn_refused(checked, max_words)
-        checked = _within_schema(checked, self.settings, stats)
+        checked = await self._within_schema(checked, stats)
         state = BatchState(batch, checked, stats, embed_relations=method.embeds_relations)
         if isinstance(method, CorpusWide):
             state.scope = scopes.of(method.corpus_extractions(), lambda: {
@@ -267,23 +291,6 @@ def _count(state: BatchState) -> None:
     chunk_documents = {c.id: c.document_id for c in state.batch.all_chunks}
     stats.unextracted_documents += len({chunk_documents[e.chunk_id] for e in state.extractions
                                         if e.refused_reason is not None} & finished)
-
-
-def _within_schema(
-    extractions: list[ChunkExtraction], settings: Settings, stats: IndexStats
-) -> list[ChunkExtraction]:
-    """The extractions mapped onto `[extraction.schema]` (as they are without one), counted."""
-    schema = ExtractionSchema.from_settings(settings.extraction.schema_)
-    if schema is None:
-        return extractions
-    counts = SchemaCounts()
-    mapped = [apply_schema(e, schema, counts) for e in extractions]
-    stats.schema_types_mapped += counts.types["mapped"]
-    stats.schema_types_other += counts.types["other"]
-    stats.schema_relations_mapped += counts.relations["mapped"]
-    stats.schema_relations_other += counts.relations["other"]
-    stats.schema_outside_patterns += counts.outside_patterns
-    return mapped
 
 
 def _warn_refused(extractions: list[ChunkExtraction], max_words: int) -> None:

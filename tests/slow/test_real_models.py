@@ -8,12 +8,15 @@ import numpy as np
 import pytest
 
 from graphrag_neo4j.cli.models import embedding_probe_texts, probe_embedder, probe_llm
+from graphrag_neo4j.indexing.extraction.schema import ExtractionSchema
+from graphrag_neo4j.indexing.extraction.schema_meanings import learn_meanings
+from graphrag_neo4j.indexing.records import ChunkExtraction, EntityMention
 from graphrag_neo4j.llm.costs.stats import EMBEDDING_STAGE
 from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
 from graphrag_neo4j.llm.offline.catalog import MINILM
 from graphrag_neo4j.llm.offline.embeddings import MiniLMEmbeddings
 from graphrag_neo4j.llm.tokens import count_tokens
-from graphrag_neo4j.settings import Settings
+from graphrag_neo4j.settings import ExtractionSchemaSettings, Settings
 
 pytestmark = pytest.mark.slow
 
@@ -89,3 +92,17 @@ async def test_offline_llm_probe_reply_is_parseable() -> None:
     description, result = await probe_llm(settings)
     assert "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf" in description
     assert result.ok, result.detail
+
+
+async def test_minilm_maps_spacy_types_onto_a_schema_by_meaning_at_the_default_similarity() -> None:
+    schema_settings = ExtractionSchemaSettings(entity_types={
+        "person": "a human being or a ghost", "place": "a town, street or house",
+        "organization": "a firm, a school or a charity", "event": "a feast or a visit"})
+    schema = ExtractionSchema.from_settings(schema_settings)
+    assert schema is not None
+    types = ["location", "company", "human", "festival", "concept", "date", "product"]
+    extraction = ChunkExtraction("c", [EntityMention("c", t, t, "") for t in types])
+    embedder = EmbeddingCaller(MiniLMEmbeddings(), Settings().embedding, None)
+    schema = await learn_meanings(schema, [extraction], embedder, schema_settings.min_similarity)
+    assert [schema.map_type(t)[0] for t in types] == [
+        "place", "organization", "person", "event", "other", "other", "other"]
