@@ -193,6 +193,19 @@ class FakeEmbeddings(Embeddings):
         return self._vector(text)
 
 
+class RecordingEmbeddings(FakeEmbeddings):
+    """FakeEmbeddings that keep every document text they were asked to embed, in order."""
+
+    def __init__(self, dimension: int = 384) -> None:
+        super().__init__(dimension)
+        self.texts: list[str] = []
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """One vector per text, each text recorded."""
+        self.texts += texts
+        return super().embed_documents(texts)
+
+
 _NAME = re.compile(r"\b[A-Z][a-z]{3,}(?: [A-Z][a-z]+)*")
 _EXTRACTION_TEXT = re.compile(r"Text:\n(.*)\n\nOutput:\s*$", re.DOTALL)
 _NAMES_PER_CHUNK = 6

@@ -15,7 +15,7 @@ from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.query.lazy_reports import waiting
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
+from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings, RecordingEmbeddings
 
 pytestmark = pytest.mark.integration
 
@@ -164,18 +164,6 @@ def test_every_community_gets_a_full_report_and_broken_json_falls_back(
             assert len(findings) == 5 and all(f["summary"] and f["explanation"] for f in findings)
             assert "[Data: Entities (" in row["full_content"]
             assert row["full_content"].startswith(f"# {row['title']}")
-
-
-class RecordingEmbeddings(FakeEmbeddings):
-    """FakeEmbeddings that keeps every text it embeds."""
-
-    def __init__(self) -> None:
-        super().__init__(dimension=384)
-        self.texts: list[str] = []
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        self.texts += texts
-        return super().embed_documents(texts)
 
 
 def test_a_build_writing_reports_embeds_the_reports_not_the_extracts_they_replace(

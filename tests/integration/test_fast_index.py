@@ -10,7 +10,7 @@ import pytest
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
+from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings, RecordingEmbeddings
 from tests.integration.text_files import write_texts
 
 pytestmark = pytest.mark.integration
@@ -201,24 +201,12 @@ def test_fast_relations_get_vectors_only_when_the_setting_asks(
     assert embedded[frozenset(("Alice Smith", "Carol Jones"))] is True  # touched again by Rome
 
 
-class _RecordingEmbeddings(FakeEmbeddings):
-    """FakeEmbeddings that keep every text they were asked to embed."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.texts: list[str] = []
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        self.texts.extend(texts)
-        return super().embed_documents(texts)
-
-
 def test_fast_entity_vectors_encode_the_name_and_are_not_redone_for_new_sentences(
     store: Store, settings: Settings, tmp_path: Path
 ) -> None:
     extraction = settings.extraction.model_copy(update={"method": "fast"})
     tuned = settings.model_copy(update={"cache_dir": tmp_path / "cache", "extraction": extraction})
-    recorder = _RecordingEmbeddings()
+    recorder = RecordingEmbeddings()
     (paris,) = write_texts(tmp_path / "one", paris=PARIS)
     (rome,) = write_texts(tmp_path / "two", rome=ROME)
     with GraphRAG(tuned, llm=FakeChatModel(rules=[]), embeddings=recorder) as rag:
@@ -237,7 +225,7 @@ def test_fast_entity_vectors_take_the_description_words_asked_for(
     fast = settings.extraction.fast.model_copy(update={"vector_words": 3})
     extraction = settings.extraction.model_copy(update={"method": "fast", "fast": fast})
     tuned = settings.model_copy(update={"cache_dir": tmp_path / "cache", "extraction": extraction})
-    recorder = _RecordingEmbeddings()
+    recorder = RecordingEmbeddings()
     (paris,) = write_texts(tmp_path / "one", paris=PARIS)
     with GraphRAG(tuned, llm=FakeChatModel(rules=[]), embeddings=recorder) as rag:
         rag.index([paris])

@@ -8,7 +8,12 @@ import re
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings, UnmatchedPromptError
+from graphrag_neo4j.testing import (
+    FakeChatModel,
+    FakeEmbeddings,
+    RecordingEmbeddings,
+    UnmatchedPromptError,
+)
 
 
 def _cosine(a: list[float], b: list[float]) -> float:
@@ -89,3 +94,10 @@ def test_fake_embeddings_are_case_insensitive_and_like_word_parts() -> None:
 def test_fake_embeddings_reject_a_zero_dimension() -> None:
     with pytest.raises(ValueError, match="dimension"):
         FakeEmbeddings(dimension=0)
+
+
+def test_recording_embeddings_keep_every_document_text_and_embed_as_the_fake_does() -> None:
+    recorder, plain = RecordingEmbeddings(dimension=32), FakeEmbeddings(dimension=32)
+    assert recorder.embed_documents(["a", "b"]) == plain.embed_documents(["a", "b"])
+    recorder.embed_documents(["a"])
+    assert recorder.texts == ["a", "b", "a"]

@@ -7,7 +7,7 @@ from graphrag_neo4j.indexing.extraction.schema_meanings import closest_in_meanin
 from graphrag_neo4j.indexing.records import ChunkExtraction, EntityMention, RelationMention
 from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
 from graphrag_neo4j.settings import EmbeddingSettings, ExtractionSchemaSettings
-from graphrag_neo4j.testing import FakeEmbeddings
+from graphrag_neo4j.testing import RecordingEmbeddings
 
 SCHEMA = ExtractionSchemaSettings(
     entity_types={"person": "a human being or a ghost", "place": "a town, street or house"},
@@ -26,18 +26,6 @@ def test_each_value_gets_the_nearest_allowed_name_or_other_below_the_least_simil
     assert closest_in_meaning(["town"], [[1, 0]], [], [], 0.5) == {"town": "other"}
 
 
-class _Counting(FakeEmbeddings):
-    """Word-overlap vectors that count what they embed."""
-
-    def __init__(self) -> None:
-        super().__init__(dimension=256)
-        self.texts: list[str] = []
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        self.texts += texts
-        return super().embed_documents(texts)
-
-
 def _extraction(entity_type: str, predicate: str) -> ChunkExtraction:
     return ChunkExtraction(
         "c",
@@ -46,7 +34,7 @@ def _extraction(entity_type: str, predicate: str) -> ChunkExtraction:
 
 
 async def test_meanings_are_learnt_once_and_map_what_spelling_cannot() -> None:
-    model = _Counting()
+    model = RecordingEmbeddings()
     embedder = EmbeddingCaller(model, EmbeddingSettings(), None)
     schema = ExtractionSchema.from_settings(SCHEMA)
     assert schema is not None
