@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 
+from graphrag_neo4j.indexing.extraction.names import PLACEHOLDER
 from graphrag_neo4j.indexing.records import EntityMention, RelationMention
 
 # Refusal reasons whose name holds no value worth a fact: "born in unknown" says nothing.
-NO_VALUE_REASONS = frozenset({"a placeholder"})
+NO_VALUE_REASONS = frozenset({PLACEHOLDER})
 
 
 @dataclass

@@ -21,6 +21,7 @@ _TITLE_JOINERS = frozenset({
 # What a model writes for a missing end of a triplet, and leading words of a time or place
 # phrase ("in 1963"): neither names anything.
 _PLACEHOLDERS = frozenset({"none", "null", "nil", "n/a", "na", "unknown", "unnamed", "-", "?"})
+PLACEHOLDER = "a placeholder"  # the reason of a name that stands for nothing
 _PHRASE_STARTS = frozenset({"in", "on", "at", "during", "since", "until", "before", "after"})
 CHARS_PER_WORD = 10  # a name written without spaces is bounded by its length instead
 # A name may end on an abbreviation's full stop ("Walfredo de los Reyes Sr."): a sentence does
@@ -39,7 +40,7 @@ def junk_reason(name: str, max_words: int) -> str | None:
     """
     words = name.split()
     if name.strip().lower() in _PLACEHOLDERS:
-        return "a placeholder"
+        return PLACEHOLDER
     if not any(ch.isalpha() for ch in name):
         return "no letters (a number or symbols)"
     if len(words) > 1 and words[0] in _PHRASE_STARTS:
