@@ -64,8 +64,11 @@ class Indexer:
     embedder: EmbeddingCaller
     llm: LLMCaller | None = None
     console: Console = field(default_factory=lambda: Console(stderr=True))
-    # The extraction schema with the meanings its batches have learnt (None until the first).
-    _schema: ExtractionSchema | None = field(default=None, init=False, repr=False)
+    # The extraction schema (None without one), with the meanings its batches have learnt.
+    _schema: ExtractionSchema | None = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._schema = ExtractionSchema.from_settings(self.settings.extraction.schema_)
 
     @property
     def services(self) -> IndexingServices:
@@ -215,13 +218,10 @@ class Indexer:
     ) -> list[ChunkExtraction]:
         """The extractions mapped onto `[extraction.schema]` (as they are without one), counted;
         the meanings learnt for unknown types and predicates are kept for the next batches."""
-        settings = self.settings.extraction.schema_
-        if self._schema is None:
-            self._schema = ExtractionSchema.from_settings(settings)
         if self._schema is None:
             return extractions
         self._schema = await learn_meanings(self._schema, extractions, self.embedder,
-                                            settings.min_similarity)
+                                            self.settings.extraction.schema_.min_similarity)
         counts = SchemaCounts()
         mapped = [apply_schema(e, self._schema, counts) for e in extractions]
         stats.schema_types_mapped += counts.types["mapped"]

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import numpy as np
-
 from graphrag_neo4j.indexing.extraction.schema import OTHER, ExtractionSchema
 from graphrag_neo4j.indexing.records import ChunkExtraction
+from graphrag_neo4j.indexing.vectors import unit_rows
 from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
 
 
@@ -21,16 +20,10 @@ def closest_in_meaning(
     that one is below `min_similarity`."""
     if not values or not allowed:
         return dict.fromkeys(values, OTHER)
-    similarity = _unit(values_vectors) @ _unit(allowed_vectors).T
+    similarity = unit_rows(values_vectors) @ unit_rows(allowed_vectors).T
     best = similarity.argmax(axis=1)
     return {value: allowed[int(i)] if similarity[row, i] >= min_similarity else OTHER
             for row, (value, i) in enumerate(zip(values, best, strict=True))}
-
-
-def _unit(vectors: Sequence[Sequence[float]]) -> np.ndarray:
-    matrix = np.asarray(vectors, dtype=np.float32)
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return matrix / np.where(norms == 0, 1, norms)
 
 
 async def _meanings(

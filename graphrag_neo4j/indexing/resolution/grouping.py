@@ -11,6 +11,7 @@ import numpy as np
 
 from graphrag_neo4j.content_ids import content_id
 from graphrag_neo4j.indexing.records import EntityMention, entity_id, normalize_name
+from graphrag_neo4j.indexing.vectors import unit_rows
 
 UNKNOWN = "unknown"
 _WORD = re.compile(r"\w+", flags=re.UNICODE)
@@ -172,8 +173,7 @@ def _candidate_pairs(
     for members in by_word.values():
         if len(members) <= 50:  # a word shared by many names ("the", "river") says nothing
             pairs.update((a, b) for i, a in enumerate(members) for b in members[i + 1 :])
-    matrix = np.asarray([embeddings[p.id] for p in protos], dtype=np.float32)
-    matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
+    matrix = unit_rows([embeddings[p.id] for p in protos])
     rows, cols = np.nonzero(np.triu(matrix @ matrix.T, k=1) >= threshold)
     pairs.update(zip(rows.tolist(), cols.tolist(), strict=True))
     return pairs
