@@ -35,6 +35,13 @@ def lucene_query(text: str) -> str:
     return " ".join(list(dict.fromkeys(kept))[:MAX_TERMS])
 
 
+def lucene_fuzzy_query(text: str) -> str:
+    """The text's words, lower-cased, each allowed Lucene's edit distance for its length (two
+    from five letters, one from three), as an OR query; word characters only, as above."""
+    words = list(dict.fromkeys(w.casefold() for w in _WORD.findall(text)))[:MAX_TERMS]
+    return " ".join(w + ("~" if len(w) >= 5 else "~1" if len(w) >= 3 else "") for w in words)
+
+
 def reciprocal_rank_fusion(
     rankings: Sequence[Sequence[T]], key: Callable[[T], K], k: int = RRF_K
 ) -> list[T]:

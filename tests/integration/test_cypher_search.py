@@ -128,6 +128,21 @@ def test_an_exact_name_that_finds_nothing_is_matched_in_part_before_any_repair_c
                                " were matched in part.")
 
 
+def test_a_misspelt_name_that_finds_nothing_is_written_the_graphs_way_before_any_repair_call(
+    graph: Store, settings: Settings, tmp_path: Path
+) -> None:
+    misspelt = ("MATCH (s:Person)-[:RELATED]-(b:__Entity__) WHERE toLower(s.name) CONTAINS"
+                " 'bob crachit' RETURN count(DISTINCT b) AS related")
+    with _rag(settings, tmp_path, misspelt, NOBODY) as rag:  # the LLM's repair counts zero
+        answer = rag.retrieve("How many things is Bob Crachit related to?", method="cypher")
+    first, second = answer.sources["Cypher"][0]["attempts"]
+    assert first["query"] == misspelt
+    assert second["query"] == misspelt.replace("bob crachit", "bob cratchit")
+    assert answer.sources["Results"][0]["related"] > 0
+    assert answer.notes[0] == ("cypher: the first query found only zeros, so a name it misspelt"
+                               " was written the graph's way.")
+
+
 # Names in lists, no verb between them: fast extraction relates them by co-occurrence only.
 GATHERINGS = (
     "Ebenezer Scrooge, Jacob Marley and Bob Cratchit. Belle, Fezziwig and Ebenezer Scrooge in"

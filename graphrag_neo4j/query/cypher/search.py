@@ -5,12 +5,12 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from graphrag_neo4j.communities.citations import strip_citations
-from graphrag_neo4j.query.base import Answer, Query, Services
+from graphrag_neo4j.query.base import Answer, GraphReader, Query, Services
 from graphrag_neo4j.query.context import Row, SearchContext, TableBuilder, history_block
 from graphrag_neo4j.query.cypher.attempt import (
     Attempt,
@@ -22,7 +22,9 @@ from graphrag_neo4j.query.cypher.known_names import with_known_names
 from graphrag_neo4j.query.cypher.names import describe
 from graphrag_neo4j.query.cypher.partial_names import names_in_part
 from graphrag_neo4j.query.cypher.schema import GraphSchema, read_schema
+from graphrag_neo4j.query.cypher.spelling import closest_spelling, respelt, written_names
 from graphrag_neo4j.query.cypher.writing import as_run, repair_query, write_query
+from graphrag_neo4j.query.hybrid import lucene_fuzzy_query
 from graphrag_neo4j.query.local import LocalSearch
 from graphrag_neo4j.query.passages import NO_DATA, answer_from_context
 from graphrag_neo4j.resources import load_prompt
@@ -54,24 +56,46 @@ def rows_answer(rows: list[Row]) -> str:
     return "\n".join(["The query found:", *lines])
 
 
-Rewrite = Callable[[Attempt], "str | None"]
+Rewrite = Callable[[Attempt], Awaitable["str | None"]]
+# How many fuzzy name matches are weighed for each name a query wrote.
+SPELLING_CANDIDATES = 10
 
 
-def _rewrites(schema: GraphSchema) -> list[tuple[str, Rewrite]]:
+def _rewrites(schema: GraphSchema, store: GraphReader) -> list[tuple[str, Rewrite]]:
     """The repairs that need no LLM call, in order, each with what the notes say of it; each
     gets the query before it and gives the rewritten query, or None when that query does not
     call for it."""
 
-    def known(attempt: Attempt) -> str | None:
+    async def known(attempt: Attempt) -> str | None:
         if attempt.status != "unknown":
             return None
         return as_run(with_known_names(attempt.query, attempt.unknown, schema), schema)
 
-    def partial(attempt: Attempt) -> str | None:
+    async def partial(attempt: Attempt) -> str | None:
         return names_in_part(attempt.query) if attempt.found_nothing else None
 
+    async def spelt(attempt: Attempt) -> str | None:
+        if not attempt.found_nothing:
+            return None
+        spellings = await graph_spellings(store, written_names(attempt.query))
+        return respelt(attempt.query, spellings) if spellings else None
+
     return [("the graph's own names were put in their place", known),
-            ("its exact names were matched in part", partial)]
+            ("its exact names were matched in part", partial),
+            ("a name it misspelt was written the graph's way", spelt)]
+
+
+async def graph_spellings(store: GraphReader, written: list[str]) -> dict[str, str]:
+    """Each written name the graph spells otherwise -> the graph's spelling (fuzzy fulltext
+    candidates, the closest kept when alike enough)."""
+    names = [{"written": name, "query": query} for name in written
+             if (query := lucene_fuzzy_query(name))]
+    if not names:
+        return {}
+    rows = await asyncio.to_thread(store.read, "query/entity_names_by_spelling", names=names,
+                                   limit=SPELLING_CANDIDATES)
+    spellings = {row["written"]: closest_spelling(row["written"], row["names"]) for row in rows}
+    return {written: spelling for written, spelling in spellings.items() if spelling}
 
 
 def _repair_notes(attempts: list[Attempt]) -> list[str]:
@@ -142,12 +166,12 @@ class CypherSearch:
     async def _repairs(self, first: Attempt, query: Query, schema: GraphSchema) -> list[Attempt]:
         """What followed a first query that was refused, failed or found nothing: the
         rewrites that need no LLM call (names the graph lacks replaced by its own, exact
-        names matched in part), each run when the query before it asks for it, then, if
-        still nothing, one corrected query."""
+        names matched in part, misspelt names spelt the graph's way), each run when the
+        query before it asks for it, then, if still nothing, one corrected query."""
         attempts: list[Attempt] = []
         last = first
-        for note, rewrite in _rewrites(schema):
-            if (text := rewrite(last)) is not None and text != last.query:
+        for note, rewrite in _rewrites(schema, self.services.store):
+            if (text := await rewrite(last)) is not None and text != last.query:
                 last = await self._attempt(text, query)
                 last.rewrite = note
                 attempts.append(last)

@@ -1,0 +1,73 @@
+"""Names the model misspelt, spelt the graph's way: the repair, with no LLM call, of a query that
+found nothing because a name in it is written as no entity is ("robert de niore")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from difflib import SequenceMatcher
+
+from graphrag_neo4j.query.cypher.literals import literal_spans, masked
+
+# How alike (difflib's ratio, without case) a written name and a graph name must be: a letter
+# or two wrong in a name of ten; a different name of the same shape stays below it.
+MIN_LIKENESS = 0.85
+# A string literal compared with a name: {name: 'X'}, x.name = 'X', toLower(x.name) CONTAINS
+# toLower('X'), x.name STARTS WITH 'X'... (found in the masked text: the value is a mask run).
+_NAME_LITERAL = re.compile(
+    r"(?:\bname\s*:\s*|\.name\s*\)?\s*(?:=|CONTAINS|STARTS\s+WITH|ENDS\s+WITH)\s*"
+    r"(?:toLower\s*\(\s*)?)(?P<value>_+)",
+    flags=re.IGNORECASE,
+)
+_ESCAPE = re.compile(r"\\(.)", flags=re.DOTALL)
+
+
+def written_names(statement: str) -> list[str]:
+    """The names the statement compares entity names with, unquoted, in order, once each."""
+    spans = literal_spans(statement)
+    names = [_unquoted(statement[found.start("value"):found.end("value")])
+             for found in _NAME_LITERAL.finditer(masked(statement))
+             if spans.get(found.start("value")) == found.end("value")]
+    return list(dict.fromkeys(name for name in names if name.strip()))
+
+
+def closest_spelling(written: str, names: Sequence[str]) -> str | None:
+    """The graph name spelt most like `written`, in `written`'s case when that was all lower or
+    all upper; None when none is alike enough or one is the same name."""
+    key = written.casefold()
+    scored = [(SequenceMatcher(None, key, name.casefold()).ratio(), name) for name in names]
+    if not scored or any(name.casefold() == key for _, name in scored):
+        return None
+    likeness, best = max(scored, key=lambda pair: pair[0])
+    if likeness < MIN_LIKENESS:
+        return None
+    if written == written.lower():
+        return best.lower()
+    return best.upper() if written == written.upper() else best
+
+
+def respelt(statement: str, spellings: Mapping[str, str]) -> str:
+    """The statement with each name literal in `spellings` written the graph's way, in the
+    same quotes; everything else unchanged."""
+    spans = literal_spans(statement)
+    parts: list[str] = []
+    last = 0
+    for found in _NAME_LITERAL.finditer(masked(statement)):
+        start, end = found.start("value"), found.end("value")
+        if spans.get(start) != end:
+            continue
+        literal = statement[start:end]
+        new = spellings.get(_unquoted(literal))
+        if new is not None:
+            parts += [statement[last:start], _quoted(new, literal[0])]
+            last = end
+    return "".join(parts) + statement[last:]
+
+
+def _unquoted(literal: str) -> str:
+    return _ESCAPE.sub(r"\1", literal[1:-1])
+
+
+def _quoted(text: str, quote: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace(quote, "\\" + quote)
+    return f"{quote}{escaped}{quote}"
