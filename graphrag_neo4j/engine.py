@@ -260,9 +260,14 @@ class GraphRAG:
         return self.store.read("indexing/list_merges")
 
     def _merger(self) -> DescriptionMerger:
+        """The merger of the configured extraction method, for what delete and unmerge leave."""
+        from graphrag_neo4j.indexing.extraction.base import RunServices
+        from graphrag_neo4j.indexing.extraction.registry import create_extraction_method
         from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
 
-        return DescriptionMerger.from_settings(self.llm, self.settings)
+        services = RunServices(self.settings, self.store, self.embedder)
+        method = create_extraction_method(self.settings.extraction.method, services)
+        return DescriptionMerger.from_settings(self.llm, self.settings, method.description_style)
 
     async def aimport_msgraphrag(self, path: Path | str) -> ImportReport:
         """Write a Microsoft GraphRAG output folder (parquet tables) into the graph."""

@@ -12,7 +12,12 @@ import pytest
 
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.extraction import registry as extraction_registry
-from graphrag_neo4j.indexing.extraction.base import Advance, Batch, IndexingServices
+from graphrag_neo4j.indexing.extraction.base import (
+    Advance,
+    Batch,
+    DescriptionStyle,
+    IndexingServices,
+)
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction, EntityMention
 from graphrag_neo4j.indexing.stages import registry as stage_list
 from graphrag_neo4j.indexing.stages.base import BatchState, EstimateInputs
@@ -37,6 +42,7 @@ class CapitalsExtraction:
     progress_label = "extract (capitals)"
     needs_llm = False
     embeds_relations = True
+    description_style = DescriptionStyle()
 
     async def extract(self, batch: Batch, advance: Advance) -> list[ChunkExtraction]:
         found = []

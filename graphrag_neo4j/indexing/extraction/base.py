@@ -22,6 +22,17 @@ if TYPE_CHECKING:
 Advance = Callable[[int], None]
 
 
+@dataclass(frozen=True)
+class DescriptionStyle:
+    """How a method's entity and relation descriptions are merged and what their vectors hold."""
+
+    # Extractive: keep this many verbatim sentences, no LLM (None: join, and let the LLM
+    # summarise past the token budget).
+    sentences: int | None = None
+    # Words of an entity's description its vector encodes after the name (None: all).
+    vector_words: int | None = None
+
+
 class IndexingServices(Protocol):
     """What extraction methods and stages use; the twin of the query side's `Services`."""
 
@@ -98,6 +109,7 @@ class ExtractionMethod(Protocol):
 
     `needs_llm`: the run calls the LLM (for extraction, or for the summaries it asks for).
     `embeds_relations`: its relations get sentence vectors (read by hops' relation search).
+    `description_style`: how its descriptions are merged and how much of them vectors hold.
     `progress_label` names its bar in the run's progress and its time in the summary.
     """
 
@@ -110,6 +122,9 @@ class ExtractionMethod(Protocol):
 
     @property
     def embeds_relations(self) -> bool: ...
+
+    @property
+    def description_style(self) -> DescriptionStyle: ...
 
     async def extract(self, batch: Batch, advance: Advance) -> list[ChunkExtraction]:
         """One extraction per chunk of the batch (advance(1) per chunk done)."""

@@ -7,7 +7,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from graphrag_neo4j.indexing.extraction.base import Advance, Batch, IndexingServices, require_llm
+from graphrag_neo4j.indexing.extraction.base import (
+    Advance,
+    Batch,
+    DescriptionStyle,
+    IndexingServices,
+    require_llm,
+)
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction
 
 if TYPE_CHECKING:
@@ -28,6 +34,7 @@ class LLMExtraction:
     progress_label = "extract (LLM)"
     needs_llm = True
     embeds_relations = True
+    description_style = DescriptionStyle()
 
     def extractor(self) -> Extractor:
         """The per-chunk extractor over the run's LLM and settings."""

@@ -7,7 +7,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from graphrag_neo4j.errors import InputError
-from graphrag_neo4j.indexing.extraction.base import Advance, Batch, IndexingServices
+from graphrag_neo4j.indexing.extraction.base import (
+    Advance,
+    Batch,
+    DescriptionStyle,
+    IndexingServices,
+)
 from graphrag_neo4j.indexing.extraction.rows import EXTRACTION_ROW, GLEANING_ROW
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction, EntityMention, RelationMention
 from graphrag_neo4j.llm.costs.estimate import StageEstimate
@@ -60,6 +65,9 @@ class TripletExtraction:
     progress_label = "extract (triplets)"
     needs_llm = False
     embeds_relations = True
+    # An entity's description is its value facts ("presented in 1854"): its vector stays its
+    # name, which the question's names match (facts diluted them on MuSiQue).
+    description_style = DescriptionStyle(vector_words=0)
 
     async def extract(self, batch: Batch, advance: Advance) -> list[ChunkExtraction]:
         """Each document's triplets placed in the chunk that names them."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from graphrag_neo4j.indexing.extraction.triplets import TripletExtraction
+from graphrag_neo4j.indexing.extraction.base import DescriptionStyle
 from graphrag_neo4j.llm.calls import LLMCaller
 from graphrag_neo4j.llm.tokens import count_tokens
 from graphrag_neo4j.resources import load_prompt
@@ -62,18 +62,14 @@ class DescriptionMerger:
     vector_words: int | None = None
 
     @classmethod
-    def from_settings(cls, llm: LLMCaller | None, settings: Settings) -> DescriptionMerger:
-        """The merger the settings ask for: their summary budget and prompt overrides."""
-        extraction = settings.extraction
-        if extraction.method == "fast" and not extraction.fast.llm_summaries:
-            fast = extraction.fast
-            return cls(None, extraction.summary_token_budget, settings.prompts_dir,
-                       fast.sentences_per_description, fast.vector_words)
-        # A triplet entity's description is its value facts ("presented in 1854"): its vector
-        # stays its name, which the question's names match (facts diluted them on MuSiQue).
-        vector_words = 0 if extraction.method == TripletExtraction.name else None
-        return cls(llm, extraction.summary_token_budget, settings.prompts_dir,
-                   vector_words=vector_words)
+    def from_settings(
+        cls, llm: LLMCaller | None, settings: Settings, style: DescriptionStyle
+    ) -> DescriptionMerger:
+        """The merger of an extraction method's style, with the settings' summary budget and
+        prompt overrides (an extractive style asks no LLM)."""
+        return cls(None if style.sentences is not None else llm,
+                   settings.extraction.summary_token_budget, settings.prompts_dir,
+                   style.sentences, style.vector_words)
 
     def needs_summary(self, descriptions: list[str]) -> bool:
         """Whether the joined descriptions pass the budget (and an LLM is there to shorten them)."""

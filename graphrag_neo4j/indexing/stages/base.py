@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from graphrag_neo4j.indexing.extraction.base import Batch, IndexingServices
+from graphrag_neo4j.indexing.extraction.base import Batch, DescriptionStyle, IndexingServices
 from graphrag_neo4j.indexing.records import ChunkExtraction
 from graphrag_neo4j.indexing.run_report import IndexStats
 
@@ -36,6 +36,7 @@ class BatchState:
     entity_ids: set[str] = field(default_factory=set)
     relation_ids: set[str] = field(default_factory=set)
     embed_relations: bool = True  # the extraction method's: give relations sentence vectors
+    descriptions: DescriptionStyle = field(default_factory=DescriptionStyle)  # the method's
 
 
 @dataclass(frozen=True)

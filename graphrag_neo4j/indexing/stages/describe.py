@@ -37,7 +37,8 @@ class DescriptionStage:
     async def run(self, state: BatchState, services: IndexingServices,
                   progress: StageProgress) -> None:
         """Re-describe and re-embed what the write stage touched."""
-        merger = DescriptionMerger.from_settings(services.llm, services.settings)
+        merger = DescriptionMerger.from_settings(services.llm, services.settings,
+                                                state.descriptions)
         ids = self.touched(state)
         embedder = services.embedder
         with progress.stage(self.label, add_total=len(ids)) as advance:

@@ -8,7 +8,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from graphrag_neo4j.indexing.extraction.base import Advance, Batch, IndexingServices
+from graphrag_neo4j.indexing.extraction.base import (
+    Advance,
+    Batch,
+    DescriptionStyle,
+    IndexingServices,
+)
 from graphrag_neo4j.indexing.extraction.rows import EXTRACTION_ROW, GLEANING_ROW
 from graphrag_neo4j.indexing.input.language import UNKNOWN
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction
@@ -44,6 +49,15 @@ class FastExtraction:
     def embeds_relations(self) -> bool:
         """Only when the settings ask for vectors of co-occurrence relations."""
         return self.services.settings.extraction.fast.embed_relations
+
+    @property
+    def description_style(self) -> DescriptionStyle:
+        """A few verbatim sentences, vectors of the name and a few words of them; what the LLM
+        writes when the settings ask it to summarise."""
+        fast = self.services.settings.extraction.fast
+        if fast.llm_summaries:
+            return DescriptionStyle()
+        return DescriptionStyle(fast.sentences_per_description, fast.vector_words)
 
     async def extract(self, batch: Batch, advance: Advance) -> list[ChunkExtraction]:
         """The batch's chunks as the whole input decides them (frequent terms, types, pruning

@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from graphrag_neo4j.indexing.extraction.base import RunServices
+from graphrag_neo4j.indexing.extraction.registry import create_extraction_method
 from graphrag_neo4j.indexing.graph.refresh import entity_embedding_text
 from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger, shortest
+from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
 from graphrag_neo4j.settings import Settings
+from graphrag_neo4j.store import Store
+from graphrag_neo4j.testing import FakeEmbeddings
 
 
-async def test_fast_settings_give_an_extractive_merger_without_llm() -> None:
+def _merger(settings: Settings, tmp_path: Path) -> DescriptionMerger:
+    """The merger the configured extraction method's style asks for (no LLM here)."""
+    embedder = EmbeddingCaller(FakeEmbeddings(), settings.embedding, tmp_path)
+    services = RunServices(settings, Store.__new__(Store), embedder)
+    method = create_extraction_method(settings.extraction.method, services)
+    return DescriptionMerger.from_settings(None, settings, method.description_style)
+
+
+async def test_fast_settings_give_an_extractive_merger_without_llm(tmp_path: Path) -> None:
     settings = Settings()
     settings.extraction.method = "fast"
-    merger = DescriptionMerger.from_settings(None, settings)
+    merger = _merger(settings, tmp_path)
     assert merger.llm is None and merger.max_sentences == 2
     descriptions = ["A long sentence that goes on and on.\nShort one.", "Mid sized one."]
     merged = await merger.merge("entity", "Scrooge", descriptions)
@@ -18,11 +33,11 @@ async def test_fast_settings_give_an_extractive_merger_without_llm() -> None:
     assert merged == "A long sentence that goes on and on. Short one."
 
 
-async def test_llm_summaries_can_be_asked_for() -> None:
+async def test_llm_summaries_can_be_asked_for(tmp_path: Path) -> None:
     settings = Settings()
     settings.extraction.method = "fast"
     settings.extraction.fast.llm_summaries = True
-    assert DescriptionMerger.from_settings(None, settings).max_sentences is None
+    assert _merger(settings, tmp_path).max_sentences is None
 
 
 def test_entity_vector_text_keeps_the_first_words_asked_for() -> None:
@@ -32,23 +47,23 @@ def test_entity_vector_text_keeps_the_first_words_asked_for() -> None:
     assert entity_embedding_text("Bob", "") == "Bob"
 
 
-def test_fast_mergers_carry_the_vector_words_and_llm_ones_embed_everything() -> None:
+def test_fast_mergers_carry_the_vector_words_and_llm_ones_embed_everything(tmp_path: Path) -> None:
     settings = Settings()
     settings.extraction.method = "fast"
-    assert DescriptionMerger.from_settings(None, settings).vector_words == 0
+    assert _merger(settings, tmp_path).vector_words == 0
     settings.extraction.fast.llm_summaries = True
-    assert DescriptionMerger.from_settings(None, settings).vector_words is None
+    assert _merger(settings, tmp_path).vector_words is None
 
 
-def test_triplet_entity_vectors_keep_to_the_name_and_their_facts_are_joined() -> None:
+def test_triplet_entity_vectors_keep_to_the_name_and_their_facts_are_joined(tmp_path: Path) -> None:
     settings = Settings()
     settings.extraction.method = "triplets"
-    merger = DescriptionMerger.from_settings(None, settings)
+    merger = _merger(settings, tmp_path)
     assert merger.vector_words == 0 and merger.max_sentences is None
     assert entity_embedding_text("Publix", "Publix founded in 1930.", merger.vector_words) == (
         "Publix")
     settings.extraction.method = "llm"
-    assert DescriptionMerger.from_settings(None, settings).vector_words is None
+    assert _merger(settings, tmp_path).vector_words is None
 
 
 def test_extractive_descriptions_prefer_sentences_that_say_something() -> None:
