@@ -51,20 +51,16 @@ def documents_within_limits(documents: Sequence[Document]) -> tuple[list[Documen
     return kept, len(documents) - len(kept)
 
 
-def extraction_within_limits(
-    extraction: ChunkExtraction, max_name_words: int | None = None
-) -> ChunkExtraction:
-    """The extraction without mentions whose names are over the limit, or (with
-    `max_name_words`) no entity names at all: URLs, code, numbers, sentences (refused with a
-    reason); both counted as dropped, with the relations naming them, but for a relation from
-    a kept name to a refused one, which becomes a fact in that name's description."""
+def extraction_within_limits(extraction: ChunkExtraction, max_name_words: int) -> ChunkExtraction:
+    """The extraction without mentions whose names are over the byte limit, or no entity names
+    at all (over `max_name_words`, URLs, code, numbers, sentences: refused with a reason);
+    both counted as dropped, with the relations naming them, but for a relation from a kept
+    name to a refused one, which becomes a fact in that name's description."""
     names = {m.name for m in extraction.entities}
     names |= {end for r in extraction.relations for end in (r.subject, r.object)}
     long_names = {name for name in names if too_long(name)}
-    refused = {} if max_name_words is None else {
-        name: reason for name in sorted(names - long_names)
-        if (reason := junk_reason(name, max_name_words)) is not None
-    }
+    refused = {name: reason for name in sorted(names - long_names)
+               if (reason := junk_reason(name, max_name_words)) is not None}
     if not long_names and not refused:
         return extraction
     for name in sorted(long_names):

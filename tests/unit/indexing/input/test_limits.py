@@ -51,7 +51,7 @@ def test_an_over_long_name_drops_its_mentions_and_relations(
         dropped_records=1,
     )
     with caplog.at_level(logging.WARNING):
-        kept = extraction_within_limits(extraction)
+        kept = extraction_within_limits(extraction, max_name_words=6)
     assert [m.name for m in kept.entities] == ["Ada"]
     assert [r.object for r in kept.relations] == ["Notes"]
     assert kept.dropped_records == 3
@@ -60,7 +60,7 @@ def test_an_over_long_name_drops_its_mentions_and_relations(
 
 def test_an_extraction_within_limits_is_returned_as_is() -> None:
     extraction = ChunkExtraction("c1", [EntityMention("c1", "Ada", "person", "")])
-    assert extraction_within_limits(extraction) is extraction
+    assert extraction_within_limits(extraction, max_name_words=6) is extraction
 
 
 def test_names_that_name_nothing_are_refused_with_their_relations_and_counted() -> None:
@@ -80,8 +80,6 @@ def test_names_that_name_nothing_are_refused_with_their_relations_and_counted() 
     assert kept.dropped_records == 2 and kept.value_facts == 1
     assert kept.refused_names == [("NEO4J_PASSWORD", "code or markup"),
                                   ("http://www.pgdp.net A CHRISTMAS CAROL", "a URL")]
-    # Without a word limit (names the input states) only the byte limit applies.
-    assert extraction_within_limits(extraction) is extraction
 
 
 def test_a_relation_to_a_value_becomes_a_fact_on_the_entity_it_names() -> None:
