@@ -20,6 +20,18 @@ HIDDEN_PROPERTIES = (
 SAMPLE_NODES = 50  # nodes (relationships) per label (type) the sample values come from
 SAMPLE_CHARS = 40  # a long sample value (a passage, a description) is cut to this
 PREDICATES = 25  # the most common relation predicates listed (the words queries filter on)
+# What the engine's own numbers mean: samples alone do not say that `degree` counts relations,
+# and a model asked "who is mentioned most" counts rows instead.
+MEANINGS = {
+    ("__Entity__", "frequency"): "passages that mention it",
+    ("__Entity__", "degree"): "relations it has",
+    ("__Entity__", "description"): "what the passages say of it",
+    ("__Community__", "level"): "0 = broadest",
+    ("__Community__", "size"): "entities in it",
+    ("__Chunk__", "n_tokens"): "its length in tokens",
+    ("RELATED", "weight"): "how strongly, from how often the two are related",
+    ("RELATED", "chunk_ids"): "the passages that state it",
+}
 
 
 @dataclass(frozen=True)
@@ -76,7 +88,8 @@ def render_schema(
         if not row["label"].startswith("__") and "__Entity__" in row["also"]:
             type_labels.append(f":{row['label']} ({row['nodes']})")
             continue
-        lines.append(f"(:{row['label']}) ({row['nodes']}): {_properties(row['properties'])}")
+        lines.append(f"(:{row['label']}) ({row['nodes']}):"
+                     f" {_properties(row['label'], row['properties'])}")
     if type_labels:
         lines.append("Entity type labels, each node also :__Entity__ (its `type` property"
                      " in lower case): " + ", ".join(type_labels))
@@ -84,7 +97,8 @@ def render_schema(
     for row in types:
         ends = ", ".join(f"(:{e['source']})-[:{row['type']}]->(:{e['target']})"
                          for e in row["ends"])
-        lines.append(f"{ends} ({row['relationships']}): {_properties(row['properties'])}")
+        lines.append(f"{ends} ({row['relationships']}):"
+                     f" {_properties(row['type'], row['properties'])}")
     lines.extend(_predicate_lines(predicates, _related(types)))
     return "\n".join(lines)
 
@@ -117,13 +131,18 @@ def _predicates_tell(predicates: Sequence[Row], related: int) -> bool:
     return len(predicates) > 1 and predicates[0]["relationships"] * 2 <= related
 
 
-def _properties(properties: Sequence[Row]) -> str:
+def _properties(owner: str, properties: Sequence[Row]) -> str:
+    """Each property of a label (or type) with its meaning, when the engine wrote it, and its
+    sample values."""
     if not properties:
         return "no properties"
-    return "; ".join(
-        f"{p['key']} e.g. {', '.join(_sample(v) for v in p['samples'])}"
-        for p in sorted(properties, key=lambda p: str(p["key"]))
-    )
+
+    def one(p: Row) -> str:
+        meaning = MEANINGS.get((owner, str(p["key"])))
+        named = f"{p['key']} ({meaning})" if meaning else str(p["key"])
+        return f"{named} e.g. {', '.join(_sample(v) for v in p['samples'])}"
+
+    return "; ".join(one(p) for p in sorted(properties, key=lambda p: str(p["key"])))
 
 
 def _sample(value: Any) -> str:

@@ -11,6 +11,7 @@ from graphrag_neo4j.query.cypher.attempt import Attempt
 from graphrag_neo4j.query.cypher.direction import undirected_related
 from graphrag_neo4j.query.cypher.names import describe
 from graphrag_neo4j.query.cypher.schema import GraphSchema
+from graphrag_neo4j.query.cypher.slips import without_slips
 from graphrag_neo4j.resources import load_prompt
 
 _FENCE = re.compile(r"```(?:cypher|sql)?\s*\n?(.*?)```", flags=re.DOTALL | re.IGNORECASE)
@@ -52,8 +53,10 @@ async def repair_query(
 
 
 def as_run(text: str, schema: GraphSchema) -> str:
-    """The query as it will run: RELATED followed both ways unless predicates tell how entities
-    relate (the schema says so to the model; its arrows would find part of the answer)."""
+    """The query as it will run: SQL's and Python's operators in Cypher's spelling; RELATED
+    followed both ways unless predicates tell how entities relate (the schema says so to the
+    model; its arrows would find part of the answer)."""
+    text = without_slips(text)
     return text if schema.predicates_tell else undirected_related(text)
 
 

@@ -65,6 +65,19 @@ def test_the_schema_folds_type_labels_and_cuts_long_samples() -> None:
     assert '(:__Entity__)-[:RELATED]->(:__Entity__) (4): predicate e.g. "knows"' in text
 
 
+def test_the_engines_own_numbers_say_what_they_count_and_other_properties_do_not() -> None:
+    labels = [{"label": "__Entity__", "nodes": 3, "also": [], "properties": [
+        {"key": "degree", "samples": [4]}, {"key": "frequency", "samples": [3]},
+        {"key": "shoe_size", "samples": [9]}]}]
+    types = [{"type": "RELATED", "relationships": 4,
+              "ends": [{"source": "__Entity__", "target": "__Entity__"}],
+              "properties": [{"key": "weight", "samples": [1.5]}]}]
+    text = render_schema(labels, types)
+    assert ("degree (relations it has) e.g. 4; frequency (passages that mention it) e.g. 3;"
+            " shoe_size e.g. 9") in text
+    assert "weight (how strongly, from how often the two are related) e.g. 1.5" in text
+
+
 def test_the_schema_lists_predicates_and_the_way_they_read() -> None:
     predicates = [{"predicate": "is", "relationships": 9},
                   {"predicate": "located in", "relationships": 5}]
