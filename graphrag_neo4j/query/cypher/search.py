@@ -22,9 +22,8 @@ from graphrag_neo4j.query.cypher.known_names import with_known_names
 from graphrag_neo4j.query.cypher.names import describe
 from graphrag_neo4j.query.cypher.partial_names import names_in_part
 from graphrag_neo4j.query.cypher.schema import GraphSchema, read_schema
-from graphrag_neo4j.query.cypher.spelling import closest_spelling, respelt, written_names
+from graphrag_neo4j.query.cypher.spelling import graph_spellings, respelt, written_names
 from graphrag_neo4j.query.cypher.writing import as_run, repair_query, write_query
-from graphrag_neo4j.query.hybrid import lucene_fuzzy_query
 from graphrag_neo4j.query.local import LocalSearch
 from graphrag_neo4j.query.passages import NO_DATA, answer_from_context
 from graphrag_neo4j.resources import load_prompt
@@ -57,8 +56,6 @@ def rows_answer(rows: list[Row]) -> str:
 
 
 Rewrite = Callable[[Attempt], Awaitable["str | None"]]
-# How many fuzzy name matches are weighed for each name a query wrote.
-SPELLING_CANDIDATES = 10
 
 
 def _rewrites(schema: GraphSchema, store: GraphReader) -> list[tuple[str, Rewrite]]:
@@ -83,19 +80,6 @@ def _rewrites(schema: GraphSchema, store: GraphReader) -> list[tuple[str, Rewrit
     return [("the graph's own names were put in their place", known),
             ("its exact names were matched in part", partial),
             ("a name it misspelt was written the graph's way", spelt)]
-
-
-async def graph_spellings(store: GraphReader, written: list[str]) -> dict[str, str]:
-    """Each written name the graph spells otherwise -> the graph's spelling (fuzzy fulltext
-    candidates, the closest kept when alike enough)."""
-    names = [{"written": name, "query": query} for name in written
-             if (query := lucene_fuzzy_query(name))]
-    if not names:
-        return {}
-    rows = await asyncio.to_thread(store.read, "query/entity_names_by_spelling", names=names,
-                                   limit=SPELLING_CANDIDATES)
-    spellings = {row["written"]: closest_spelling(row["written"], row["names"]) for row in rows}
-    return {written: spelling for written, spelling in spellings.items() if spelling}
 
 
 def _repair_notes(attempts: list[Attempt]) -> list[str]:

@@ -3,15 +3,20 @@ found nothing because a name in it is written as no entity is ("robert de niore"
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Mapping, Sequence
 from difflib import SequenceMatcher
 
+from graphrag_neo4j.query.base import GraphReader
 from graphrag_neo4j.query.cypher.literals import literal_spans, masked
+from graphrag_neo4j.query.hybrid import lucene_fuzzy_query
 
 # How alike (difflib's ratio, without case) a written name and a graph name must be: a letter
 # or two wrong in a name of ten; a different name of the same shape stays below it.
 MIN_LIKENESS = 0.85
+# How many fuzzy name matches are weighed for each name a query wrote.
+CANDIDATES = 10
 # A string literal compared with a name: {name: 'X'}, x.name = 'X', toLower(x.name) CONTAINS
 # toLower('X'), x.name STARTS WITH 'X'... (found in the masked text: the value is a mask run).
 _NAME_LITERAL = re.compile(
@@ -29,6 +34,19 @@ def written_names(statement: str) -> list[str]:
              for found in _NAME_LITERAL.finditer(masked(statement))
              if spans.get(found.start("value")) == found.end("value")]
     return list(dict.fromkeys(name for name in names if name.strip()))
+
+
+async def graph_spellings(store: GraphReader, written: list[str]) -> dict[str, str]:
+    """Each written name the graph spells otherwise -> the graph's spelling (fuzzy fulltext
+    candidates, the closest kept when alike enough)."""
+    names = [{"written": name, "query": query} for name in written
+             if (query := lucene_fuzzy_query(name))]
+    if not names:
+        return {}
+    rows = await asyncio.to_thread(store.read, "query/entity_names_by_spelling", names=names,
+                                   limit=CANDIDATES)
+    spellings = {row["written"]: closest_spelling(row["written"], row["names"]) for row in rows}
+    return {written: spelling for written, spelling in spellings.items() if spelling}
 
 
 def closest_spelling(written: str, names: Sequence[str]) -> str | None:
