@@ -143,6 +143,29 @@ def test_a_misspelt_name_that_finds_nothing_is_written_the_graphs_way_before_any
                                " was written the graph's way.")
 
 
+EACH_ONCE = "MATCH (p:Person) RETURN p.name AS name, count(*) AS mentions ORDER BY mentions DESC"
+MOST_RELATED = ("MATCH (p:Person)-[r:RELATED]-() RETURN p.name AS name, count(r) AS relations"
+                " ORDER BY relations DESC LIMIT 1")
+
+
+def test_a_count_of_one_on_every_row_gets_one_repair_and_keeps_its_rows_if_that_fails(
+    graph: Store, settings: Settings, tmp_path: Path
+) -> None:
+    with _rag(settings, tmp_path, EACH_ONCE, MOST_RELATED) as rag:
+        answer = rag.retrieve("Which person has the most relations?", method="cypher")
+    first, second = answer.sources["Cypher"][0]["attempts"]
+    assert first["query"] == EACH_ONCE and second["query"] == MOST_RELATED
+    assert answer.sources["Results"][0]["relations"] >= 1
+    assert answer.notes[0] == ("cypher: the first query counted 1 on every row, so one"
+                               " corrected query was written and run.")
+    with _rag(settings, tmp_path / "b", EACH_ONCE, NOBODY + " LIMIT 0") as rag:
+        kept = rag.retrieve("Which person has the most relations?", method="cypher")
+    assert kept.sources["Cypher"][0]["query"] == EACH_ONCE
+    assert len(kept.sources["Results"]) >= 3 and kept.sources["Results"][0]["mentions"] == 1
+    assert kept.notes[-1] == ("cypher: the corrected query found nothing, so the rows of the"
+                              " one before it answer.")
+
+
 # Names in lists, no verb between them: fast extraction relates them by co-occurrence only.
 GATHERINGS = (
     "Ebenezer Scrooge, Jacob Marley and Bob Cratchit. Belle, Fezziwig and Ebenezer Scrooge in"

@@ -64,16 +64,28 @@ class Attempt:
         return self.status == "ran" and all(
             value in (0, None, "", []) for row in self.rows for value in row.values())
 
+    @property
+    def counts_each_once(self) -> bool:
+        """It ran, counted, and a column is 1 on every one of several rows: a count grouped by
+        the very thing it counts (`RETURN o.name, count(*) AS relations`), which ranks nothing."""
+        if self.status != "ran" or len(self.rows) < 2 or "count(" not in self.query.lower():
+            return False
+        return any(all(_is_one(row.get(key)) for row in self.rows) for key in self.rows[0])
+
+    @property
+    def answers(self) -> bool:
+        """It ran and found something other than zeros and empty values."""
+        return self.status == "ran" and bool(self.rows) and not self.found_nothing
+
     def fate(self) -> Row:
         """The query, what became of it and why."""
         return {"query": self.query, "status": self.status, "reason": self.reason}
 
 
-def attempts_record(attempts: Sequence[Attempt]) -> Row:
-    """The last query and its fate, with every attempt's, for the answer's sources and
+def attempts_record(attempts: Sequence[Attempt], answering: Attempt) -> Row:
+    """The answering query and its fate, with every attempt's, for the answer's sources and
     `--show-cypher`."""
-    last = attempts[-1]
-    return {**last.fate(), "rows": len(last.rows), "repaired": len(attempts) > 1,
+    return {**answering.fate(), "rows": len(answering.rows), "repaired": len(attempts) > 1,
             "attempts": [attempt.fate() for attempt in attempts]}
 
 
@@ -110,6 +122,10 @@ def _clean(value: Any) -> Any:
     if isinstance(value, str) and len(value) > MAX_CELL_CHARS:
         return value[:MAX_CELL_CHARS] + "..."
     return value
+
+
+def _is_one(value: Any) -> bool:
+    return value == 1 and not isinstance(value, bool)
 
 
 def _first_line(message: str) -> str:

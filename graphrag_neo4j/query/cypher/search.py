@@ -95,8 +95,20 @@ def _repair_notes(attempts: list[Attempt]) -> list[str]:
     return notes
 
 
+def _answering(attempts: list[Attempt]) -> Attempt:
+    """The attempt whose rows answer: the last, unless a query that counted 1 on every row was
+    replaced by one that found nothing or did not run (its rows are then the better answer)."""
+    last = attempts[-1]
+    if last.answers:
+        return last
+    return next((a for a in reversed(attempts) if a.answers and a.counts_each_once), last)
+
+
 def _why_replaced(attempt: Attempt, which: str) -> str:
-    """Why a query was replaced: found nothing or named what the graph lacks ('' otherwise)."""
+    """Why a query was replaced: found nothing, counted 1 everywhere or named what the graph
+    lacks ('' otherwise)."""
+    if attempt.counts_each_once:
+        return f"the {which} counted 1 on every row"
     if attempt.status == "ran":
         return f"the {which} found {'only zeros' if attempt.rows else 'no rows'}"
     if attempt.status == "unknown":
@@ -135,10 +147,14 @@ class CypherSearch:
         attempts = [await self._attempt(await write_query(self.services, query, schema), query)]
         if settings.repair:
             attempts += await self._repairs(attempts[0], query, schema)
-        attempt, record = attempts[-1], attempts_record(attempts)
+        attempt = _answering(attempts)
+        record = attempts_record(attempts, attempt)
         if attempt.rows or not settings.fallback:
             context = results_context(attempt, record, settings.context_tokens)
             context.notes[:0] = _repair_notes(attempts)
+            if attempt is not attempts[-1]:
+                context.notes.append("cypher: the corrected query found nothing, so the rows"
+                                     " of the one before it answer.")
             return context
         context = await self.local.build_context(query)
         why = attempt.reason or "the query found no rows"
@@ -159,7 +175,7 @@ class CypherSearch:
                 last = await self._attempt(text, query)
                 last.rewrite = note
                 attempts.append(last)
-        if not last.rows or last.found_nothing:
+        if not last.rows or last.found_nothing or last.counts_each_once:
             fixed = await repair_query(self.services, query, schema, last)
             attempts.append(await self._attempt(fixed, query))
         return attempts

@@ -72,6 +72,11 @@ def problem(attempt: Attempt, schema: GraphSchema, prompts_dir: Path | None) -> 
         ).strip()
     if attempt.status != "ran":
         return f"{attempt.status}: {attempt.reason}"
+    if attempt.counts_each_once:
+        return ("it ran but counted 1 on every row: the count was grouped by the very thing it"
+                " counts, so it ranks nothing. To count an entity's relations, match them"
+                " ((e)-[r:RELATED]-() with count(r)) or read its degree property; for how often"
+                " it is mentioned, its frequency property.")
     found = "found no rows" if not attempt.rows else "returned only zeros or empty values"
     return (f"it ran but {found}. A name may be written differently or match only in"
             " part (match names with toLower(e.name) CONTAINS, not an exact {name: ...}), a"
