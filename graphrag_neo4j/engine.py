@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
     from graphrag_neo4j.communities.build import CommunityOverview, CommunityStats
+    from graphrag_neo4j.indexing.extraction.base import ExtractionMethod
     from graphrag_neo4j.indexing.graph.deletion import DeletionReport
     from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
     from graphrag_neo4j.indexing.graph.unmerging import UnmergeReport
@@ -140,14 +141,10 @@ class GraphRAG:
     def _indexer(self, settings: Settings | None = None) -> Any:
         """An Indexer for `settings` (default: the engine's), with the LLM only if its
         extraction method needs one: no model is loaded for a run that asks none."""
-        from graphrag_neo4j.indexing.extraction.base import RunServices
-        from graphrag_neo4j.indexing.extraction.registry import create_extraction_method
         from graphrag_neo4j.indexing.indexer import Indexer
 
         settings = settings or self.settings
-        method = create_extraction_method(
-            settings.extraction.method, RunServices(settings, self.store, self.embedder)
-        )
+        method = self._extraction_method(settings)
         llm = self.llm if method.needs_llm else None
         return Indexer(settings, self.store, self.embedder, llm, self.console)
 
@@ -261,13 +258,19 @@ class GraphRAG:
 
     def _merger(self) -> DescriptionMerger:
         """The merger of the configured extraction method, for what delete and unmerge leave."""
-        from graphrag_neo4j.indexing.extraction.base import RunServices
-        from graphrag_neo4j.indexing.extraction.registry import create_extraction_method
         from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
 
-        services = RunServices(self.settings, self.store, self.embedder)
-        method = create_extraction_method(self.settings.extraction.method, services)
-        return DescriptionMerger.from_settings(self.llm, self.settings, method.description_style)
+        style = self._extraction_method(self.settings).description_style
+        return DescriptionMerger.from_settings(self.llm, self.settings, style)
+
+    def _extraction_method(self, settings: Settings) -> ExtractionMethod:
+        """A new instance of the extraction method `settings` name, over this engine's store."""
+        from graphrag_neo4j.indexing.extraction.base import RunServices
+        from graphrag_neo4j.indexing.extraction.registry import create_extraction_method
+
+        return create_extraction_method(
+            settings.extraction.method, RunServices(settings, self.store, self.embedder)
+        )
 
     async def aimport_msgraphrag(self, path: Path | str) -> ImportReport:
         """Write a Microsoft GraphRAG output folder (parquet tables) into the graph."""
