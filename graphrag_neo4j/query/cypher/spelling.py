@@ -4,9 +4,9 @@ found nothing because a name in it is written as no entity is ("robert de niore"
 from __future__ import annotations
 
 import asyncio
+import difflib
 import re
 from collections.abc import Mapping, Sequence
-from difflib import SequenceMatcher
 
 from graphrag_neo4j.query.base import GraphReader
 from graphrag_neo4j.query.cypher.literals import literal_spans, masked
@@ -53,12 +53,11 @@ def closest_spelling(written: str, names: Sequence[str]) -> str | None:
     """The graph name spelt most like `written`, in `written`'s case when that was all lower or
     all upper; None when none is alike enough or one is the same name."""
     key = written.casefold()
-    scored = [(SequenceMatcher(None, key, name.casefold()).ratio(), name) for name in names]
-    if not scored or any(name.casefold() == key for _, name in scored):
+    by_key = {name.casefold(): name for name in names}
+    match = difflib.get_close_matches(key, list(by_key), n=1, cutoff=MIN_LIKENESS)
+    if key in by_key or not match:
         return None
-    likeness, best = max(scored, key=lambda pair: pair[0])
-    if likeness < MIN_LIKENESS:
-        return None
+    best = by_key[match[0]]
     if written == written.lower():
         return best.lower()
     return best.upper() if written == written.upper() else best
