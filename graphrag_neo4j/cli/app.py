@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from graphrag_neo4j.cli.collector import collect_seldom, skip_final_collection
 from graphrag_neo4j.errors import GraphRAGError
 from graphrag_neo4j.llm.offline.allocator import release_large_frees
 
@@ -122,6 +123,7 @@ def _show_warnings() -> None:
 def main() -> None:
     """Entry point: runs the CLI and turns user mistakes into one red sentence."""
     release_large_frees()  # before anything loads: the models' large buffers are freed often
+    collect_seldom()
     _show_warnings()
     _register_subcommands(sys.argv[1] if len(sys.argv) > 1 else None)
     try:
@@ -129,3 +131,5 @@ def main() -> None:
     except GraphRAGError as exc:
         console.print(Text.assemble(("Error: ", "red"), str(exc)), highlight=False)
         sys.exit(1)
+    finally:
+        skip_final_collection()
