@@ -9,6 +9,7 @@ from graphrag_neo4j.query.base import Query, Services
 from graphrag_neo4j.query.context import history_block
 from graphrag_neo4j.query.cypher.attempt import Attempt
 from graphrag_neo4j.query.cypher.direction import undirected_related
+from graphrag_neo4j.query.cypher.distinct_order import ranked_distinct
 from graphrag_neo4j.query.cypher.names import describe
 from graphrag_neo4j.query.cypher.schema import GraphSchema
 from graphrag_neo4j.query.cypher.slips import without_slips
@@ -53,10 +54,11 @@ async def repair_query(
 
 
 def as_run(text: str, schema: GraphSchema) -> str:
-    """The query as it will run: SQL's and Python's operators in Cypher's spelling; RELATED
-    followed both ways unless predicates tell how entities relate (the schema says so to the
-    model; its arrows would find part of the answer)."""
-    text = without_slips(text)
+    """The query as it will run: SQL's and Python's operators in Cypher's spelling; distinct
+    rows ordered by a value they dropped, ranked by it instead; RELATED followed both ways
+    unless predicates tell how entities relate (the schema says so to the model; its arrows
+    would find part of the answer)."""
+    text = ranked_distinct(without_slips(text))
     return text if schema.predicates_tell else undirected_related(text)
 
 

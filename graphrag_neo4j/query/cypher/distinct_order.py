@@ -1,0 +1,58 @@
+"""`RETURN DISTINCT ... ORDER BY r.weight`, which the server refuses, as the ranking it meant."""
+
+from __future__ import annotations
+
+import re
+
+from graphrag_neo4j.query.cypher.literals import masked
+
+# The last clause of a query returning distinct rows ordered by one property of a variable.
+# Cypher refuses it when neither that variable nor that property is projected: after
+# DISTINCT only the projected values exist. Small models write it to rank the rows (e.g. by
+# relation weight), so it is run as that ranking: one row per distinct projection, ranked by
+# the best value of the key among its matches.
+_RETURN = re.compile(
+    r"\bRETURN\s+DISTINCT\s+(?P<items>.+?)\s+ORDER\s+BY\s+"
+    r"(?P<key>(?P<var>[A-Za-z_]\w*)\.[A-Za-z_]\w*)"
+    r"(?:\s+(?P<direction>ASC|ASCENDING|DESC|DESCENDING))?"
+    r"(?P<tail>(?:\s+(?:SKIP|LIMIT)\s+\w+)*)\s*;?\s*$",
+    flags=re.IGNORECASE | re.DOTALL,
+)
+_ALIAS = re.compile(r"\s+AS\s+", flags=re.IGNORECASE)
+RANK = "ranked_by"  # the column the key's best value is returned in
+
+
+def ranked_distinct(statement: str) -> str:
+    """The statement with a refused `RETURN DISTINCT items ORDER BY v.key` written
+    `RETURN items, max(v.key) AS ranked_by ORDER BY ranked_by DESC` (min when ascending);
+    unchanged when the key or its variable is projected, or the shape is any other."""
+    found = _RETURN.search(masked(statement))
+    if found is None:
+        return statement
+    items = _top_level_items(found.group("items"))
+    expressions = {_ALIAS.split(item, maxsplit=1)[0].strip() for item in items}
+    if found.group("key") in expressions or found.group("var") in expressions:
+        return statement  # the server accepts this order
+    if any(RANK.lower() == _ALIAS.split(i, maxsplit=1)[-1].strip().lower() for i in items):
+        return statement
+    ascending = (found.group("direction") or "ASC").upper().startswith("ASC")
+    best, order = ("min", "ASC") if ascending else ("max", "DESC")
+    start, end = found.span("items")
+    key = statement[found.start("key"):found.end("key")]
+    tail = statement[found.start("tail"):found.end("tail")]
+    return (f"{statement[:found.start()]}RETURN {statement[start:end]}, {best}({key}) AS {RANK}"
+            f" ORDER BY {RANK} {order}{tail}")
+
+
+def _top_level_items(items: str) -> list[str]:
+    """A projection's items, split at the commas outside brackets (literals already masked)."""
+    parts, depth, last = [], 0, 0
+    for index, char in enumerate(items):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(items[last:index])
+            last = index + 1
+    return [*parts, items[last:]]
