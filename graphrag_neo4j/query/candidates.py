@@ -6,9 +6,10 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
+from graphrag_neo4j.lucene import content_query
 from graphrag_neo4j.query.base import Services
 from graphrag_neo4j.query.context import Row
-from graphrag_neo4j.query.hybrid import lucene_query, max_score_fusion, reciprocal_rank_fusion
+from graphrag_neo4j.query.hybrid import max_score_fusion, reciprocal_rank_fusion
 from graphrag_neo4j.settings import SearchSettings
 
 # Neo4j's HNSW vector indexes miss true neighbours when asked for very few (naive Recall@5 on
@@ -35,7 +36,7 @@ async def passages(
         services, "query/search_chunks_by_vector",
         embedding=vector, k=depth, candidates=ann_candidates(depth),
     )
-    words = lucene_query(question) if search.hybrid.enabled else ""
+    words = content_query(question) if search.hybrid.enabled else ""
     if not words:
         return nearest[:k]
     matching = await _read(services, "query/search_chunks_by_fulltext", query=words, k=depth)
@@ -86,7 +87,7 @@ def fuse(rankings: Sequence[Sequence[Row]], key: str, search: SearchSettings) ->
 
 async def entities_by_text(services: Services, texts: Sequence[str], k: int) -> list[Row]:
     """For each text, the k entities whose name and description match its words (BM25)."""
-    queries = [{"mention": text, "query": lucene_query(text)} for text in texts]
+    queries = [{"mention": text, "query": content_query(text)} for text in texts]
     queries = [q for q in queries if q["query"]]
     if not queries or k < 1:
         return []

@@ -1,45 +1,15 @@
-"""Hybrid retrieval: a Lucene query safe for any question, and two ways to fuse rankings."""
+"""Hybrid retrieval: two ways to fuse the vector and the fulltext rankings."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Hashable, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
 
-_WORD = re.compile(r"\w+", flags=re.UNICODE)
-# Words a question is made of that say nothing about its subject; BM25 would still reward them.
-_STOP_WORDS = frozenset({
-    "a", "an", "and", "are", "as", "at", "be", "been", "but", "by", "can", "could", "did", "do",
-    "does", "for", "from", "had", "has", "have", "how", "i", "if", "in", "into", "is", "it",
-    "its", "of", "on", "or", "that", "the", "their", "then", "there", "these", "they", "this",
-    "to", "was", "were", "what", "when", "where", "which", "who", "whom", "whose", "why", "will",
-    "with", "would", "you", "your",
-})
-# Lucene refuses queries with more clauses than its limit; questions never need that many.
-MAX_TERMS = 32
 # Cormack et al.'s constant: a rank's weight is 1 / (RRF_K + rank).
 RRF_K = 60
-
-
-def lucene_query(text: str) -> str:
-    """The question's content words, lower-cased, as a Lucene OR query (empty: nothing to ask).
-
-    Only word characters survive, so quotes, colons, tildes, brackets and operators such as
-    `AND` (lower-cased into a plain word) can never change the query's meaning or break it.
-    """
-    words = [w.casefold() for w in _WORD.findall(text)]
-    kept = [w for w in words if w not in _STOP_WORDS and (len(w) > 1 or w.isdigit())]
-    return " ".join(list(dict.fromkeys(kept))[:MAX_TERMS])
-
-
-def lucene_fuzzy_query(text: str) -> str:
-    """The text's words, lower-cased, each allowed Lucene's edit distance for its length (two
-    from five letters, one from three), as an OR query; word characters only, as above."""
-    words = list(dict.fromkeys(w.casefold() for w in _WORD.findall(text)))[:MAX_TERMS]
-    return " ".join(w + ("~" if len(w) >= 5 else "~1" if len(w) >= 3 else "") for w in words)
 
 
 def reciprocal_rank_fusion(

@@ -6,9 +6,9 @@ import asyncio
 from typing import Any
 
 from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.lucene import content_query
 from graphrag_neo4j.query.base import Services
 from graphrag_neo4j.query.candidates import ann_candidates
-from graphrag_neo4j.query.hybrid import lucene_query
 
 DESCRIPTION_CHARS = 300
 TEXT_CHARS = 400
@@ -20,7 +20,7 @@ async def search_entities(services: Services, text: str, limit: int = 10) -> lis
         raise InputError("The search text is empty: give a name or a few words.")
     store = services.store
     found: dict[str, dict[str, Any]] = {}
-    query = lucene_query(text)
+    query = content_query(text)
     if query:
         rows = await asyncio.to_thread(store.read, "api/search_entities_by_name", query=query,
                                        limit=limit, description_chars=DESCRIPTION_CHARS)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,17 +17,12 @@ from graphrag_neo4j.indexing.resolution.grouping import (
 )
 from graphrag_neo4j.llm.calls import LLMCaller
 from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.lucene import shared_word_query
 from graphrag_neo4j.settings import ExtractionSettings
 from graphrag_neo4j.store import Store
 
-_WORD = re.compile(r"\w{3,}", flags=re.UNICODE)
 FULLTEXT_LIMIT = 5
 LOOKUP_BATCH = 2000
-
-
-def fulltext_query(name_key: str) -> str:
-    """A Lucene query for names sharing a word; word characters only, so nothing to escape."""
-    return " OR ".join(sorted(set(_WORD.findall(name_key))))
 
 
 @dataclass(frozen=True)
@@ -87,7 +81,7 @@ class ResolvingStage:
         return found
 
     async def _stored_near(self, keys: list[str], known: set[str]) -> list[ExistingEntity]:
-        queries = [{"text": q} for q in map(fulltext_query, keys) if q]
+        queries = [{"text": q} for q in map(shared_word_query, keys) if q]
         if not queries:
             return []
         rows = await asyncio.to_thread(

@@ -8,9 +8,9 @@ import difflib
 import re
 from collections.abc import Mapping, Sequence
 
+from graphrag_neo4j.lucene import fuzzy_query
 from graphrag_neo4j.query.base import GraphReader
 from graphrag_neo4j.query.cypher.literals import literal_spans, masked
-from graphrag_neo4j.query.hybrid import lucene_fuzzy_query
 
 # How alike (difflib's ratio, without case) a written name and a graph name must be: a letter
 # or two wrong in a name of ten; a different name of the same shape stays below it.
@@ -40,7 +40,7 @@ async def graph_spellings(store: GraphReader, written: list[str]) -> dict[str, s
     """Each written name the graph spells otherwise -> the graph's spelling (fuzzy fulltext
     candidates, the closest kept when alike enough)."""
     names = [{"written": name, "query": query} for name in written
-             if (query := lucene_fuzzy_query(name))]
+             if (query := fuzzy_query(name))]
     if not names:
         return {}
     rows = await asyncio.to_thread(store.read, "query/entity_names_by_spelling", names=names,

@@ -1,43 +1,13 @@
-"""Hybrid retrieval: questions become safe Lucene queries; fusion is deterministic."""
+"""Hybrid retrieval: fusion is deterministic."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from graphrag_neo4j.query.base import make_query
 from graphrag_neo4j.query.candidates import passages
-from graphrag_neo4j.query.hybrid import (
-    MAX_TERMS,
-    lucene_query,
-    max_score_fusion,
-    reciprocal_rank_fusion,
-)
+from graphrag_neo4j.query.hybrid import max_score_fusion, reciprocal_rank_fusion
 from tests.unit.query.fakes import fake_services
-
-
-@pytest.mark.parametrize(
-    ("question", "query"),
-    [
-        ('Who wrote "Hamlet": the ~play AND (its) sequel?', "wrote hamlet play sequel"),
-        ("title:Euler OR name:Bernoulli^3", "title euler name bernoulli 3"),
-        ("C++ -- a\\b [1700 TO 1782] {x} !y *z? /re/", "1700 1782 re"),
-        ("NOT", "not"),
-        ("¿Quién enseñó a Euler?", "quién enseñó euler"),
-    ],
-)
-def test_questions_become_word_only_queries(question: str, query: str) -> None:
-    assert lucene_query(question) == query
-
-
-def test_a_question_of_stop_words_or_symbols_asks_nothing() -> None:
-    assert lucene_query("Who is it? ...") == "" and lucene_query('":~()') == ""
-
-
-def test_long_questions_are_cut_to_the_clause_limit() -> None:
-    words = " ".join(f"word{i}" for i in range(100))
-    assert len(lucene_query(words).split()) == MAX_TERMS
 
 
 def test_fusion_rewards_agreement_and_breaks_ties_by_first_sight() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from graphrag_neo4j.lucene import fuzzy_query
 from graphrag_neo4j.query.cypher.spelling import closest_spelling, respelt, written_names
-from graphrag_neo4j.query.hybrid import lucene_fuzzy_query
 
 
 def test_the_names_a_query_compares_with_entity_names_are_found_once_each() -> None:
@@ -43,4 +43,4 @@ def test_a_statement_is_unchanged_when_no_spelling_applies(text: str) -> None:
 
 
 def test_the_fuzzy_query_is_words_only_with_edits_by_length() -> None:
-    assert lucene_fuzzy_query('Robert "De" Niore AND x~2') == "robert~ de niore~ and~1 x 2"
+    assert fuzzy_query('Robert "De" Niore AND x~2') == "robert~ de niore~ and~1 x 2"
