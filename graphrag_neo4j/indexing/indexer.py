@@ -16,6 +16,7 @@ from graphrag_neo4j.indexing.costs.budgets import guard_batch, stopped
 from graphrag_neo4j.indexing.extraction.base import (
     Batch,
     CorpusWide,
+    DescriptionStyle,
     ExtractionMethod,
     IndexingServices,
     RunServices,
@@ -106,7 +107,8 @@ class Indexer:
     ) -> IndexStats:
         stats = IndexStats()
         documents, stats.refused_documents = documents_within_limits(documents)
-        todo, chunks, starts = await self._documents_to_index(method, documents, stats)
+        todo, chunks, starts = await self._documents_to_index(method.description_style,
+                                                               documents, stats)
         every = self._corpus_chunks(method, corpus or documents, chunks)
         # A method deciding over the whole input reads the language of each of its documents.
         read = todo if every is None else [d for d in corpus or documents if d.id in every]
@@ -162,7 +164,7 @@ class Indexer:
                 for d in corpus if not too_long(d.id)}
 
     async def _documents_to_index(
-        self, method: ExtractionMethod, documents: Sequence[Document], stats: IndexStats
+        self, style: DescriptionStyle, documents: Sequence[Document], stats: IndexStats
     ) -> tuple[list[Document], dict[str, list[Chunk]], dict[str, int]]:
         """New and changed documents with their chunks, and where half-written ones resume;
         a changed one loses its old version first, a half-written one what came after the
@@ -176,14 +178,13 @@ class Indexer:
         stats.changed_documents += len(changes.changed)
         stats.resumed_documents += len(changes.incomplete)
         stats.kept_chunks += sum(starts.values())
-        await self._delete(method, {doc_id: starts.get(doc_id, 0) for doc_id in changes.cleared})
+        await self._delete(style, {doc_id: starts.get(doc_id, 0) for doc_id in changes.cleared})
         return changes.todo, chunks, starts
 
-    async def _delete(self, method: ExtractionMethod, from_chunks: Mapping[str, int]) -> None:
+    async def _delete(self, style: DescriptionStyle, from_chunks: Mapping[str, int]) -> None:
         """Delete each document from the given chunk on (0: all of it); what its entities keep
-        is described in the method's style."""
-        merger = DescriptionMerger.from_settings(self.llm, self.settings,
-                                                 method.description_style)
+        is described in the extraction method's style."""
+        merger = DescriptionMerger.from_settings(self.llm, self.settings, style)
         for document_id, from_chunk in from_chunks.items():
             await delete_document(self.store, document_id, merger, self.embedder, from_chunk)
 
@@ -196,19 +197,19 @@ class Indexer:
         try:
             await self._index_batch(method, batch, progress, stats, scopes)
         except Exception as error:
-            rolled_back = await self._roll_back(method, batch)
+            rolled_back = await self._roll_back(method.description_style, batch)
             if isinstance(error, GraphRAGError):
                 raise
             raise batch_failure(error, *number, batch.documents,
                                 log_path(self.settings.cache_dir), rolled_back) from error
 
-    async def _roll_back(self, method: ExtractionMethod, batch: Batch) -> bool:
+    async def _roll_back(self, style: DescriptionStyle, batch: Batch) -> bool:
         """Delete what a failed batch wrote (what earlier batches wrote of a document stays);
         False (logged) when that fails too: the next run deletes it first."""
         try:
             rows = await asyncio.to_thread(self.store.read, "indexing/find_indexed_documents",
                                            ids=[d.id for d in batch.documents])
-            await self._delete(method, {row["id"]: row["indexed_chunks"] for row in rows
+            await self._delete(style, {row["id"]: row["indexed_chunks"] for row in rows
                                 if not row["complete"]})
         except Exception:
             logger.info("rolling back a failed batch failed too", exc_info=True)
