@@ -19,6 +19,8 @@ _RETURN = re.compile(
     flags=re.IGNORECASE | re.DOTALL,
 )
 _ALIAS = re.compile(r"\s+AS\s+", flags=re.IGNORECASE)
+# Items that hold another clause are no projection of one RETURN (a subquery's, a UNION's).
+_CLAUSE = re.compile(r"\b(?:RETURN|WITH|MATCH|UNION|CALL)\b", flags=re.IGNORECASE)
 RANK = "ranked_by"  # the column the key's best value is returned in
 
 
@@ -27,7 +29,7 @@ def ranked_distinct(statement: str) -> str:
     `RETURN items, max(v.key) AS ranked_by ORDER BY ranked_by DESC` (min when ascending);
     unchanged when the key or its variable is projected, or the shape is any other."""
     found = _RETURN.search(masked(statement))
-    if found is None:
+    if found is None or _CLAUSE.search(found.group("items")):
         return statement
     items = _top_level_items(found.group("items"))
     expressions = {_ALIAS.split(item, maxsplit=1)[0].strip() for item in items}

@@ -32,6 +32,9 @@ def test_orders_the_server_accepts_are_left_alone() -> None:
         "MATCH (p:Person) RETURN p.name AS name ORDER BY p.frequency DESC",
         "MATCH (p:Person) RETURN DISTINCT p.name AS name ORDER BY name",
         "MATCH (p) WHERE p.name = 'RETURN DISTINCT x ORDER BY r.weight' RETURN p.name",
+        "CALL { MATCH (p)-[r]-() RETURN DISTINCT p.name AS n } RETURN n ORDER BY r.weight",
+        "MATCH (p) RETURN DISTINCT p.name AS n UNION MATCH (q) RETURN q.name AS n"
+        " ORDER BY q.weight",
     ]
     for query in accepted:
         assert ranked_distinct(query) == query
