@@ -31,12 +31,13 @@ def ranked_distinct(statement: str) -> str:
     found = _RETURN.search(masked(statement))
     if found is None or _CLAUSE.search(found.group("items")):
         return statement
-    items = _top_level_items(found.group("items"))
-    expressions = {_ALIAS.split(item, maxsplit=1)[0].strip() for item in items}
-    if found.group("key") in expressions or found.group("var") in expressions:
-        return statement  # the server accepts this order
-    if any(RANK.lower() == _ALIAS.split(i, maxsplit=1)[-1].strip().lower() for i in items):
-        return statement
+    # Each item as [expression] or [expression, column name].
+    items = [_ALIAS.split(item.strip(), maxsplit=1) for item in
+             _top_level_items(found.group("items"))]
+    expressions = {item[0] for item in items}
+    if {found.group("key"), found.group("var")} & expressions or any(
+            item[-1].lower() == RANK for item in items):
+        return statement  # the server accepts this order, or the column name is taken
     ascending = (found.group("direction") or "ASC").upper().startswith("ASC")
     best, order = ("min", "ASC") if ascending else ("max", "DESC")
     start, end = found.span("items")
