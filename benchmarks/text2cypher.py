@@ -81,7 +81,7 @@ def main() -> None:
                     fates.update(a["status"] for a in record["attempts"])
                     fates["repaired"] += record["repaired"]
                     first = record["attempts"][0]["status"]
-                    fates["repaired after no rows"] += record["repaired"] and first == "ran"
+                    fates["repaired after it ran"] += record["repaired"] and first == "ran"
                     fates["repaired after unknown names"] += (
                         record["repaired"] and first == "unknown")
                     fates["fallback to local"] += "Results" not in answer.sources

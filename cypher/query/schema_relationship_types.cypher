@@ -1,5 +1,7 @@
 // The live relationship types for Text2Cypher's schema: each type's count, the labels it
-// joins (the graph-model label of each end) and its properties with a few sample values.
+// joins (the graph-model label of each end) and its properties with a few sample values (from
+// $sample_nodes relationships: the strongest first, then by their ends' ids, so the same graph
+// always shows the same samples).
 CALL db.relationshipTypes() YIELD relationshipType AS type
 WITH type WHERE NOT type IN $hidden_types
 CALL (type) {
@@ -8,14 +10,14 @@ CALL (type) {
 }
 CALL (type) {
   MATCH (a)-[r:$(type)]->(b)
-  WITH a, b LIMIT $sample_nodes
+  WITH a, b ORDER BY r.weight DESC, a.id, b.id LIMIT $sample_nodes
   WITH DISTINCT [l IN labels(a) WHERE l STARTS WITH '__'][0] AS source,
        [l IN labels(b) WHERE l STARTS WITH '__'][0] AS target
   RETURN collect({source: source, target: target}) AS ends
 }
 CALL (type) {
-  MATCH ()-[r:$(type)]->()
-  WITH r LIMIT $sample_nodes
+  MATCH (a)-[r:$(type)]->(b)
+  WITH r ORDER BY r.weight DESC, a.id, b.id LIMIT $sample_nodes
   UNWIND [key IN keys(r) WHERE NOT key IN $hidden_properties] AS key
   WITH key, r[key] AS value
   WITH key, collect(DISTINCT value) AS values

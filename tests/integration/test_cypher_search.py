@@ -143,27 +143,66 @@ def test_a_misspelt_name_that_finds_nothing_is_written_the_graphs_way_before_any
                                " was written the graph's way.")
 
 
-EACH_ONCE = "MATCH (p:Person) RETURN p.name AS name, count(*) AS mentions ORDER BY mentions DESC"
+EACH_ONCE = "MATCH (p:Person) RETURN p.name AS name, count(*) AS total ORDER BY total DESC"
 MOST_RELATED = ("MATCH (p:Person)-[r:RELATED]-() RETURN p.name AS name, count(r) AS relations"
                 " ORDER BY relations DESC LIMIT 1")
+UNCLEAR = "Which person matters most?"  # says neither mentions nor relations
 
 
 def test_a_count_of_one_on_every_row_gets_one_repair_and_keeps_its_rows_if_that_fails(
     graph: Store, settings: Settings, tmp_path: Path
 ) -> None:
     with _rag(settings, tmp_path, EACH_ONCE, MOST_RELATED) as rag:
-        answer = rag.retrieve("Which person has the most relations?", method="cypher")
+        answer = rag.retrieve(UNCLEAR, method="cypher")
     first, second = answer.sources["Cypher"][0]["attempts"]
     assert first["query"] == EACH_ONCE and second["query"] == MOST_RELATED
     assert answer.sources["Results"][0]["relations"] >= 1
     assert answer.notes[0] == ("cypher: the first query counted 1 on every row, so one"
                                " corrected query was written and run.")
     with _rag(settings, tmp_path / "b", EACH_ONCE, NOBODY + " LIMIT 0") as rag:
-        kept = rag.retrieve("Which person has the most relations?", method="cypher")
+        kept = rag.retrieve(UNCLEAR, method="cypher")
     assert kept.sources["Cypher"][0]["query"] == EACH_ONCE
-    assert len(kept.sources["Results"]) >= 3 and kept.sources["Results"][0]["mentions"] == 1
+    assert len(kept.sources["Results"]) >= 3 and kept.sources["Results"][0]["total"] == 1
     assert kept.notes[-1] == ("cypher: the corrected query found nothing, so the rows of the"
                               " one before it answer.")
+
+
+def test_a_count_of_one_on_every_row_reads_the_kept_count_it_asks_for_without_a_repair_call(
+    graph: Store, settings: Settings, tmp_path: Path
+) -> None:
+    mentions = EACH_ONCE.replace("total", "mentions")
+    with _rag(settings, tmp_path, mentions, NOBODY + " LIMIT 0") as rag:  # a repair finds nothing
+        answer = rag.retrieve("Which person is mentioned most often?", method="cypher")
+    first, second = answer.sources["Cypher"][0]["attempts"]
+    assert first["query"] == mentions
+    assert second["query"] == mentions.replace("count(*)", "p.frequency")
+    counted = [row["mentions"] for row in answer.sources["Results"]]
+    assert len(counted) >= 3 and all(isinstance(n, int) and n >= 1 for n in counted)
+    assert answer.notes[0] == ("cypher: the first query counted 1 on every row, so the count"
+                               " the graph keeps on each entity was read instead.")
+
+
+def test_only_numbers_for_a_which_question_get_one_repair(
+    graph: Store, settings: Settings, tmp_path: Path
+) -> None:
+    with _rag(settings, tmp_path, PEOPLE, MOST_RELATED) as rag:
+        answer = rag.retrieve("Which person has the most relations?", method="cypher")
+    first, second = answer.sources["Cypher"][0]["attempts"]
+    assert first["query"] == PEOPLE and second["query"] == MOST_RELATED
+    assert answer.sources["Results"][0]["name"] and answer.sources["Results"][0]["relations"]
+    assert answer.notes[0] == ("cypher: the first query found only numbers where the question"
+                               " asks which or who, so one corrected query was written and run.")
+
+
+def test_the_schema_samples_the_most_mentioned_entities_the_same_way_every_time(
+    graph: Store,
+) -> None:
+    entities = graph.read("indexing/list_entities", skip=0, limit=1000)
+    ranked = sorted(entities, key=lambda e: (-e["frequency"], e["id"]))
+    first = read_schema(graph, 3).text
+    assert first == read_schema(graph, 3).text
+    names = ", ".join(f'"{e["name"]}"' for e in ranked[:3])
+    assert f"name e.g. {names};" in first
 
 
 # Names in lists, no verb between them: fast extraction relates them by co-occurrence only.

@@ -56,6 +56,8 @@ class Attempt:
     unknown: list[UnknownName] = field(default_factory=list)
     # How it was made from the query before it with no LLM call ("" when the model wrote it).
     rewrite: str = ""
+    # It found only numbers for a question that asks which thing or who.
+    nameless: bool = False
 
     @property
     def found_nothing(self) -> bool:
@@ -71,6 +73,14 @@ class Attempt:
         if self.status != "ran" or len(self.rows) < 2 or "count(" not in self.query.lower():
             return False
         return any(all(_is_one(row.get(key)) for row in self.rows) for key in self.rows[0])
+
+    @property
+    def numbers_only(self) -> bool:
+        """It ran, found something, and every value it returned is a number: no name among
+        its rows (`RETURN count(o)` for "which organization has the most relations?")."""
+        return self.answers and all(
+            isinstance(value, int | float) and not isinstance(value, bool)
+            for row in self.rows for value in row.values())
 
     @property
     def answers(self) -> bool:

@@ -20,11 +20,12 @@ HIDDEN_PROPERTIES = (
 SAMPLE_NODES = 50  # nodes (relationships) per label (type) the sample values come from
 SAMPLE_CHARS = 40  # a long sample value (a passage, a description) is cut to this
 PREDICATES = 25  # the most common relation predicates listed (the words queries filter on)
-# What the engine's own numbers mean: samples alone do not say that `degree` counts relations,
-# and a model asked "who is mentioned most" counts rows instead.
+# The counts the engine keeps on every entity, by what each counts: samples alone do not say
+# that `degree` counts relations, and a model asked "who is mentioned most" counts rows instead.
+ENTITY_COUNTS = {"frequency": "passages that mention it", "degree": "relations it has"}
+# What the engine's own properties mean.
 MEANINGS = {
-    ("__Entity__", "frequency"): "passages that mention it",
-    ("__Entity__", "degree"): "relations it has",
+    **{("__Entity__", key): meaning for key, meaning in ENTITY_COUNTS.items()},
     ("__Entity__", "description"): "what the passages say of it",
     ("__Community__", "level"): "0 = broadest",
     ("__Community__", "size"): "entities in it",

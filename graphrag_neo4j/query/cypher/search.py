@@ -12,16 +12,18 @@ from typing import Any
 from graphrag_neo4j.communities.citations import strip_citations
 from graphrag_neo4j.query.base import Answer, GraphReader, Query, Services
 from graphrag_neo4j.query.context import Row, SearchContext, TableBuilder, history_block
+from graphrag_neo4j.query.cypher.asked import asks_for_names
 from graphrag_neo4j.query.cypher.attempt import (
     Attempt,
     attempt_query,
     attempts_record,
     generated_reader,
 )
+from graphrag_neo4j.query.cypher.kept_counts import kept_count
 from graphrag_neo4j.query.cypher.known_names import with_known_names
 from graphrag_neo4j.query.cypher.names import describe
 from graphrag_neo4j.query.cypher.partial_names import names_in_part
-from graphrag_neo4j.query.cypher.schema import GraphSchema, read_schema
+from graphrag_neo4j.query.cypher.schema import ENTITY_COUNTS, GraphSchema, read_schema
 from graphrag_neo4j.query.cypher.spelling import graph_spellings, respelt, written_names
 from graphrag_neo4j.query.cypher.writing import as_run, repair_query, write_query
 from graphrag_neo4j.query.local import LocalSearch
@@ -58,7 +60,9 @@ def rows_answer(rows: list[Row]) -> str:
 Rewrite = Callable[[Attempt], Awaitable["str | None"]]
 
 
-def _rewrites(schema: GraphSchema, store: GraphReader) -> list[tuple[str, Rewrite]]:
+def _rewrites(
+    schema: GraphSchema, store: GraphReader, question: str
+) -> list[tuple[str, Rewrite]]:
     """The repairs that need no LLM call, in order, each with what the notes say of it; each
     gets the query before it and gives the rewritten query, or None when that query does not
     call for it."""
@@ -66,7 +70,8 @@ def _rewrites(schema: GraphSchema, store: GraphReader) -> list[tuple[str, Rewrit
     async def known(attempt: Attempt) -> str | None:
         if attempt.status != "unknown":
             return None
-        return as_run(with_known_names(attempt.query, attempt.unknown, schema), schema)
+        return as_run(with_known_names(attempt.query, attempt.unknown, schema), schema,
+                      question)
 
     async def partial(attempt: Attempt) -> str | None:
         return names_in_part(attempt.query) if attempt.found_nothing else None
@@ -77,9 +82,17 @@ def _rewrites(schema: GraphSchema, store: GraphReader) -> list[tuple[str, Rewrit
         spellings = await graph_spellings(store, written_names(attempt.query))
         return respelt(attempt.query, spellings) if spellings else None
 
+    async def kept(attempt: Attempt) -> str | None:
+        if not attempt.counts_each_once:
+            return None
+        counts = {key: meaning for key, meaning in ENTITY_COUNTS.items()
+                  if key in schema.properties}
+        return kept_count(attempt.query, counts, question)
+
     return [("the graph's own names were put in their place", known),
             ("its exact names were matched in part", partial),
-            ("a name it misspelt was written the graph's way", spelt)]
+            ("a name it misspelt was written the graph's way", spelt),
+            ("the count the graph keeps on each entity was read instead", kept)]
 
 
 def _repair_notes(attempts: list[Attempt]) -> list[str]:
@@ -109,6 +122,8 @@ def _why_replaced(attempt: Attempt, which: str) -> str:
     lacks ('' otherwise)."""
     if attempt.counts_each_once:
         return f"the {which} counted 1 on every row"
+    if attempt.nameless:
+        return f"the {which} found only numbers where the question asks which or who"
     if attempt.status == "ran":
         return f"the {which} found {'only zeros' if attempt.rows else 'no rows'}"
     if attempt.status == "unknown":
@@ -164,25 +179,29 @@ class CypherSearch:
         return context
 
     async def _repairs(self, first: Attempt, query: Query, schema: GraphSchema) -> list[Attempt]:
-        """What followed a first query that was refused, failed or found nothing: the
-        rewrites that need no LLM call (names the graph lacks replaced by its own, exact
-        names matched in part, misspelt names spelt the graph's way), each run when the
-        query before it asks for it, then, if still nothing, one corrected query."""
+        """What followed a first query that was refused, failed, found nothing, counted 1
+        on every row or found only numbers for a question asking which or who: the rewrites
+        that need no LLM call (names the graph lacks replaced by its own, exact names matched
+        in part, misspelt names spelt the graph's way, a count of each node's own rows read
+        from the count the graph keeps), each run when the query before it asks for it, then,
+        if still nothing, one corrected query."""
         attempts: list[Attempt] = []
         last = first
-        for note, rewrite in _rewrites(schema, self.services.store):
+        for note, rewrite in _rewrites(schema, self.services.store, query.question):
             if (text := await rewrite(last)) is not None and text != last.query:
                 last = await self._attempt(text, query)
                 last.rewrite = note
                 attempts.append(last)
-        if not last.rows or last.found_nothing or last.counts_each_once:
+        if not last.rows or last.found_nothing or last.counts_each_once or last.nameless:
             fixed = await repair_query(self.services, query, schema, last)
             attempts.append(await self._attempt(fixed, query))
         return attempts
 
     async def _attempt(self, text: str, query: Query) -> Attempt:
         store = generated_reader(self.services.store)
-        return await attempt_query(store, text, query.search.cypher)
+        attempt = await attempt_query(store, text, query.search.cypher)
+        attempt.nameless = attempt.numbers_only and asks_for_names(query.question)
+        return attempt
 
     @property
     def local(self) -> LocalSearch:

@@ -10,6 +10,7 @@ from graphrag_neo4j.query.context import history_block
 from graphrag_neo4j.query.cypher.attempt import Attempt
 from graphrag_neo4j.query.cypher.direction import undirected_related
 from graphrag_neo4j.query.cypher.distinct_order import ranked_distinct
+from graphrag_neo4j.query.cypher.named_variables import filtered_named_variables
 from graphrag_neo4j.query.cypher.names import describe
 from graphrag_neo4j.query.cypher.schema import GraphSchema
 from graphrag_neo4j.query.cypher.slips import without_slips
@@ -37,7 +38,7 @@ async def write_query(services: Services, query: Query, schema: GraphSchema) -> 
         max_rows=query.search.cypher.max_rows,
     )
     reply = await services.llm.complete(prompt, stage="cypher_generate")
-    return as_run(query_from_reply(reply), schema)
+    return as_run(query_from_reply(reply), schema, query.question)
 
 
 async def repair_query(
@@ -50,15 +51,16 @@ async def repair_query(
         error=problem(failed, schema, prompts_dir), max_rows=query.search.cypher.max_rows,
     )
     reply = await services.llm.complete(prompt, stage="cypher_repair")
-    return as_run(query_from_reply(reply), schema)
+    return as_run(query_from_reply(reply), schema, query.question)
 
 
-def as_run(text: str, schema: GraphSchema) -> str:
+def as_run(text: str, schema: GraphSchema, question: str) -> str:
     """The query as it will run: SQL's and Python's operators in Cypher's spelling; distinct
-    rows ordered by a value they dropped, ranked by it instead; RELATED followed both ways
-    unless predicates tell how entities relate (the schema says so to the model; its arrows
-    would find part of the answer)."""
-    text = ranked_distinct(without_slips(text))
+    rows ordered by a value they dropped, ranked by it instead; a node variable named after a
+    name of the question filtered on that name; RELATED followed both ways unless predicates
+    tell how entities relate (the schema says so to the model; its arrows would find part of
+    the answer)."""
+    text = filtered_named_variables(ranked_distinct(without_slips(text)), question)
     return text if schema.predicates_tell else undirected_related(text)
 
 
@@ -79,6 +81,11 @@ def problem(attempt: Attempt, schema: GraphSchema, prompts_dir: Path | None) -> 
                 " counts, so it ranks nothing. To count an entity's relations, match them"
                 " ((e)-[r:RELATED]-() with count(r)) or read its degree property; for how often"
                 " it is mentioned, its frequency property.")
+    if attempt.nameless:
+        return ("it ran but returned only numbers, and the question asks which one or who:"
+                " return the names (e.name) of what it asks about, each with the number that"
+                " ranks them (the degree property counts an entity's relations, frequency the"
+                " passages that mention it), ordered by that number.")
     found = "found no rows" if not attempt.rows else "returned only zeros or empty values"
     return (f"it ran but {found}. A name may be written differently or match only in"
             " part (match names with toLower(e.name) CONTAINS, not an exact {name: ...}), a"

@@ -28,3 +28,13 @@ def test_one_row_a_count_above_one_true_values_or_no_count_are_not_flagged() -> 
 def test_zeros_and_empty_values_answer_nothing() -> None:
     assert not Attempt("MATCH (p) RETURN count(p) AS n", rows=[{"n": 0}]).answers
     assert not Attempt("MATCH (p) RETURN p.name AS n", rows=[]).answers
+
+
+def test_rows_of_numbers_alone_are_nameless_and_a_name_or_a_flag_is_not() -> None:
+    count = "MATCH (o:Organization) RETURN count(o) AS n"
+    assert Attempt(count, rows=[{"n": 30}]).numbers_only
+    assert Attempt(count, rows=[{"n": 3, "share": 0.5}, {"n": 2, "share": 0.25}]).numbers_only
+    assert not Attempt(count, rows=[{"n": 30, "name": "Spirit"}]).numbers_only
+    assert not Attempt(count, rows=[{"n": True}]).numbers_only
+    assert not Attempt(count, rows=[{"n": 0}]).numbers_only  # found nothing
+    assert not Attempt(count, "failed").numbers_only

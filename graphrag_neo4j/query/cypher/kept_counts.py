@@ -1,0 +1,54 @@
+"""A count grouped by the very node it counts (1 on every row) read from the count the engine
+keeps on that node instead: the repair, with no LLM call, of "the most mentioned" queries."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from graphrag_neo4j.query.cypher.literals import masked, rewrite_matches
+
+# `count(*)`, `count(p)` or `count(DISTINCT p)`, with the column name it is given if any.
+_COUNT = re.compile(
+    r"\bcount\s*\(\s*(?:DISTINCT\s+)?(?P<arg>\*|[A-Za-z_]\w*)\s*\)"
+    r"(?:\s+AS\s+(?P<column>[A-Za-z_]\w*))?",
+    flags=re.IGNORECASE,
+)
+_NODE_VARIABLE = re.compile(r"\(\s*(?P<var>[A-Za-z_]\w*)\s*[:){]")
+_RELATIONSHIP = re.compile(r"-\[|\]-|--|->|<-")
+_WORD = re.compile(r"[^\W\d_]+")
+STEM = 5  # letters two words must share to be one word ("mentions", "mentioned", "mention")
+
+
+def kept_count(statement: str, counts: Mapping[str, str], question: str) -> str | None:
+    """The statement with each count of its one node's own rows replaced by the node's kept
+    count the column name (or else the question) asks for: `RETURN l.name, count(*) AS
+    mentions` -> `RETURN l.name, l.frequency AS mentions`; None when the query matches a
+    relationship or more than one node, or no one kept count is asked for.
+
+    `counts` maps each kept count's property to what it counts ("passages that mention it")."""
+    text = masked(statement)
+    variables = {found.group("var") for found in _NODE_VARIABLE.finditer(text)}
+    found = list(_COUNT.finditer(text))
+    if _RELATIONSHIP.search(text) or len(variables) != 1 or not found:
+        return None  # a relationship's rows can be counted per node, and mean something
+    (variable,) = variables
+    if any(count.group("arg") not in ("*", variable) for count in found):
+        return None
+    columns = " ".join(count.group("column") or "" for count in found)
+    key = _asked_for(counts, columns) or _asked_for(counts, question)
+    if key is None:
+        return None
+    return rewrite_matches(statement, _COUNT, lambda count, _: f"{variable}.{key}" + (
+        f" AS {count.group('column')}" if count.group("column") else ""))
+
+
+def _asked_for(counts: Mapping[str, str], words: str) -> str | None:
+    """The one kept count whose meaning shares a word with `words`, or None."""
+    asked = _stems(words.replace("_", " "))
+    keys = [key for key, meaning in counts.items() if _stems(meaning) & asked]
+    return keys[0] if len(keys) == 1 else None
+
+
+def _stems(text: str) -> set[str]:
+    return {word[:STEM].lower() for word in _WORD.findall(text) if len(word) >= STEM}
