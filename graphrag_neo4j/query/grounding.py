@@ -27,6 +27,9 @@ _FILLER = {"the", "a", "an", "of", "and", "s", "mr", "mrs", "miss", "dr", "st"}
 # not at the dot of a title or an initial ("Mr. Brownlow", "G. Stanley Hall").
 _BOUNDARY = re.compile(r"(?<=[.!?])(?:\s*\[Data:[^\]]*\])?[.]?(?=\s)|\n")
 _ABBREVIATION = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Mt)|\b[A-Z])\.$")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+_CURRENCY = re.compile(r"[$€£¥]")
+_HEDGE = re.compile(r"\b(?:about|around|approximately|roughly|nearly|almost|over|some)\s+(?=\S*\d)")
 
 
 def split_sentences(text: str) -> list[str]:
@@ -74,12 +77,24 @@ def evidence_words(answer: Answer, question: str) -> tuple[str, set[str]]:
 
 def is_supported(name: str, text: str, words: set[str]) -> bool:
     """Whether the evidence names `name`: the whole name, or every word of it that is not a
-    title or an article ("Bob Cratchit" needs both "bob" and "cratchit")."""
+    title or an article ("Bob Cratchit" needs both "bob" and "cratchit"); an amount written
+    with digits only as a whole ("3 feet" is not supported by a "3" and a "feet" apart)."""
     lowered = name.lower().strip()
+    if any(char.isdigit() for char in lowered):
+        whole = r"(?<![\w.,])" + re.escape(amount_form(lowered)) + r"(?![\w]|[.,]\d)"
+        return re.search(whole, amount_form(text)) is not None
     if not lowered or lowered in text:
         return True
     wanted = [w for w in _WORD.findall(lowered) if w not in _FILLER]
     return all(w in words for w in wanted)
+
+
+def amount_form(text: str) -> str:
+    """Lower-case text with amounts written one way: no thousands commas or currency signs,
+    `%` as "percent", no hedge before a number ("about $1,180 billion" -> "1180 billion")."""
+    text = _HEDGE.sub("", _THOUSANDS.sub("", text.lower()))
+    text = _CURRENCY.sub("", text).replace("%", " percent")
+    return " ".join(text.split())
 
 
 def unsupported_entities(

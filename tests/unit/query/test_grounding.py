@@ -147,3 +147,26 @@ async def test_a_global_answer_is_checked_against_the_reports_and_the_graph(
 async def test_a_global_answer_naming_only_graph_entities_passes(tmp_path: Path) -> None:
     answer = await _global_grounded(tmp_path, "flag", known={"Oliver Twist", "Tiny Tim"})
     assert answer.unsupported_entities == []
+
+
+@pytest.mark.parametrize(("amount", "evidence", "supported"), [
+    ("3 feet", "peter cratchit was small; tim had a crutch. 3 houses. feet", False),
+    ("3 feet", "the wall was 13 feet high", False),
+    ("3 feet", "the wall was 3.5 feet high", False),
+    ("3 feet", "a wall 3 feet high", True),
+    ("about $1.18 trillion", "a debt of 1.18 trillion dollars", True),
+    ("$1,180 billion", "some 1180 billion in bonds", True),
+    ("50%", "50 percent of the votes", True),
+    ("$21.4 trillion", "a debt of $1.18 trillion", False),
+])
+def test_an_amount_is_supported_only_as_a_whole(
+    amount: str, evidence: str, supported: bool
+) -> None:
+    assert is_supported(amount, evidence, set(evidence.split())) is supported
+
+
+def test_amounts_written_with_digits_are_checked_and_counts_in_words_are_not() -> None:
+    found = named_entities("Peter Cratchit was 3 feet tall and owed $21.4 trillion to"
+                           " three friends.")
+    assert "3 feet" in found and "$21.4 trillion" in found
+    assert not any("three" in name for name in found)

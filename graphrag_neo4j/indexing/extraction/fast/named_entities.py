@@ -4,16 +4,24 @@ from __future__ import annotations
 
 from graphrag_neo4j.indexing.extraction.fast.nlp_model import load_pipeline
 
-# Names a reader could check against the documents; dates, numbers and nationalities are
-# left out (they are rarely invented and often paraphrased: "Victorian", "three").
+# Names a reader could check against the documents; dates, counts and nationalities are
+# left out (often paraphrased or worked out from the documents: "Victorian", "three").
 NAME_LABELS = frozenset(
     {"PERSON", "ORG", "GPE", "LOC", "FAC", "WORK_OF_ART", "EVENT", "PRODUCT", "LAW"}
 )
+# Amounts a reader could check too, when written with digits: a small model invents them
+# ("weight: 3 feet", "$21.4 trillion") as readily as names.
+AMOUNT_LABELS = frozenset({"MONEY", "QUANTITY", "PERCENT"})
 
 
 def named_entities(text: str) -> list[str]:
-    """The names spaCy finds in `text`, in order, each once ("'s" left off)."""
+    """The names spaCy finds in `text`, and its amounts written with digits, in order, each
+    once ("'s" left off)."""
     doc = load_pipeline()(text)
     names = (ent.text.removesuffix("'s").removesuffix("’s").strip() for ent in doc.ents
-             if ent.label_ in NAME_LABELS)
+             if ent.label_ in NAME_LABELS or (ent.label_ in AMOUNT_LABELS and _has_digit(ent.text)))
     return list(dict.fromkeys(n for n in names if n))
+
+
+def _has_digit(text: str) -> bool:
+    return any(char.isdigit() for char in text)
