@@ -167,19 +167,31 @@ def test_a_count_of_one_on_every_row_gets_one_repair_and_keeps_its_rows_if_that_
                               " one before it answer.")
 
 
-def test_a_count_of_one_on_every_row_reads_the_kept_count_it_asks_for_without_a_repair_call(
+def test_a_count_of_each_nodes_own_rows_reads_the_kept_count_it_asks_for(
     graph: Store, settings: Settings, tmp_path: Path
 ) -> None:
     mentions = EACH_ONCE.replace("total", "mentions")
     with _rag(settings, tmp_path, mentions, NOBODY + " LIMIT 0") as rag:  # a repair finds nothing
         answer = rag.retrieve("Which person is mentioned most often?", method="cypher")
-    first, second = answer.sources["Cypher"][0]["attempts"]
-    assert first["query"] == mentions
-    assert second["query"] == mentions.replace("count(*)", "p.frequency")
+    (ran,) = answer.sources["Cypher"][0]["attempts"]
+    assert ran["query"] == mentions.replace("count(*)", "p.frequency")
     counted = [row["mentions"] for row in answer.sources["Results"]]
     assert len(counted) >= 3 and all(isinstance(n, int) and n >= 1 for n in counted)
-    assert answer.notes[0] == ("cypher: the first query counted 1 on every row, so the count"
-                               " the graph keeps on each entity was read instead.")
+    assert not answer.notes
+
+
+def test_a_property_entities_lack_is_read_as_their_names_before_any_repair_call(
+    graph: Store, settings: Settings, tmp_path: Path
+) -> None:
+    titles = "MATCH (p:Person) RETURN p.title AS person"  # chunks have titles; entities not
+    with _rag(settings, tmp_path, titles, NOBODY) as rag:  # the LLM's repair would count zero
+        answer = rag.retrieve("List the people.", method="cypher")
+    first, second = answer.sources["Cypher"][0]["attempts"]
+    assert first == {"query": titles, "status": "ran", "reason": ""}
+    assert second["query"] == "MATCH (p:Person) RETURN p.name AS person"
+    assert "Bob Cratchit" in {row["person"] for row in answer.sources["Results"]}
+    assert answer.notes[0] == ("cypher: the first query found only zeros, so a property"
+                               " entities do not have was read as their names.")
 
 
 def test_only_numbers_for_a_which_question_get_one_repair(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from graphrag_neo4j.query.cypher.literals import masked
+from graphrag_neo4j.query.cypher.literals import masked, top_level_items
 
 # The last clause of a query returning distinct rows ordered by one property of a variable.
 # Cypher refuses it when neither that variable nor that property is projected: after
@@ -33,7 +33,7 @@ def ranked_distinct(statement: str) -> str:
         return statement
     # Each item as [expression] or [expression, column name].
     items = [_ALIAS.split(item.strip(), maxsplit=1) for item in
-             _top_level_items(found.group("items"))]
+             top_level_items(found.group("items"))]
     expressions = {item[0] for item in items}
     if {found.group("key"), found.group("var")} & expressions or any(
             item[-1].lower() == RANK for item in items):
@@ -45,17 +45,3 @@ def ranked_distinct(statement: str) -> str:
     tail = statement[found.start("tail"):found.end("tail")]
     return (f"{statement[:found.start()]}RETURN {statement[start:end]}, {best}({key}) AS {RANK}"
             f" ORDER BY {RANK} {order}{tail}")
-
-
-def _top_level_items(items: str) -> list[str]:
-    """A projection's items, split at the commas outside brackets (literals already masked)."""
-    parts, depth, last = [], 0, 0
-    for index, char in enumerate(items):
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char == "," and depth == 0:
-            parts.append(items[last:index])
-            last = index + 1
-    return [*parts, items[last:]]

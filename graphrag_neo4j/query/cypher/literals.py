@@ -47,3 +47,17 @@ def fresh_variable(statement: str, written: list[str], prefix: str) -> str:
     while f"{prefix}_{number}" in taken:
         number += 1
     return f"{prefix}_{number}"
+
+
+def top_level_items(items: str) -> list[str]:
+    """A projection's items, split at the commas outside brackets (literals already masked)."""
+    parts, depth, last = [], 0, 0
+    for index, char in enumerate(items):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(items[last:index])
+            last = index + 1
+    return [*parts, items[last:]]

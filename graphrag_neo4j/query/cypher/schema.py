@@ -17,6 +17,7 @@ HIDDEN_PROPERTIES = (
     "embedding", "description_embedding", "content_hash", "extractive_hash", "type_label",
     "mention_descriptions", "mention_strengths", "mention_subjects", "mention_objects",
 )
+ENTITY = "__Entity__"
 SAMPLE_NODES = 50  # nodes (relationships) per label (type) the sample values come from
 SAMPLE_CHARS = 40  # a long sample value (a passage, a description) is cut to this
 PREDICATES = 25  # the most common relation predicates listed (the words queries filter on)
@@ -45,6 +46,10 @@ class GraphSchema:
     types: list[str]
     properties: list[str]
     predicates_tell: bool = False  # RELATED's predicates say how entities relate
+    # The labels an entity node carries (:__Entity__ and its type labels), and the properties
+    # entity nodes have.
+    entity_labels: tuple[str, ...] = ()
+    entity_properties: tuple[str, ...] = ()
 
 
 def read_schema(store: GraphReader, samples: int) -> GraphSchema:
@@ -69,6 +74,10 @@ def schema_of(
         types=[row["type"] for row in types if row["relationships"] > 0],
         properties=sorted(str(key) for key in keys),
         predicates_tell=_predicates_tell(predicates, _related(types)),
+        entity_labels=tuple(row["label"] for row in labels if row["nodes"] > 0 and (
+            row["label"] == ENTITY or ENTITY in row["also"])),
+        entity_properties=tuple(sorted(str(p["key"]) for row in labels
+                                       if row["label"] == ENTITY for p in row["properties"])),
     )
 
 

@@ -19,11 +19,11 @@ from graphrag_neo4j.query.cypher.attempt import (
     attempts_record,
     generated_reader,
 )
-from graphrag_neo4j.query.cypher.kept_counts import kept_count
+from graphrag_neo4j.query.cypher.entity_names import entity_names_read
 from graphrag_neo4j.query.cypher.known_names import with_known_names
 from graphrag_neo4j.query.cypher.names import describe
 from graphrag_neo4j.query.cypher.partial_names import names_in_part
-from graphrag_neo4j.query.cypher.schema import ENTITY_COUNTS, GraphSchema, read_schema
+from graphrag_neo4j.query.cypher.schema import GraphSchema, read_schema
 from graphrag_neo4j.query.cypher.spelling import graph_spellings, respelt, written_names
 from graphrag_neo4j.query.cypher.writing import as_run, repair_query, write_query
 from graphrag_neo4j.query.local import LocalSearch
@@ -82,17 +82,15 @@ def _rewrites(
         spellings = await graph_spellings(store, written_names(attempt.query))
         return respelt(attempt.query, spellings) if spellings else None
 
-    async def kept(attempt: Attempt) -> str | None:
-        if not attempt.counts_each_once:
+    async def named(attempt: Attempt) -> str | None:
+        if not attempt.found_nothing:
             return None
-        counts = {key: meaning for key, meaning in ENTITY_COUNTS.items()
-                  if key in schema.properties}
-        return kept_count(attempt.query, counts, question)
+        return entity_names_read(attempt.query, schema.entity_labels, schema.entity_properties)
 
     return [("the graph's own names were put in their place", known),
             ("its exact names were matched in part", partial),
             ("a name it misspelt was written the graph's way", spelt),
-            ("the count the graph keeps on each entity was read instead", kept)]
+            ("a property entities do not have was read as their names", named)]
 
 
 def _repair_notes(attempts: list[Attempt]) -> list[str]:
@@ -182,9 +180,9 @@ class CypherSearch:
         """What followed a first query that was refused, failed, found nothing, counted 1
         on every row or found only numbers for a question asking which or who: the rewrites
         that need no LLM call (names the graph lacks replaced by its own, exact names matched
-        in part, misspelt names spelt the graph's way, a count of each node's own rows read
-        from the count the graph keeps), each run when the query before it asks for it, then,
-        if still nothing, one corrected query."""
+        in part, misspelt names spelt the graph's way, a property entities lack read as their
+        names), each run when the query before it asks for it, then, if still nothing, one
+        corrected query."""
         attempts: list[Attempt] = []
         last = first
         for note, rewrite in _rewrites(schema, self.services.store, query.question):

@@ -10,9 +10,10 @@ from graphrag_neo4j.query.context import history_block
 from graphrag_neo4j.query.cypher.attempt import Attempt
 from graphrag_neo4j.query.cypher.direction import undirected_related
 from graphrag_neo4j.query.cypher.distinct_order import ranked_distinct
+from graphrag_neo4j.query.cypher.kept_counts import kept_count
 from graphrag_neo4j.query.cypher.named_variables import filtered_named_variables
 from graphrag_neo4j.query.cypher.names import describe
-from graphrag_neo4j.query.cypher.schema import GraphSchema
+from graphrag_neo4j.query.cypher.schema import ENTITY_COUNTS, GraphSchema
 from graphrag_neo4j.query.cypher.slips import without_slips
 from graphrag_neo4j.resources import load_prompt
 
@@ -55,12 +56,16 @@ async def repair_query(
 
 
 def as_run(text: str, schema: GraphSchema, question: str) -> str:
-    """The query as it will run: SQL's and Python's operators in Cypher's spelling; distinct
-    rows ordered by a value they dropped, ranked by it instead; a node variable named after a
-    name of the question filtered on that name; RELATED followed both ways unless predicates
-    tell how entities relate (the schema says so to the model; its arrows would find part of
-    the answer)."""
-    text = filtered_named_variables(ranked_distinct(without_slips(text)), question)
+    """The query as it will run: SQL's and Python's operators in Cypher's spelling; a count of
+    each node's own rows read from the count the graph keeps on it; distinct rows ordered by a
+    value they dropped, ranked by it instead; a node variable named after a name of the
+    question filtered on that name; RELATED followed both ways unless predicates tell how
+    entities relate (the schema says so to the model; its arrows would find part of the
+    answer)."""
+    text = without_slips(text)
+    counts = {key: meaning for key, meaning in ENTITY_COUNTS.items() if key in schema.properties}
+    text = kept_count(text, counts, question) or text
+    text = filtered_named_variables(ranked_distinct(text), question)
     return text if schema.predicates_tell else undirected_related(text)
 
 

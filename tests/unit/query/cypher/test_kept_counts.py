@@ -44,12 +44,22 @@ def test_a_column_that_says_nothing_leaves_the_choice_to_the_question(
     # two nodes, or a count of another variable
     "MATCH (o:Organization), (p:Person) RETURN o.name, count(p) AS mentions",
     "MATCH (o:Organization) RETURN o.name AS mentions",
+    # the nodes counted, not each node's rows: no grouping by the node
+    "MATCH (o:Organization) RETURN count(o) AS mentions",
+    "MATCH (o:Organization) WHERE o.frequency > 1 RETURN count(*) AS mentions",
+    "MATCH (o:Organization) WITH o.type AS kind RETURN kind, count(*) AS mentions",
     # nothing says which kept count, or both are asked for
     "MATCH (o:Organization) RETURN o.name, count(*) AS total",
     "MATCH (o:Organization) RETURN o.name, count(*) AS mentions_and_relations",
 ])
 def test_other_counts_and_unclear_asks_are_left_alone(query: str) -> None:
     assert kept_count(query, ENTITY_COUNTS, "Which organization is the biggest?") is None
+
+
+def test_a_column_named_after_a_kept_count_chooses_it() -> None:
+    query = "MATCH (p:Person) RETURN p.name, count(*) AS degree ORDER BY degree DESC LIMIT 1"
+    assert kept_count(query, ENTITY_COUNTS, "Who is it?") == (
+        "MATCH (p:Person) RETURN p.name, p.degree AS degree ORDER BY degree DESC LIMIT 1")
 
 
 def test_a_kept_count_the_graph_lacks_is_never_chosen() -> None:

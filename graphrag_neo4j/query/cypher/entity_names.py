@@ -1,0 +1,40 @@
+"""A property entities do not have, returned from an entity, read as its name: the repair,
+with no LLM call, of `RETURN e.title` (null on every row) for "list the events"."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+from graphrag_neo4j.query.cypher.literals import masked, rewrite_matches
+
+# A node pattern's variable and its labels: (e:Event), (f:__Entity__:Person).
+_NODE = re.compile(r"\(\s*(?P<var>[A-Za-z_]\w*)\s*(?P<labels>(?::\s*[A-Za-z_]\w*\s*)+)")
+_PROPERTY = re.compile(r"(?<![\w.])(?P<var>[A-Za-z_]\w*)\.(?P<key>[A-Za-z_]\w*)")
+_LAST_RETURN = re.compile(r"\bRETURN\b(?!.*\bRETURN\b)", flags=re.IGNORECASE | re.DOTALL)
+NAME = "name"
+
+
+def entity_names_read(
+    statement: str, entity_labels: Collection[str], entity_properties: Collection[str]
+) -> str | None:
+    """The statement with each `e.key` its final RETURN reads from an entity variable, where
+    entities have no `key`, read as `e.name`; None when there is none (or entities have no
+    names to read)."""
+    if NAME not in entity_properties:
+        return None
+    text = masked(statement)
+    returned = _LAST_RETURN.search(text)
+    if returned is None:
+        return None
+    entities = {found.group("var") for found in _NODE.finditer(text)
+                if set(re.findall(r"\w+", found.group("labels"))) & set(entity_labels)}
+
+    def as_name(found: re.Match[str], _: list[str]) -> str | None:
+        if (found.start() < returned.start() or found.group("var") not in entities
+                or found.group("key") in entity_properties):
+            return None
+        return f"{found.group('var')}.{NAME}"
+
+    rewritten = rewrite_matches(statement, _PROPERTY, as_name)
+    return rewritten if rewritten != statement else None
