@@ -29,7 +29,11 @@ _BOUNDARY = re.compile(r"(?<=[.!?])(?:\s*\[Data:[^\]]*\])?[.]?(?=\s)|\n")
 _ABBREVIATION = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Mt)|\b[A-Z])\.$")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _CURRENCY = re.compile(r"[$€£¥]")
-_HEDGE = re.compile(r"\b(?:about|around|approximately|roughly|nearly|almost|over|some)\s+(?=\S*\d)")
+# An amount opens with a number or a currency sign, a hedge aside ("3 feet", "about $1.2
+# billion", "50%"); a name holding digits ("B-29", "Apollo 11") is a name.
+_HEDGES = r"(?:about|around|approximately|roughly|nearly|almost|over|some)\s+"
+_AMOUNT = re.compile(rf"^(?:{_HEDGES})?[$€£¥]?\d")
+_HEDGE = re.compile(rf"\b{_HEDGES}(?=\S*\d)")
 
 
 def split_sentences(text: str) -> list[str]:
@@ -77,10 +81,10 @@ def evidence_words(answer: Answer, question: str) -> tuple[str, set[str]]:
 
 def is_supported(name: str, text: str, words: set[str]) -> bool:
     """Whether the evidence names `name`: the whole name, or every word of it that is not a
-    title or an article ("Bob Cratchit" needs both "bob" and "cratchit"); an amount written
-    with digits only as a whole ("3 feet" is not supported by a "3" and a "feet" apart)."""
+    title or an article ("Bob Cratchit" needs both "bob" and "cratchit"); an amount (opening
+    with a number) only as a whole ("3 feet" is not supported by a "3" and a "feet" apart)."""
     lowered = name.lower().strip()
-    if any(char.isdigit() for char in lowered):
+    if _AMOUNT.match(lowered):
         whole = r"(?<![\w.,])" + re.escape(amount_form(lowered)) + r"(?![\w]|[.,]\d)"
         return re.search(whole, amount_form(text)) is not None
     if not lowered or lowered in text:

@@ -4,6 +4,7 @@ citations of rows the context did not show repaired or removed."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -170,3 +171,9 @@ def test_amounts_written_with_digits_are_checked_and_counts_in_words_are_not() -
                            " three friends.")
     assert "3 feet" in found and "$21.4 trillion" in found
     assert not any("three" in name for name in found)
+
+
+def test_a_name_holding_digits_is_checked_word_by_word_like_any_name() -> None:
+    evidence = "the boeing b - 29 superfortress dropped it"
+    assert is_supported("B-29", evidence, set(re.findall(r"\w+", evidence)))
+    assert not is_supported("B-52", evidence, set(re.findall(r"\w+", evidence)))
