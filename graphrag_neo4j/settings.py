@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 import os
 import re
+import reprlib
+import tomllib
 import warnings
 from collections.abc import Mapping
 from contextvars import ContextVar
@@ -12,7 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlparse
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -909,9 +911,31 @@ def load_settings(config_file: Path | None = None, **overrides: object) -> Setti
     token = _active_config_file.set(path)
     try:
         settings = Settings(**overrides)  # type: ignore[arg-type]
+    except (tomllib.TOMLDecodeError, ValidationError) as exc:
+        from graphrag_neo4j.errors import ConfigError
+
+        raise ConfigError(_settings_problem(exc, path)) from exc
     finally:
         _active_config_file.reset(token)
     return _resolve_relative_paths(settings, path.parent if path else Path.cwd())
+
+
+def _settings_problem(exc: tomllib.TOMLDecodeError | ValidationError, path: Path | None) -> str:
+    """One sentence naming what is wrong with the settings and where to fix it."""
+    if isinstance(exc, tomllib.TOMLDecodeError):
+        return (f"{path} is not valid TOML ({exc}); fix that line (an inline table {{...}}"
+                " must stay on one line) or run `graphrag-neo4j init` for a commented file.")
+    first = exc.errors()[0]
+    key = ".".join(str(part) for part in first["loc"])
+    env = f"GRAPHRAG_{key.upper().replace('.', '__')}"
+    more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+    places = f"{path} or {env}" if path else env
+    if first["type"] == "extra_forbidden":
+        problem = f"{key} is not a setting{more}"
+    else:
+        problem = (f"Setting {key} = {reprlib.repr(first.get('input'))} is refused:"
+                   f" {first['msg']}{more}")
+    return f"{problem}; fix it in {places} (docs/settings.md lists every setting)."
 
 
 def _resolve_relative_paths(settings: Settings, base: Path) -> Settings:

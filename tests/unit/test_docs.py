@@ -36,7 +36,7 @@ from graphrag_neo4j.cli.settings_reference import (
 )
 from graphrag_neo4j.indexing.extraction.registry import extraction_method_names
 from graphrag_neo4j.query.registry import method_names
-from graphrag_neo4j.settings import Settings
+from graphrag_neo4j.settings import Settings, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -303,3 +303,17 @@ def test_no_example_holds_a_secret_value() -> None:
              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if SECRET_IN_EXAMPLE.search(line)]
     assert found == []
+
+
+TOML_BLOCK = re.compile(r"```toml\n(.*?)```", flags=re.DOTALL)
+
+
+def test_every_settings_example_loads(tmp_path: Path) -> None:
+    blocks = [block for page in [ROOT / "README.md", *DOCS.glob("*.md")]
+              for block in TOML_BLOCK.findall(page.read_text(encoding="utf-8"))]
+    assert blocks  # the guides show settings files
+    for number, block in enumerate(blocks):
+        path = tmp_path / f"example{number}.toml"
+        path.write_text(block, encoding="utf-8")
+        load_settings(path)  # a ConfigError names the example's mistake
+

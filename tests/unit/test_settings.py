@@ -74,7 +74,7 @@ def test_missing_settings_file_is_a_clear_error(tmp_path: Path) -> None:
 def test_unknown_key_is_rejected(tmp_path: Path) -> None:
     config = tmp_path / "graphrag.toml"
     config.write_text("[chunking]\nsizee = 5\n")
-    with pytest.raises(ValueError, match="sizee"):
+    with pytest.raises(ConfigError, match=r"^chunking\.sizee is not a setting; fix it in "):
         load_settings(config)
 
 
@@ -88,7 +88,7 @@ def test_prompts_folder_next_to_the_file_is_used(tmp_path: Path) -> None:
 def test_nothing_is_read_at_import(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GRAPHRAG_CHUNKING__SIZE", "not-a-number")
     importlib.reload(settings_module)  # would raise if the module built settings on import
-    with pytest.raises(ValueError, match="size"):
+    with pytest.raises(ConfigError, match="size"):
         settings_module.load_settings()
 
 
@@ -110,7 +110,7 @@ def test_each_method_has_its_search_section(
 def test_an_unknown_key_of_a_method_section_is_rejected(tmp_path: Path) -> None:
     config = tmp_path / "graphrag.toml"
     config.write_text("[search.hops]\ndegre = 2\n")
-    with pytest.raises(ValueError, match="degre"):
+    with pytest.raises(ConfigError, match=r"^search\.hops\.degre is not a setting"):
         load_settings(config)
 
 
@@ -157,3 +157,27 @@ def test_every_old_name_has_one_new_place_of_its_own() -> None:
     assert set(RENAMED_SEARCH_SETTINGS.values()) <= set(names)
     assert len(set(RENAMED_SEARCH_SETTINGS.values())) == len(RENAMED_SEARCH_SETTINGS)
     assert not set(RENAMED_SEARCH_SETTINGS) & set(names)
+
+
+def test_a_settings_file_that_is_not_toml_is_one_sentence_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "graphrag.toml"
+    path.write_text('[extraction.schema]\nentity_types = { person = "a human",\n'
+                    '  place = "a town" }\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"graphrag\.toml is not valid TOML \(.*line 2.*\);"
+                                          r" fix that line \(an inline table"):
+        load_settings(path)
+
+
+def test_a_refused_value_names_the_setting_the_file_and_its_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "graphrag.toml"
+    path.write_text('[chunking]\nsize = "big"\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as refused:
+        load_settings(path)
+    assert str(refused.value).startswith("Setting chunking.size = 'big' is refused: Input should"
+                                         " be a valid integer")
+    assert f"fix it in {path} or GRAPHRAG_CHUNKING__SIZE" in str(refused.value)
+    monkeypatch.setenv("GRAPHRAG_CHUNKING__OVERLAP", "-")
+    with pytest.raises(ConfigError, match=r"^Setting chunking\.\w+ = .* \(and 1 more\); fix it"):
+        load_settings(path)

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from graphrag_neo4j import engine as engine_module
 from graphrag_neo4j.cli import query as cli_query
 from graphrag_neo4j.cli.app import _register_subcommands, app
-from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.errors import ConfigError, InputError
 from graphrag_neo4j.query.base import Answer
 
 
@@ -70,3 +70,15 @@ def test_an_error_holding_markup_is_one_plain_line(
         cli_app.main()
     assert exit_info.value.code == 1
     assert "Error: data/[/bold].txt is empty; add text to it." in capsys.readouterr().err
+
+
+def test_a_settings_file_that_is_not_toml_is_refused_as_a_setting_mistake(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "graphrag.toml"
+    config.write_text('[llm]\nmodel = "unclosed\n', encoding="utf-8")
+    monkeypatch.setenv("GRAPHRAG_CONFIG", str(config))
+    _register_subcommands()
+    result = CliRunner().invoke(app, ["documents"])
+    assert isinstance(result.exception, ConfigError)  # main() prints it as one red sentence
+    assert str(result.exception).startswith(f"{config} is not valid TOML")
