@@ -920,6 +920,9 @@ def load_settings(config_file: Path | None = None, **overrides: object) -> Setti
     return _resolve_relative_paths(settings, path.parent if path else Path.cwd())
 
 
+_SECRET_FIELDS = ("password", "api_key")
+
+
 def _settings_problem(exc: tomllib.TOMLDecodeError | ValidationError, path: Path | None) -> str:
     """One sentence naming what is wrong with the settings and where to fix it."""
     if isinstance(exc, tomllib.TOMLDecodeError):
@@ -933,8 +936,9 @@ def _settings_problem(exc: tomllib.TOMLDecodeError | ValidationError, path: Path
     if first["type"] == "extra_forbidden":
         problem = f"{key} is not a setting{more}"
     else:
-        problem = (f"Setting {key} = {reprlib.repr(first.get('input'))} is refused:"
-                   f" {first['msg']}{more}")
+        secret = str(first["loc"][-1]) in _SECRET_FIELDS  # a refused key is still a key
+        value = "<hidden>" if secret else reprlib.repr(first.get("input"))
+        problem = f"Setting {key} = {value} is refused: {first['msg']}{more}"
     return f"{problem}; fix it in {places} (docs/settings.md lists every setting)."
 
 

@@ -181,3 +181,12 @@ def test_a_refused_value_names_the_setting_the_file_and_its_variable(
     monkeypatch.setenv("GRAPHRAG_CHUNKING__OVERLAP", "-")
     with pytest.raises(ConfigError, match=r"^Setting chunking\.\w+ = .* \(and 1 more\); fix it"):
         load_settings(path)
+
+
+def test_a_refused_secret_is_never_printed(tmp_path: Path) -> None:
+    path = tmp_path / "graphrag.toml"
+    path.write_text("[llm]\napi_key = 12345678\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as refused:
+        load_settings(path)
+    assert "12345678" not in str(refused.value)
+    assert str(refused.value).startswith("Setting llm.api_key = <hidden> is refused")
