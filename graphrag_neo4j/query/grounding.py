@@ -32,7 +32,7 @@ _CURRENCY = re.compile(r"[$€£¥]")
 # An amount opens with a number or a currency sign, a hedge aside ("3 feet", "about $1.2
 # billion", "50%"); a name holding digits ("B-29", "Apollo 11") is a name.
 _HEDGES = r"(?:about|around|approximately|roughly|nearly|almost|over|some)\s+"
-_AMOUNT = re.compile(rf"^(?:{_HEDGES})?[$€£¥]?\d")
+_AMOUNT = re.compile(rf"^(?:{_HEDGES})?{_CURRENCY.pattern}?\d")
 _HEDGE = re.compile(rf"\b{_HEDGES}(?=\S*\d)")
 
 
