@@ -11,7 +11,7 @@ import pytest
 from neo4j.exceptions import ClientError
 
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.query.cypher.schema import read_schema
+from graphrag_neo4j.query.cypher.schema import SchemaCache, read_schema
 from graphrag_neo4j.query.cypher.search import ROWS_LISTED
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
@@ -215,6 +215,21 @@ def test_the_schema_samples_the_most_mentioned_entities_the_same_way_every_time(
     assert first == read_schema(graph, 3).text
     names = ", ".join(f'"{e["name"]}"' for e in ranked[:3])
     assert f"name e.g. {names};" in first
+
+
+def test_the_schema_is_read_again_only_when_the_graph_changes(
+    graph: Store, settings: Settings, tmp_path: Path
+) -> None:
+    schemas = SchemaCache()
+    first = schemas.get(graph, 3)
+    assert schemas.get(graph, 3) is first
+    assert schemas.get(graph, 1) is not first  # fewer samples asked for
+    more = tmp_path / "more.txt"
+    more.write_text("Fred Scrooge dined with his wife in Camden Town.", encoding="utf-8")
+    with _rag(settings, tmp_path / "more", PEOPLE, PEOPLE) as rag:
+        rag.index([more])
+    again = schemas.get(graph, 1)
+    assert again.text != first.text and again == read_schema(graph, 1)
 
 
 # Names in lists, no verb between them: fast extraction relates them by co-occurrence only.

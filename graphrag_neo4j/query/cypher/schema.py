@@ -63,6 +63,22 @@ def read_schema(store: GraphReader, samples: int) -> GraphSchema:
     return schema_of(labels, types, predicates)
 
 
+@dataclass
+class SchemaCache:
+    """The schema, read again only when the graph's label and relationship-type counts or its
+    latest indexing change (`query/schema_state`): the samples sort every node of a label."""
+
+    _key: tuple[object, int] | None = None
+    _schema: GraphSchema | None = None
+
+    def get(self, store: GraphReader, samples: int) -> GraphSchema:
+        """The schema of the graph as it is now, with `samples` values per property."""
+        key = (store.read("query/schema_state"), samples)
+        if self._schema is None or key != self._key:
+            self._schema, self._key = read_schema(store, samples), key
+        return self._schema
+
+
 def schema_of(
     labels: Sequence[Row], types: Sequence[Row], predicates: Sequence[Row] = ()
 ) -> GraphSchema:

@@ -23,7 +23,7 @@ from graphrag_neo4j.query.cypher.entity_names import entity_names_read
 from graphrag_neo4j.query.cypher.known_names import with_known_names
 from graphrag_neo4j.query.cypher.names import describe
 from graphrag_neo4j.query.cypher.partial_names import names_in_part
-from graphrag_neo4j.query.cypher.schema import GraphSchema, read_schema
+from graphrag_neo4j.query.cypher.schema import GraphSchema, SchemaCache
 from graphrag_neo4j.query.cypher.spelling import graph_spellings, respelt, written_names
 from graphrag_neo4j.query.cypher.writing import as_run, repair_query, write_query
 from graphrag_neo4j.query.local import LocalSearch
@@ -150,12 +150,13 @@ class CypherSearch:
     needs_llm = True
     ranks_documents = False
     _local: LocalSearch | None = field(default=None, init=False)
+    _schemas: SchemaCache = field(default_factory=SchemaCache, init=False)
 
     async def build_context(self, query: Query) -> SearchContext:
         """Write, guard and run the query (one repair when it is refused, fails, names what
         the graph does not have or finds no rows); its rows, or local search's context."""
         settings = query.search.cypher
-        schema = await asyncio.to_thread(read_schema, self.services.store,
+        schema = await asyncio.to_thread(self._schemas.get, self.services.store,
                                          settings.schema_samples)
         attempts = [await self._attempt(await write_query(self.services, query, schema), query)]
         if settings.repair:
