@@ -6,10 +6,9 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from graphrag_neo4j.query.cypher.literals import masked, rewrite_matches
+from graphrag_neo4j.query.cypher.literals import NODE_HEAD, masked, rewrite_matches
 
-# A node pattern's variable and its labels: (e:Event), (f:__Entity__:Person).
-_NODE = re.compile(r"\(\s*(?P<var>[A-Za-z_]\w*)\s*(?P<labels>(?::\s*[A-Za-z_]\w*\s*)+)")
+_NODE = re.compile(NODE_HEAD)  # (e:Event), (f:__Entity__:Person); (e) has no labels
 _PROPERTY = re.compile(r"(?<![\w.])(?P<var>[A-Za-z_]\w*)\.(?P<key>[A-Za-z_]\w*)")
 _LAST_RETURN = re.compile(r"\bRETURN\b(?!.*\bRETURN\b)", flags=re.IGNORECASE | re.DOTALL)
 NAME = "name"

@@ -8,6 +8,7 @@ import re
 from collections.abc import Mapping
 
 from graphrag_neo4j.query.cypher.literals import masked, rewrite_matches, top_level_items
+from graphrag_neo4j.query.cypher.stems import stem
 
 # `count(*)`, `count(p)` or `count(DISTINCT p)`, with the column name it is given if any.
 _COUNT = re.compile(
@@ -22,7 +23,7 @@ _PROJECTION_END = re.compile(
     r"\b(?:ORDER\s+BY|SKIP|LIMIT|WHERE|RETURN|WITH|MATCH|UNWIND|CALL|UNION)\b",
     flags=re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]+")
-STEM = 5  # letters two words must share to be one word ("mentions", "mentioned", "mention")
+MIN_WORD = 5  # shorter words ("it", "has", "that") say nothing of what is counted
 
 
 def kept_count(statement: str, counts: Mapping[str, str], question: str) -> str | None:
@@ -71,4 +72,4 @@ def _asked_for(counts: Mapping[str, str], words: str) -> str | None:
 
 
 def _stems(text: str) -> set[str]:
-    return {word[:STEM].lower() for word in _WORD.findall(text) if len(word) >= STEM}
+    return {stem(word.lower()) for word in _WORD.findall(text) if len(word) >= MIN_WORD}

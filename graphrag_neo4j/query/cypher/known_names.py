@@ -6,13 +6,11 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Sequence
-from functools import cache
-
-import snowballstemmer
 
 from graphrag_neo4j.query.cypher.literals import fresh_variable, masked, rewrite_matches
 from graphrag_neo4j.query.cypher.names import UnknownName
 from graphrag_neo4j.query.cypher.schema import GraphSchema
+from graphrag_neo4j.query.cypher.stems import stem
 
 ENTITY, RELATED = "__Entity__", "RELATED"
 MIN_WORD = 3  # shorter words (IS, OF, BY) say nothing a predicate could be filtered on
@@ -131,9 +129,4 @@ def key_word(type_name: str) -> str:
     if not words:
         return ""
     longest = max(words, key=len)
-    return str(_stemmer().stemWord(longest))
-
-
-@cache
-def _stemmer() -> snowballstemmer.stemmer:
-    return snowballstemmer.stemmer("english")
+    return stem(longest)

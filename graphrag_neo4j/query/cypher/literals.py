@@ -8,6 +8,8 @@ from collections.abc import Callable
 
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`(?:[^`]|``)*`", flags=re.DOTALL)
 MASK = "_"
+# The start of a node pattern with a variable and its labels, if any: `(e`, `(f:__Entity__:Person`.
+NODE_HEAD = r"\(\s*(?P<var>[A-Za-z_]\w*)\s*(?P<labels>(?::\s*[A-Za-z_]\w*\s*)*)"
 
 
 def masked(statement: str) -> str:

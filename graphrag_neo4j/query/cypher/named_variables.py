@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 
-from graphrag_neo4j.query.cypher.literals import masked
+from graphrag_neo4j.query.cypher.literals import NODE_HEAD, masked
 
 # A node pattern with a variable, labels at most, nothing that narrows it: (v), (v:A:B).
-_BARE_NODE = re.compile(r"\(\s*(?P<var>[A-Za-z_]\w*)\s*(?P<labels>(?::\s*[A-Za-z_]\w*\s*)*)\)")
+_BARE_NODE = re.compile(NODE_HEAD + r"\)")
 _FIRST_PROJECTION = re.compile(r"\b(?:RETURN|WITH)\b", flags=re.IGNORECASE)
 MIN_NAME_CHARS = 3  # `p` or `ab` is a variable, not a name
 
