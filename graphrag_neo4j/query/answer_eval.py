@@ -61,7 +61,7 @@ def score_answer(item: EvalQuestion, answer: Answer, seconds: float) -> Record:
     shown = context_documents(answer)
     gold_in = set(item.gold) <= set(shown) if item.gold else None
     em, f1 = best_scores(answer.text, item.answers)
-    right = is_right(em, f1) if item.answers else None
+    right = is_right(answer.text, item.answers) if item.answers else None
     return {
         "id": item.id, "question": item.question, "gold_answers": list(item.answers),
         "answer": answer_text(answer.text), "em": em, "f1": round(f1, 4), "right": right,
@@ -87,8 +87,18 @@ def read_done(path: Path | None, run_key: str) -> dict[tuple[str, str], Record]:
         except json.JSONDecodeError:
             continue  # a line cut short when an earlier run was killed
         if isinstance(record, dict) and record.get("run") == run_key:
-            done[(str(record.get("method")), str(record.get("id")))] = record
+            done[(str(record.get("method")), str(record.get("id")))] = rescored(record)
     return done
+
+
+def rescored(record: Record) -> Record:
+    """A reused record judged right or wrong by the current rule, not the one it was
+    written with."""
+    golds = record.get("gold_answers") or []
+    if not golds:
+        return record
+    right = is_right(str(record.get("answer", "")), golds)
+    return {**record, "right": right, "miss": miss_kind(right, record.get("gold_in_context"))}
 
 
 def run_key(overrides: dict[str, Any]) -> str:

@@ -97,6 +97,16 @@ async def test_answers_are_resumed_from_the_jsonl_of_the_same_settings(tmp_path:
     assert second.misses("retrieval") == 1  # q2's gold passage d3 was not shown
 
 
+def test_a_resumed_record_is_judged_by_the_current_rule(tmp_path: Path) -> None:
+    key = run_key({})
+    written = {**score_answer(QUESTION, _answer("Jakob Bernoulli", ["d1", "d2"]), 1),
+               "run": key, "method": "naive", "right": True, "miss": ""}  # an older, looser rule
+    path = tmp_path / "answers.jsonl"
+    path.write_text(json.dumps(written) + "\n")
+    record = read_done(path, key)[("naive", "q1")]
+    assert record["right"] is False and record["miss"] == "reasoning"
+
+
 async def test_a_method_the_graph_cannot_run_is_unavailable() -> None:
     async def ask(question: str) -> Answer:
         raise InputError("Local search cannot use the index; index some documents first.")
