@@ -62,10 +62,10 @@ def _words(text: str) -> list[str]:
     return _ARTICLES.sub(" ", spaced).split()
 
 
-def holds_gold(prediction: str, gold: str) -> bool:
-    """Whether the prediction holds the gold answer's words in order, and those words are at
-    least `RIGHT_GOLD_SHARE` of the prediction's."""
-    said, wanted = _words(answer_text(prediction)), _words(gold)
+def holds_gold(text: str, gold: str) -> bool:
+    """Whether an answer's text holds the gold answer's words in order, and those words are
+    at least `RIGHT_GOLD_SHARE` of the text's."""
+    said, wanted = _words(text), _words(gold)
     if not wanted or len(wanted) < RIGHT_GOLD_SHARE * len(said):
         return False
     return any(said[i:i + len(wanted)] == wanted for i in range(len(said) - len(wanted) + 1))
@@ -74,5 +74,5 @@ def holds_gold(prediction: str, gold: str) -> bool:
 def is_right(prediction: str, golds: Sequence[str]) -> bool:
     """Whether an answer counts as right in the retrieval/reasoning miss split: it matches a
     gold answer or alias exactly, or holds one whole with little else."""
-    return any(exact_match(answer_text(prediction), gold) or holds_gold(prediction, gold)
-               for gold in golds)
+    text = answer_text(prediction)
+    return any(exact_match(text, gold) or holds_gold(text, gold) for gold in golds)
