@@ -11,7 +11,7 @@ import warnings
 from collections.abc import Mapping
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 from urllib.parse import urlparse
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
@@ -21,6 +21,8 @@ from pydantic_settings import (
     SettingsConfigDict,
     TomlConfigSettingsSource,
 )
+
+from graphrag_neo4j.errors import ConfigError
 
 CONFIG_FILE_NAME = "graphrag.toml"
 PASSWORD_FILE_NAME = "password"  # in neo4j.home: the password `neo4j start` generated
@@ -905,22 +907,15 @@ def load_settings(config_file: Path | None = None, **overrides: object) -> Setti
     """Build settings from overrides, env vars and the settings file, in that order."""
     path = config_file or find_config_file()
     if path is not None and not path.is_file():
-        from graphrag_neo4j.errors import ConfigError
-
         raise ConfigError(f"Settings file {path} does not exist; run `graphrag-neo4j init`.")
     token = _active_config_file.set(path)
     try:
         settings = Settings(**overrides)  # type: ignore[arg-type]
     except (tomllib.TOMLDecodeError, ValidationError) as exc:
-        from graphrag_neo4j.errors import ConfigError
-
         raise ConfigError(_settings_problem(exc, path)) from exc
     finally:
         _active_config_file.reset(token)
     return _resolve_relative_paths(settings, path.parent if path else Path.cwd())
-
-
-_SECRET_FIELDS = ("password", "api_key")
 
 
 def _settings_problem(exc: tomllib.TOMLDecodeError | ValidationError, path: Path | None) -> str:
@@ -936,10 +931,21 @@ def _settings_problem(exc: tomllib.TOMLDecodeError | ValidationError, path: Path
     if first["type"] == "extra_forbidden":
         problem = f"{key} is not a setting{more}"
     else:
-        secret = str(first["loc"][-1]) in _SECRET_FIELDS  # a refused key is still a key
-        value = "<hidden>" if secret else reprlib.repr(first.get("input"))
+        # a refused key is still a key
+        value = "<hidden>" if _is_secret(first["loc"]) else reprlib.repr(first.get("input"))
         problem = f"Setting {key} = {value} is refused: {first['msg']}{more}"
     return f"{problem}; fix it in {places} (docs/settings.md lists every setting)."
+
+
+def _is_secret(loc: tuple[int | str, ...]) -> bool:
+    """Whether the setting at `loc` is typed SecretStr (a password, an API key)."""
+    annotation: Any = Settings
+    for part in loc:
+        fields = getattr(annotation, "model_fields", None)
+        if not isinstance(fields, dict) or part not in fields:
+            break  # past the setting: a union member's or an item's place
+        annotation = fields[part].annotation
+    return SecretStr in (annotation, *get_args(annotation))
 
 
 def _resolve_relative_paths(settings: Settings, base: Path) -> Settings:
