@@ -15,6 +15,7 @@ words/s, peak RSS, entities, relations, communities, the junk rate (share of the
 names `junk_reason` refuses: the same rule the writer applies, so names refused before writing
 are counted apart as `refused`), documents skipped or not extracted, errors, and the median
 retrieve-only latency of each query method over questions made from the corpus's titles.
+The run exits 1 when a corpus crashed (a skipped corpus is not a crash).
 Query methods: those whose context needs no LLM call (hops without its rerank); name drift
 with --methods to time it too.
 `--llm-chunks N` also indexes the first N chunks of each corpus with `--method llm` and the
@@ -349,6 +350,10 @@ def main() -> None:
             console.print(f"{r.corpus} junk: {r.junk_examples}", markup=False)
         if r.llm_chunks:
             console.print(f"{r.corpus}: llm slice {r.llm_chunks} chunks in {r.llm_seconds:.0f} s")
+    crashed = [r.corpus for r in results if any(e.startswith("CRASH") for e in r.errors)]
+    if crashed:  # the table alone would let a script take a run of crashes for a pass
+        raise SystemExit(f"{len(crashed)} of {len(results)} corpora crashed "
+                         f"({', '.join(crashed)}); the reason of each is above.")
 
 
 if __name__ == "__main__":
