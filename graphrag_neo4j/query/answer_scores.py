@@ -17,6 +17,8 @@ _PUNCTUATION = set(string.punctuation)
 # answer sharing half a name ("Neil Young" for "Astrid Young", "McDowell County" for "Avery
 # County", "7 am" for "3 a.m.").
 RIGHT_GOLD_SHARE = 1 / 3
+# A clock time: hour, optional minutes, a.m. or p.m. in any spelling ("3 a.m.", "3:00 AM", "3pm").
+_CLOCK = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?\s*m\b\.?", re.IGNORECASE)
 
 
 def normalize_answer(text: str) -> str:
@@ -56,9 +58,22 @@ def best_scores(prediction: str, golds: Sequence[str]) -> tuple[float, float]:
             max(token_f1(text, gold) for gold in golds))
 
 
+def clock_times(text: str) -> str:
+    """Clock times written one way, "3 am" or "3:30 pm": "3:00 AM", "3 a.m." and "3am" are the
+    same time, which no comparison of words finds ("a" of "a.m." is an article to SQuAD)."""
+    return _CLOCK.sub(_clock_form, text)
+
+
+def _clock_form(match: re.Match[str]) -> str:
+    hour, minutes, half = match.group(1), match.group(2), match.group(3).lower()
+    shown = f"{int(hour)}:{minutes}" if minutes and minutes != "00" else str(int(hour))
+    return f"{shown} {half}m"
+
+
 def _words(text: str) -> list[str]:
-    """Lower-case words with punctuation as a break and no articles, so "B-29" is "B - 29"."""
-    spaced = "".join(" " if ch in _PUNCTUATION else ch for ch in text.lower())
+    """Lower-case words with punctuation as a break and no articles, so "B-29" is "B - 29";
+    clock times in one form."""
+    spaced = "".join(" " if ch in _PUNCTUATION else ch for ch in clock_times(text).lower())
     return _ARTICLES.sub(" ", spaced).split()
 
 

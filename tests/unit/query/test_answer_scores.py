@@ -76,3 +76,18 @@ def test_an_answer_sharing_half_the_gold_is_wrong(answer: str, golds: list[str])
 @pytest.mark.parametrize("answer", ["He was a citizen of Norway and later Sweden", "", "Sweden"])
 def test_an_answer_burying_or_missing_the_gold_is_wrong(answer: str) -> None:
     assert not is_right(answer, ["Norway"])
+
+
+@pytest.mark.parametrize("answer", ["3:00 AM", "3am", "at 3 a.m. [Data: Sources (1)]"])
+def test_a_clock_time_in_another_spelling_is_right(answer: str) -> None:
+    # SQuAD's normalisation makes "3 a.m." the tokens "3 m" ("a" is an article): no exact
+    # match, and "3:00 AM" shares as many tokens with it as the wrong "7 am" does.
+    assert best_scores(answer, ["3 a.m."])[0] == 0.0
+    assert is_right(answer, ["3 a.m."])
+
+
+@pytest.mark.parametrize(("answer", "gold"), [
+    ("3 pm", "3 a.m."), ("3:30 am", "3 a.m."), ("13 amps", "13 a.m."), ("3 American", "3 am"),
+])
+def test_other_times_and_words_after_numbers_are_not_that_time(answer: str, gold: str) -> None:
+    assert not is_right(answer, [gold])
