@@ -263,6 +263,14 @@ def test_readme_starts_with_the_two_commands() -> None:
     assert readme.split("\n\n")[1] == README_START, "README.md must start with the two commands"
 
 
+def test_the_readme_shows_the_questions_the_demo_asks() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    demo = (ROOT / "scripts" / "demo.sh").read_text(encoding="utf-8")
+    shown = re.findall(r"^== \w+ question: .+$", readme, re.MULTILINE)
+    asked = re.findall(r'^echo "(== \w+ question: .+)"$', demo, re.MULTILINE)
+    assert shown and shown == asked, f"README.md shows {shown}; scripts/demo.sh asks {asked}"
+
+
 def test_every_readme_figure_is_in_the_benchmarks_page() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     benchmarks = (DOCS / "benchmarks.md").read_text(encoding="utf-8")
