@@ -58,13 +58,15 @@ def best_scores(prediction: str, golds: Sequence[str]) -> tuple[float, float]:
             max(token_f1(text, gold) for gold in golds))
 
 
-def clock_times(text: str) -> str:
+def _clock_times(text: str) -> str:
     """Clock times written one way, "3 am" or "3:30 pm": "3:00 AM", "3 a.m." and "3am" are the
-    same time, which no comparison of words finds ("a" of "a.m." is an article to SQuAD)."""
+    same time, which the words alone do not show ("a.m." splits into "a m", and "a" is an
+    article)."""
     return _CLOCK.sub(_clock_form, text)
 
 
 def _clock_form(match: re.Match[str]) -> str:
+    """One matched clock time as "3 am" or "3:30 pm"."""
     hour, minutes, half = match.group(1), match.group(2), match.group(3).lower()
     shown = f"{int(hour)}:{minutes}" if minutes and minutes != "00" else str(int(hour))
     return f"{shown} {half}m"
@@ -73,7 +75,7 @@ def _clock_form(match: re.Match[str]) -> str:
 def _words(text: str) -> list[str]:
     """Lower-case words with punctuation as a break and no articles, so "B-29" is "B - 29";
     clock times in one form."""
-    spaced = "".join(" " if ch in _PUNCTUATION else ch for ch in clock_times(text).lower())
+    spaced = "".join(" " if ch in _PUNCTUATION else ch for ch in _clock_times(text).lower())
     return _ARTICLES.sub(" ", spaced).split()
 
 

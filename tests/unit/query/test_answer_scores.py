@@ -80,8 +80,8 @@ def test_an_answer_burying_or_missing_the_gold_is_wrong(answer: str) -> None:
 
 @pytest.mark.parametrize("answer", ["3:00 AM", "3am", "at 3 a.m. [Data: Sources (1)]"])
 def test_a_clock_time_in_another_spelling_is_right(answer: str) -> None:
-    # SQuAD's normalisation makes "3 a.m." the tokens "3 m" ("a" is an article): no exact
-    # match, and "3:00 AM" shares as many tokens with it as the wrong "7 am" does.
+    # No exact match (SQuAD reads "3:00 AM" as "300 am"), and with punctuation as a break
+    # "3 a.m." is the words "3 m" ("a" is an article) unless times share one spelling.
     assert best_scores(answer, ["3 a.m."])[0] == 0.0
     assert is_right(answer, ["3 a.m."])
 
