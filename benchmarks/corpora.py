@@ -56,6 +56,8 @@ SHARED = ROOT.parent / "shared"
 DATA, SEEDS = SHARED / "data", SHARED / "seeds"
 BOOK = ROOT / "sample" / "a_christmas_carol.txt"
 QUESTIONS_PER_CORPUS = 3
+# How an error opens when the corpus could not run at all (the run exits 1), not a refused record.
+CRASH = "CRASH"
 # Retrieval with no LLM call: hops without its LLM rerank.
 NO_LLM_OPTIONS: dict[str, dict[str, object]] = {"hops": {"hops.rerank": False}}
 console = Console(width=220)
@@ -171,7 +173,7 @@ def run_one(corpus: Corpus, settings: Settings, folder: Path, limit: int | None,
         except GraphRAGError as error:
             result.errors.append(str(error))
         except Exception as error:  # a crash is what the zoo is here to find: count it
-            result.errors.append(f"CRASH {type(error).__name__}: {error}")
+            result.errors.append(f"{CRASH} {type(error).__name__}: {error}")
             traceback.print_exc()
         _graph_figures(rag, result, settings.extraction.max_name_words)
         _queries(rag, result, methods)
@@ -306,7 +308,7 @@ def _child(name: str, args: argparse.Namespace, folder: Path) -> Result:
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     if done.returncode != 0 or not lines:
         tail = done.stderr.strip().splitlines()[-1:] or ["no output"]
-        return Result(name, errors=[f"CRASH (exit {done.returncode}): {tail[0]}"])
+        return Result(name, errors=[f"{CRASH} (exit {done.returncode}): {tail[0]}"])
     fields = json.loads(lines[-1])
     return Result(**fields)
 
@@ -350,7 +352,7 @@ def main() -> None:
             console.print(f"{r.corpus} junk: {r.junk_examples}", markup=False)
         if r.llm_chunks:
             console.print(f"{r.corpus}: llm slice {r.llm_chunks} chunks in {r.llm_seconds:.0f} s")
-    crashed = [r.corpus for r in results if any(e.startswith("CRASH") for e in r.errors)]
+    crashed = [r.corpus for r in results if any(e.startswith(CRASH) for e in r.errors)]
     if crashed:  # the table alone would let a script take a run of crashes for a pass
         raise SystemExit(f"{len(crashed)} of {len(results)} corpora crashed "
                          f"({', '.join(crashed)}); the reason of each is above.")

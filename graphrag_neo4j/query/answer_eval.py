@@ -61,18 +61,17 @@ def score_answer(item: EvalQuestion, answer: Answer, seconds: float) -> Record:
     shown = context_documents(answer)
     gold_in = set(item.gold) <= set(shown) if item.gold else None
     em, f1 = best_scores(answer.text, item.answers)
-    right = is_right(answer.text, item.answers) if item.answers else None
-    return {
+    return judged({
         "id": item.id, "question": item.question, "gold_answers": list(item.answers),
-        "answer": answer_text(answer.text), "em": em, "f1": round(f1, 4), "right": right,
+        "answer": answer_text(answer.text), "em": em, "f1": round(f1, 4), "right": None,
         "gold_passages": item.gold, "context_documents": shown, "gold_in_context": gold_in,
-        "miss": miss_kind(right, gold_in) if right is not None else None,
+        "miss": None,
         "unsupported_entities": list(answer.unsupported_entities),
         "grounding": answer.grounding,
         "context_tokens": count_tokens(answer.context), "llm_calls": answer.llm_calls,
         "prompt_tokens": answer.prompt_tokens, "completion_tokens": answer.completion_tokens,
         "seconds": round(seconds, 3), "notes": answer.notes,
-    }
+    })
 
 
 def read_done(path: Path | None, run_key: str) -> dict[tuple[str, str], Record]:
@@ -87,13 +86,14 @@ def read_done(path: Path | None, run_key: str) -> dict[tuple[str, str], Record]:
         except json.JSONDecodeError:
             continue  # a line cut short when an earlier run was killed
         if isinstance(record, dict) and record.get("run") == run_key:
-            done[(str(record.get("method")), str(record.get("id")))] = rescored(record)
+            done[(str(record.get("method")), str(record.get("id")))] = judged(record)
     return done
 
 
-def rescored(record: Record) -> Record:
-    """A reused record judged right or wrong by the current rule, not the one it was
-    written with."""
+def judged(record: Record) -> Record:
+    """The record with its answer judged right or wrong, and its miss kind, by the current
+    rule: a new record's, and a reused one's instead of the rule it was written with; a
+    question without gold answers is left unjudged."""
     golds = record.get("gold_answers") or []
     if not golds:
         return record
