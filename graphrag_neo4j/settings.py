@@ -679,6 +679,13 @@ class SearchSettings(_Section):
         " or question are unsupported. flag = list them in the answer's notes; drop = remove"
         " the sentences naming them (and say so); off = no check.",
     )
+    answer_check: Literal["flag", "off"] = Field(
+        "flag",
+        description="Every method, after the answer: an answer that only repeats words of the"
+        " question, or gives no date or time to a when-question or no number to a how-many"
+        " one, is flagged in the answer's notes as not answering it (a small model often names"
+        " a step on the way instead). off = no check.",
+    )
     lazy_report_budget: int = Field(
         5,
         description="Global and DRIFT: most community reports one question may have the LLM "

@@ -133,16 +133,18 @@ async def _ask(rag: GraphRAG, name: str, options: dict[str, Any], question: str)
 
 
 def answers_table(summaries: list[AnswerSummary], n_questions: int, budget: int) -> Table:
-    """One row per method: EM, F1, the miss split, unsupported names and tokens."""
+    """One row per method: EM, F1, the miss split, unsupported names, answers the answer check
+    flagged (how many of them right) and tokens."""
     table = Table(title=f"Answers on {n_questions} questions (context budget {budget} tokens"
                   " for every method)")
     for column in ("method", "EM", "F1", "right", "retrieval miss", "reasoning miss",
-                   "unsupported %", "after grounding %", "context tok", "prompt tok",
+                   "unsupported %", "after grounding %", "misfit (right)", "context tok",
+                   "prompt tok",
                    "completion tok", "s/question"):
         table.add_column(column, justify="left" if column == "method" else "right")
     for s in summaries:
         if s.unavailable:
-            table.add_row(s.method, *["n/a"] * 10, "not available")
+            table.add_row(s.method, *["n/a"] * 11, "not available")
             continue
         scored = bool(s.scored)
         right = sum(1 for r in s.scored if r["right"])
@@ -154,10 +156,15 @@ def answers_table(summaries: list[AnswerSummary], n_questions: int, budget: int)
             s.method, *gold_cells,
             f"{s.unsupported_share():.1f}" if checked else "off",
             f"{s.unsupported_share(after_grounding=True):.1f}" if checked else "off",
-            f"{s.mean('context_tokens'):.0f}", f"{s.mean('prompt_tokens'):.0f}",
+            _misfit_cell(s), f"{s.mean('context_tokens'):.0f}", f"{s.mean('prompt_tokens'):.0f}",
             f"{s.mean('completion_tokens'):.0f}", f"{s.mean('seconds'):.1f}",
         )
     return table
+
+
+def _misfit_cell(summary: AnswerSummary) -> str:
+    flagged, right = summary.misfits()
+    return f"{flagged} ({right})" if summary.scored else str(flagged)
 
 
 def judge_llm(rag: GraphRAG) -> LLMCaller:

@@ -1,6 +1,6 @@
-"""`eval answers`: every method answers every question under one context budget; EM, F1 and
+"""`eval answers`: every method answers every question under one context budget; EM, F1,
 each wrong answer split into a retrieval miss (gold passages not in the context) or a
-reasoning miss (they were, and the answer is still wrong)."""
+reasoning miss (they were, and the answer is still wrong), and the answers flagged as misfits."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from typing import IO, Any
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.llm.tokens import count_tokens
 from graphrag_neo4j.query.answer_scores import answer_text, best_scores, is_right
+from graphrag_neo4j.query.answer_shape import misfit
 from graphrag_neo4j.query.base import Answer
 from graphrag_neo4j.query.evaluation import EvalQuestion
 
@@ -91,13 +92,15 @@ def read_done(path: Path | None, run_key: str) -> dict[tuple[str, str], Record]:
 
 
 def judged(record: Record) -> Record:
-    """The record with its answer judged right or wrong, and its miss kind, by the current
-    rule: a new record's, and a reused one's instead of the rule it was written with; a
-    question without gold answers is left unjudged."""
+    """The record with its answer checked against its question (`misfit`) and judged right or
+    wrong with its miss kind, by the current rules: a new record's, and a reused one's instead
+    of the rules it was written with; a question without gold answers is not judged."""
+    answer = str(record.get("answer", ""))
+    record = {**record, "misfit": misfit(answer, str(record.get("question", ""))) or ""}
     golds = record.get("gold_answers") or []
     if not golds:
         return record
-    right = is_right(str(record.get("answer", "")), golds)
+    right = is_right(answer, golds)
     return {**record, "right": right, "miss": miss_kind(right, record.get("gold_in_context"))}
 
 
@@ -138,6 +141,12 @@ class AnswerSummary:
         flagged = sum(1 for r in self.records if r.get("unsupported_entities")
                       and not (after_grounding and r.get("grounding") == "drop"))
         return 100.0 * flagged / len(self.records) if self.records else 0.0
+
+    def misfits(self) -> tuple[int, int]:
+        """Answers the answer check flagged as not answering their question, and how many of
+        those were right after all (a check that flags right answers misleads)."""
+        flagged = [r for r in self.records if r.get("misfit")]
+        return len(flagged), sum(1 for r in flagged if r.get("right"))
 
     @property
     def grounding_modes(self) -> set[str]:

@@ -187,6 +187,9 @@ class Answer:
     # their sentences removed in `drop` mode).
     grounding: str = ""
     unsupported_entities: list[str] = field(default_factory=list)
+    # Answer check (query.answer_check): why the answer cannot answer its question ("gives no
+    # date or time, which the question asks for"), "" when it may or was not checked.
+    misfit: str = ""
     # The retrieved text the answer rests on when `context` holds model-written text (global
     # search's map points): grounding checks names against it and the graph's entity names
     # instead. None = the context and its rows are the evidence.

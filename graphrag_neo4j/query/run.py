@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from graphrag_neo4j.llm.usage import usage_scope
+from graphrag_neo4j.query.answer_shape import misfit
 from graphrag_neo4j.query.base import Answer, Query, QueryMethod, Services
 from graphrag_neo4j.query.grounding import EntityFinder, GraphNames, ground_answer
 
@@ -28,14 +29,28 @@ async def run_query(
     graph_names: GraphNames | None = None,
 ) -> Answer:
     """Answer the query, then ground it (`search.grounding`; names found by `find_entities`,
-    citations only without it; `graph_names` tells which names the graph holds); the Answer
-    says how many LLM calls and tokens it took."""
+    citations only without it; `graph_names` tells which names the graph holds) and check that
+    it can answer the question (`search.answer_check`); the Answer says how many LLM calls and
+    tokens it took."""
     answer = _noted(query, await _measured(services, lambda: method.answer(query)))
     # Named-entity recognition and the store lookup block: off the event loop.
-    return await asyncio.to_thread(
+    grounded = await asyncio.to_thread(
         ground_answer, answer, query.question, query.search.grounding, find_entities,
         graph_names,
     )
+    return checked_fit(grounded, query.question, query.search.answer_check)
+
+
+def checked_fit(answer: Answer, question: str, mode: str) -> Answer:
+    """The answer with `misfit` set and a note when its text cannot answer the question."""
+    if mode == "off":
+        return answer
+    problem = misfit(answer.text, question)
+    if problem is not None:
+        answer.misfit = problem
+        answer.notes.append(f"Answer check: the answer {problem}; it may name a step on the way"
+                            " rather than the answer.")
+    return answer
 
 
 async def retrieve_only(services: Services, name: str, method: QueryMethod, query: Query) -> Answer:

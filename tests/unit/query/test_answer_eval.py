@@ -107,6 +107,28 @@ def test_a_resumed_record_is_judged_by_the_current_rule(tmp_path: Path) -> None:
     assert record["right"] is False and record["miss"] == "reasoning"
 
 
+async def test_misfits_are_counted_with_how_many_of_them_were_right(tmp_path: Path) -> None:
+    when = EvalQuestion("q2", "When did Euler die?", ["d1"], ("1783",))
+    texts = {QUESTION.question: "Euler", when.question: "Saint Petersburg"}
+
+    async def ask(question: str) -> Answer:
+        return _answer(texts[question], ["d1"])
+
+    summary = await answer_questions("naive", ask, [QUESTION, when], {})
+    assert [r["misfit"] for r in summary.records] == [
+        "only repeats words of the question, which asks for something it does not name",
+        "gives no date or time, which the question asks for",
+    ]
+    assert summary.misfits() == (2, 0)
+    table = answers_table([summary], 2, 1500)
+    assert {str(c.header): str(c._cells[0]) for c in table.columns}["misfit (right)"] == "2 (0)"
+    key = run_key({})
+    path = tmp_path / "answers.jsonl"
+    older = {k: v for k, v in summary.records[1].items() if k != "misfit"}  # before the check
+    path.write_text(json.dumps({**older, "run": key}) + "\n")
+    assert read_done(path, key)[("naive", "q2")]["misfit"].startswith("gives no date")
+
+
 async def test_a_method_the_graph_cannot_run_is_unavailable() -> None:
     async def ask(question: str) -> Answer:
         raise InputError("Local search cannot use the index; index some documents first.")
@@ -128,6 +150,7 @@ async def test_table_shows_scores_misses_and_grounding() -> None:
     assert "1500" in str(table.title)
     assert row["F1"] == "0.0" and row["reasoning miss"] == "1" and row["retrieval miss"] == "0"
     assert row["unsupported %"] == "100.0" and row["after grounding %"] == "100.0"
+    assert row["misfit (right)"] == "0 (0)"
     summary.records[0]["grounding"] = "drop"  # drop removed the sentences naming them
     assert summary.unsupported_share(after_grounding=True) == 0.0
 
