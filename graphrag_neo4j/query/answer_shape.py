@@ -23,11 +23,12 @@ _ASKS_WHEN = re.compile(
 _ASKS_AMOUNT = re.compile(
     r"^\s*(?:how\s+(?:many|much|long|old|far|tall|big|large|high|deep|often)|(?:what|which)"
     r"\s+(?:percentage|percent|proportion|share|number|amount))\b", re.IGNORECASE)
+# Not "no": "there is no doubt" is not a count.
 _NUMBER_WORDS = (
-    r"zero|none|no|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+    r"zero|none|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
     r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|"
     r"seventy|eighty|ninety|hundreds?|thousands?|millions?|billions?|trillions?|dozens?|half|"
-    r"once|twice|single|double|triple|several|few|many|all")
+    r"once|twice|single|double|triple|several|few|many")
 # Words a time is told by without a digit: "in the spring", "during the reign of Louis XIV".
 _TIME_WORDS = (
     r"january|february|march|april|may|june|july|august|september|october|november|december|"

@@ -28,6 +28,10 @@ NO_DATE = "gives no date or time, which the question asks for"
     ("Democratic Governor", "Who are the democratic candidates for governor?", REPEATS_QUESTION),
     ("Tulsa", "In what year did the Admiral Twin open?", NO_DATE),
     ("清华大学", "清华大学在哪个城市？", REPEATS_QUESTION),  # unspaced text: compared squashed
+    # A quotation that does not say how long; "no" is not a count.
+    ('The passage states: "There is no doubt that Marley was dead."',
+     "How long had Marley been dead when the story begins?",
+     "gives no number, which the question asks for"),
 ])
 def test_an_answer_that_cannot_answer_is_a_misfit(answer: str, question: str,
                                                    problem: str) -> None:
