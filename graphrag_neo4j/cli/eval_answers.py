@@ -139,8 +139,7 @@ def answers_table(summaries: list[AnswerSummary], n_questions: int, budget: int)
                   " for every method)")
     for column in ("method", "EM", "F1", "right", "retrieval miss", "reasoning miss",
                    "unsupported %", "after grounding %", "misfit (right)", "context tok",
-                   "prompt tok",
-                   "completion tok", "s/question"):
+                   "prompt tok", "completion tok", "s/question"):
         table.add_column(column, justify="left" if column == "method" else "right")
     for s in summaries:
         if s.unavailable:

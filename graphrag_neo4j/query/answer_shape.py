@@ -57,13 +57,13 @@ def repeats_question(answer: str, question: str) -> bool:
     for the US carried by ..."); a choice question's answer is one of its own names."""
     if _CHOICE.search(question):
         return False
-    words = _words(answer)
-    if not words:
+    said = _words(answer)
+    if not said:
         return False
     if _UNSPACED.search(answer):
         return _squashed(answer) in _squashed(question)
     asked = set(_words(question))
-    return all(w in asked for w in words)
+    return all(word in asked for word in said)
 
 
 def missing_kind(answer: str, question: str) -> str | None:

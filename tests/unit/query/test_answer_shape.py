@@ -83,6 +83,13 @@ async def test_every_answer_is_checked_and_the_notes_say_why_it_misfits(tmp_path
            " the answer." in notes
 
 
+async def test_the_docs_quote_the_note_as_the_check_writes_it(tmp_path: Path) -> None:
+    _, notes = await _answered(tmp_path, "flag")
+    page = Path(__file__).resolve().parents[3] / "docs" / "query-methods.md"
+    docs = " ".join(page.read_text(encoding="utf-8").split())
+    assert f'the note says so: "{notes[-1]}"' in docs
+
+
 async def test_off_checks_nothing(tmp_path: Path) -> None:
     problem, notes = await _answered(tmp_path, "off")
     assert problem == "" and not any(note.startswith("Answer check") for note in notes)
