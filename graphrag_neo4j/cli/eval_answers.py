@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
@@ -132,38 +133,52 @@ async def _ask(rag: GraphRAG, name: str, options: dict[str, Any], question: str)
     return await rag.aquery(question, name, **options)
 
 
-def answers_table(summaries: list[AnswerSummary], n_questions: int, budget: int) -> Table:
-    """One row per method: EM, F1, the miss split, unsupported names, answers the answer check
-    flagged (how many of them right) and tokens."""
-    table = Table(title=f"Answers on {n_questions} questions (context budget {budget} tokens"
-                  " for every method)")
-    for column in ("method", "EM", "F1", "right", "retrieval miss", "reasoning miss",
-                   "unsupported %", "after grounding %", "misfit (right)", "context tok",
-                   "prompt tok", "completion tok", "s/question"):
-        table.add_column(column, justify="left" if column == "method" else "right")
-    for s in summaries:
-        if s.unavailable:
-            table.add_row(s.method, *["n/a"] * 11, "not available")
-            continue
-        scored = bool(s.scored)
-        right = sum(1 for r in s.scored if r["right"])
-        gold_cells = ([f"{s.percent('em'):.1f}", f"{s.percent('f1'):.1f}", str(right),
-                       str(s.misses("retrieval")), str(s.misses("reasoning"))]
-                      if scored else ["n/a"] * 5)
-        checked = s.grounding_modes != {""}
-        table.add_row(
-            s.method, *gold_cells,
-            f"{s.unsupported_share():.1f}" if checked else "off",
-            f"{s.unsupported_share(after_grounding=True):.1f}" if checked else "off",
-            _misfit_cell(s), f"{s.mean('context_tokens'):.0f}", f"{s.mean('prompt_tokens'):.0f}",
-            f"{s.mean('completion_tokens'):.0f}", f"{s.mean('seconds'):.1f}",
-        )
-    return table
+def _gold(cell: Callable[[AnswerSummary], str]) -> Callable[[AnswerSummary], str]:
+    """A measure that needs gold answers: n/a for questions without them."""
+    return lambda s: cell(s) if s.scored else "n/a"
+
+
+def _grounded(cell: Callable[[AnswerSummary], str]) -> Callable[[AnswerSummary], str]:
+    """A measure of grounding: off when the answers were not grounded."""
+    return lambda s: cell(s) if s.grounding_modes != {""} else "off"
 
 
 def _misfit_cell(summary: AnswerSummary) -> str:
     flagged, right = summary.misfits()
     return f"{flagged} ({right})" if summary.scored else str(flagged)
+
+
+# One row per measure and one column per method: a terminal 80 characters wide shows every
+# measure of up to five methods (one column per measure truncated their names).
+MEASURES: tuple[tuple[str, Callable[[AnswerSummary], str]], ...] = (
+    ("EM", _gold(lambda s: f"{s.percent('em'):.1f}")),
+    ("F1", _gold(lambda s: f"{s.percent('f1'):.1f}")),
+    ("right", _gold(lambda s: str(sum(1 for r in s.scored if r["right"])))),
+    ("retrieval miss", _gold(lambda s: str(s.misses("retrieval")))),
+    ("reasoning miss", _gold(lambda s: str(s.misses("reasoning")))),
+    ("unsupported %", _grounded(lambda s: f"{s.unsupported_share():.1f}")),
+    ("after grounding %",
+     _grounded(lambda s: f"{s.unsupported_share(after_grounding=True):.1f}")),
+    ("misfit (right)", _misfit_cell),
+    ("context tok", lambda s: f"{s.mean('context_tokens'):.0f}"),
+    ("prompt tok", lambda s: f"{s.mean('prompt_tokens'):.0f}"),
+    ("completion tok", lambda s: f"{s.mean('completion_tokens'):.0f}"),
+    ("s/question", lambda s: f"{s.mean('seconds'):.1f}"),
+)
+
+
+def answers_table(summaries: list[AnswerSummary], n_questions: int, budget: int) -> Table:
+    """One column per method, one row per measure: EM, F1, the miss split, unsupported names,
+    answers the answer check flagged (how many of them right) and tokens."""
+    table = Table(title=f"Answers on {n_questions} questions (context budget {budget} tokens"
+                  " for every method)")
+    table.add_column("measure")
+    for s in summaries:
+        table.add_column(f"{s.method} (not available)" if s.unavailable else s.method,
+                         justify="right")
+    for measure, cell in MEASURES:
+        table.add_row(measure, *["n/a" if s.unavailable else cell(s) for s in summaries])
+    return table
 
 
 def judge_llm(rag: GraphRAG) -> LLMCaller:

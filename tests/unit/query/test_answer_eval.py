@@ -7,11 +7,14 @@ import json
 from pathlib import Path
 
 import pytest
+from rich.console import Console
+from rich.table import Table
 
-from graphrag_neo4j.cli.eval_answers import answers_table
+from graphrag_neo4j.cli.eval_answers import MEASURES, answers_table
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.answer_eval import (
     BUDGET_SETTINGS,
+    AnswerSummary,
     answer_questions,
     budget_overrides,
     context_documents,
@@ -120,13 +123,33 @@ async def test_misfits_are_counted_with_how_many_of_them_were_right(tmp_path: Pa
         "gives no date or time, which the question asks for",
     ]
     assert summary.misfits() == (2, 0)
-    table = answers_table([summary], 2, 1500)
-    assert {str(c.header): str(c._cells[0]) for c in table.columns}["misfit (right)"] == "2 (0)"
+    assert _column(answers_table([summary], 2, 1500), "naive")["misfit (right)"] == "2 (0)"
     key = run_key({})
     path = tmp_path / "answers.jsonl"
     older = {k: v for k, v in summary.records[1].items() if k != "misfit"}  # before the check
     path.write_text(json.dumps({**older, "run": key}) + "\n")
     assert read_done(path, key)[("naive", "q2")]["misfit"].startswith("gives no date")
+
+
+def _column(table: Table, header: str) -> dict[str, str]:
+    """The cells of one method's column by measure."""
+    columns = {str(column.header): [str(cell) for cell in column._cells]
+               for column in table.columns}
+    return dict(zip(columns["measure"], columns[header], strict=True))
+
+
+def test_every_measure_of_five_methods_fits_an_80_column_terminal() -> None:
+    summaries = [AnswerSummary(name, records=[{
+        "right": False, "em": 0.0, "f1": 0.123, "miss": "retrieval", "misfit": "",
+        "grounding": "flag", "unsupported_entities": [], "context_tokens": 1499,
+        "prompt_tokens": 12345, "completion_tokens": 321, "seconds": 123.4,
+    }]) for name in ("naive", "local", "hops", "drift", "global")]
+    console = Console(width=80, record=True, file=io.StringIO())
+    console.print(answers_table(summaries, 50, 1500))
+    shown = console.export_text()
+    assert "…" not in shown
+    for measure, _ in MEASURES:
+        assert measure in shown
 
 
 async def test_a_method_the_graph_cannot_run_is_unavailable() -> None:
@@ -145,9 +168,11 @@ async def test_table_shows_scores_misses_and_grounding() -> None:
         return answer
 
     summary = await answer_questions("hops", ask, [QUESTION], {})
-    table = answers_table([summary], 1, 1500)
-    row = {str(column.header): str(column._cells[0]) for column in table.columns}
+    unavailable = AnswerSummary("cypher", unavailable="no typed labels")
+    table = answers_table([summary, unavailable], 1, 1500)
+    row = _column(table, "hops")
     assert "1500" in str(table.title)
+    assert set(_column(table, "cypher (not available)").values()) == {"n/a"}
     assert row["F1"] == "0.0" and row["reasoning miss"] == "1" and row["retrieval miss"] == "0"
     assert row["unsupported %"] == "100.0" and row["after grounding %"] == "100.0"
     assert row["misfit (right)"] == "0 (0)"
