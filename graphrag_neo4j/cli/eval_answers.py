@@ -218,10 +218,11 @@ def judge_table(results: list[PairResult]) -> Table:
     """Per pair and criterion: the first method's win rate over both orders, and how often
     the two orders agreed (low agreement = a judge swayed by position)."""
     table = Table(title="Pairwise judge (each question asked in both orders)")
-    for column in ("first vs second", "criterion", "first wins %", "orders agree %",
-                   "questions", "unparsed verdicts"):
-        table.add_column(column, justify="left" if column in {"first vs second", "criterion"}
-                         else "right")
+    table.add_column("first vs\nsecond", overflow="fold")
+    # Criteria whole: squeezed, "comprehensiveness" became "comprehen…".
+    table.add_column("criterion", no_wrap=True)
+    for column in ("first\nwins %", "orders\nagree %", "questions", "unparsed\nverdicts"):
+        table.add_column(column, justify="right")
     for result in results:
         for criterion in CRITERIA:
             agree = 100.0 * result.agreed[criterion] / max(result.questions, 1)

@@ -10,7 +10,7 @@ import pytest
 from rich.console import Console
 from rich.table import Table
 
-from graphrag_neo4j.cli.eval_answers import MEASURES, answers_table
+from graphrag_neo4j.cli.eval_answers import MEASURES, answers_table, judge_table
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.answer_eval import (
     BUDGET_SETTINGS,
@@ -22,6 +22,7 @@ from graphrag_neo4j.query.answer_eval import (
     run_key,
     score_answer,
 )
+from graphrag_neo4j.query.answer_judge import PairResult
 from graphrag_neo4j.query.base import Answer, make_query
 from graphrag_neo4j.query.evaluation import EvalQuestion, read_questions
 from graphrag_neo4j.settings import Settings
@@ -150,6 +151,16 @@ def test_every_measure_of_five_methods_fits_an_80_column_terminal() -> None:
     assert "…" not in shown
     for measure, _ in MEASURES:
         assert measure in shown
+
+
+def test_the_judge_table_of_two_pairs_fits_an_80_column_terminal() -> None:
+    results = [PairResult(first, second, questions=50)
+               for first, second in (("global", "drift"), ("naive", "global"))]
+    console = Console(width=80, record=True, file=io.StringIO())
+    console.print(judge_table(results))
+    shown = console.export_text()
+    assert "…" not in shown and "comprehensiveness" in shown
+    assert all(len(line) <= 80 for line in shown.splitlines())
 
 
 async def test_a_method_the_graph_cannot_run_is_unavailable() -> None:
