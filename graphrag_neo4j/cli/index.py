@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -127,11 +127,20 @@ def documents_command(
 
     with Store.connect(load_settings().neo4j) as store:
         rows = store.read("indexing/list_documents", skip=skip, limit=limit)
-    table = Table("id", "title", "chunks", "complete", "extraction", "language", "source")
+    out.print(documents_table(rows))
+
+
+def documents_table(rows: list[dict[str, Any]]) -> Table:
+    """One row per document, its id whole so it can be copied into `delete`."""
+    table = Table()
+    table.add_column("id", no_wrap=True)
+    for header in ("title", "chunks", "done", "method", "lang"):
+        table.add_column(header)
+    table.add_column("source", overflow="fold")
     for row in rows:
         cells = ("id", "title", "chunks", "complete", "extraction_method", "language", "source")
         table.add_row(*(Text(str(row[key])) for key in cells))
-    out.print(table)
+    return table
 
 
 def merges_command(
