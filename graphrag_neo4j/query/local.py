@@ -95,8 +95,10 @@ def pack_context(
         [*metadata.get("inside_rels", []), *metadata.get("outside_rels", [])], cooccurrence
     )
     left = relations.fill(rels, lambda r: fact_cells(r, sources.rows, cooccurrence))
-    # What the entities and facts leave goes to the passages that did not fit.
-    sources.budget_tokens += left
+    # What the entities and facts leave goes to the passages that did not fit; never past the
+    # budget: the entities had the share a passage too long for it left unused.
+    spent = reports.used_tokens + entities.used_tokens + relations.used_tokens
+    sources.budget_tokens = min(sources.budget_tokens + left, total - spent)
     sources.fill(chunks[len(sources.rows):], _passage_cells)
     tables = [entities, relations, sources, reports]
     return SearchContext(

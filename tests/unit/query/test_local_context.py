@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from graphrag_neo4j.llm.tokens import count_tokens
 from graphrag_neo4j.query.local import pack_context
 from graphrag_neo4j.settings import Settings
 
@@ -42,3 +43,16 @@ def test_co_occurrences_are_left_out_and_their_room_goes_to_passages() -> None:
         < text.index("-----Sources-----")
     assert len(pack_context({**metadata, "inside_rels": [STATED]}, search, 0.5, CO)
                .sources["Sources"]) == 5
+
+
+def test_a_passage_longer_than_its_share_does_not_take_the_context_past_its_budget() -> None:
+    long_chunk = {"id": "c0", "document_id": "d0", "text": "word " * 1100}
+    entities = [{**ENTITY, "name": f"Person {i}", "description": "A clerk. " * 20}
+                for i in range(40)]
+    metadata = {"chunks": [long_chunk], "entities": entities, "reports": [],
+                "inside_rels": [], "outside_rels": []}
+    context = pack_context(metadata, _search(1500).search, 0.5, None)
+    # The passage did not fit half the budget, so the entities took the room it left; it
+    # no longer comes back on top of them (1,900 tokens of a 1,500 budget before).
+    assert count_tokens(context.text) <= 1500
+    assert context.sources["Entities"]
