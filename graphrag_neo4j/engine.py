@@ -412,6 +412,14 @@ class GraphRAG:
         """Documents, chunks, entities, relations and communities in the graph."""
         return dict(self.store.read("count_graph")[0])
 
+    def written_reports(self) -> int:
+        """Community reports an LLM wrote or an import brought: what local search reads, and
+        what global and DRIFT add to when they write lazy reports."""
+        from graphrag_neo4j.communities.extractive import STATUS as EXTRACTIVE
+
+        rows = self.store.read("query/count_written_reports", extractive=EXTRACTIVE)
+        return int(rows[0]["reports"])
+
     # Sync twins: the only place an event loop is started.
     def index(
         self,

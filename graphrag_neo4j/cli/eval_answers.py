@@ -26,6 +26,7 @@ from graphrag_neo4j.query.answer_eval import (
     budget_overrides,
     pairs,
     read_done,
+    reports_written_note,
     run_key,
 )
 from graphrag_neo4j.query.answer_judge import CRITERIA, PairResult, judge_pair
@@ -89,8 +90,11 @@ def answers_command(
             console.print(f"Resuming: {len(done)} answers reused from {per_question}.")
         sink = stack.enter_context(per_question.open("a", encoding="utf-8")) if per_question \
             else None
+        reports_before = rag.written_reports()
         summaries = asyncio.run(_answer_all(rag, methods, items, options, done, sink, key))
         out.print(answers_table(summaries, len(items), budget))
+        if note := reports_written_note(reports_before, rag.written_reports()):
+            console.print(note, style="yellow")
         if judge:
             judged = asyncio.run(_judge_all(rag, summaries, items))
             out.print(judge_table(judged))
@@ -98,7 +102,8 @@ def answers_command(
 
 def _index_corpus(rag: GraphRAG, corpus: Path | None) -> None:
     if corpus is None:
-        console.print(f"No --corpus: evaluating the graph as it is ({rag.counts()}).")
+        console.print(f"No --corpus: evaluating the graph as it is ({rag.counts()},"
+                      f" {rag.written_reports()} written community reports).")
         return
     stats = rag.index_triplets(corpus)
     console.print(f"Corpus {corpus}: {stats.documents} documents indexed now,"

@@ -104,6 +104,16 @@ def judged(record: Record) -> Record:
     return {**record, "right": right, "miss": miss_kind(right, record.get("gold_in_context"))}
 
 
+def reports_written_note(before: int, after: int) -> str | None:
+    """What to say when the run wrote community reports (DRIFT's primer, global's lazy
+    reports): local search reads them, so its answers depend on the graph a run starts on."""
+    if after <= before:
+        return None
+    return (f"This run wrote {after - before} community reports ({before} before it, {after}"
+            " now). Local search reads them, so local's answers in a later run may differ from"
+            " this run's: compare methods on runs that start from the same graph.")
+
+
 def run_key(overrides: dict[str, Any]) -> str:
     """What makes two runs' answers comparable: their settings overrides, order-free."""
     return json.dumps(overrides, sort_keys=True, default=str)

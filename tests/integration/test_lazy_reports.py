@@ -88,7 +88,9 @@ def test_a_graph_without_llm_extraction_gets_extracts_and_no_llm_call(
 
 
 def test_a_lazy_report_is_written_once_and_reused(lazy_rag: GraphRAG, store: Store) -> None:
+    assert lazy_rag.written_reports() == 0  # extractive summaries only
     first = lazy_rag.query(QUESTION, method="global", level=0, lazy_report_budget=3)
+    assert lazy_rag.written_reports() == 3
     written = [r for r in reports(store).values() if r["report_status"] != "extractive"]
     assert first.selection is not None and first.selection.reports_written == 3
     assert len(written) == 3 == len(prompts(lazy_rag, REPORT_PROMPT))

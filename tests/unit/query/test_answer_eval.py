@@ -19,6 +19,7 @@ from graphrag_neo4j.query.answer_eval import (
     budget_overrides,
     context_documents,
     read_done,
+    reports_written_note,
     run_key,
     score_answer,
 )
@@ -161,6 +162,13 @@ def test_the_judge_table_of_two_pairs_fits_an_80_column_terminal() -> None:
     shown = console.export_text()
     assert "…" not in shown and "comprehensiveness" in shown
     assert all(len(line) <= 80 for line in shown.splitlines())
+
+
+def test_a_run_that_wrote_community_reports_says_local_may_differ_next_time() -> None:
+    assert reports_written_note(12, 12) is None
+    note = reports_written_note(12, 15)
+    assert note is not None and note.startswith("This run wrote 3 community reports (12 before")
+    assert "Local search reads them" in note
 
 
 async def test_a_method_the_graph_cannot_run_is_unavailable() -> None:
