@@ -1,5 +1,5 @@
 """`graphrag-neo4j eval answers`: answer quality per method under one context budget
-(EM, F1, retrieval vs reasoning misses, unsupported names), optionally judged pairwise."""
+(EM, F1, retrieval vs reasoning misses, unsupported names, misfits), optionally judged pairwise."""
 
 from __future__ import annotations
 
@@ -149,6 +149,7 @@ def _grounded(cell: Callable[[AnswerSummary], str]) -> Callable[[AnswerSummary],
 
 
 def _misfit_cell(summary: AnswerSummary) -> str:
+    """Answers flagged as misfits and, with gold answers, how many of them were right."""
     flagged, right = summary.misfits()
     return f"{flagged} ({right})" if summary.scored else str(flagged)
 
