@@ -68,9 +68,10 @@ def communities_command(
 
 
 def levels_table(rows: list[dict[str, Any]]) -> Table:
-    """One row per level: how many communities, members, leaves and reports."""
-    table = Table("level", "communities", "members", "largest", "leaves", "reports",
-                  "fallbacks", "extractive", title="Community hierarchy")
+    """One row per level: how many communities, members, leaves and reports (LLM-written,
+    fallbacks, extractive summaries); short headers, so 80 columns show them whole."""
+    table = Table("level", "count", "members", "largest", "leaves", "reports", "fallbacks",
+                  "extracts", title="Community hierarchy")
     for row in rows:
         table.add_row(*(f"{row[key] or 0:,}" for key in (
             "level", "communities", "members", "largest", "leaves", "reports", "fallbacks",

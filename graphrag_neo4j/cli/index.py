@@ -151,15 +151,20 @@ def merges_command(
 
     with GraphRAG(console=console) as rag:
         rows = rag.merges()
-    table = Table("merged", "into", "decided by", "reason", "undone")
+    out.print(merges_table([row for row in rows if show_undone or not row["undone"]]))
+
+
+def merges_table(rows: list[dict[str, Any]]) -> Table:
+    """One row per merge; long names fold instead of being cut, the id stays whole."""
+    table = Table()
+    for header in ("merged", "into", "decided by", "reason", "undone"):
+        table.add_column(header, overflow="fold")
     table.add_column("id", no_wrap=True)  # whole, so it can be copied into `unmerge`
     for row in rows:
-        if row["undone"] and not show_undone:
-            continue
         cells = (f"{row['from_name']} ({row['from_type']})", row["into_name"],
                  row["decided_by"], row["reason"] or "", "yes" if row["undone"] else "", row["id"])
         table.add_row(*(Text(cell) for cell in cells))
-    out.print(table)
+    return table
 
 
 def unmerge_command(
