@@ -19,6 +19,8 @@ CITATIONS_REPAIRED = (
     "Grounding: citations of rows that were not in the context were repaired or removed."
 )
 NAMES_UNCHECKED = "Grounding could not check named entities"
+NAMES_REMOVED = "Grounding removed"
+NAMES_UNSUPPORTED = "Unsupported by the context (check them)"
 _CITED_ID = re.compile(r"\[Data:[^\]]*\]")
 _WORD = re.compile(r"\w+", re.UNICODE)
 # Words that do not make a name (an entity "the Spirit" is supported by "Spirit").
@@ -153,11 +155,11 @@ def ground_answer(
     if mode == "drop":
         answer.text, dropped = drop_sentences(answer.text, names)
         answer.notes.append(
-            f"Grounding removed {dropped} sentence(s) naming {listed}, found nowhere in the"
+            f"{NAMES_REMOVED} {dropped} sentence(s) naming {listed}, found nowhere in the"
             " context."
         )
         if not answer.text:
             answer.text = "The context found for this question does not support an answer."
     else:
-        answer.notes.append(f"Unsupported by the context (check them): {listed}.")
+        answer.notes.append(f"{NAMES_UNSUPPORTED}: {listed}.")
     return answer

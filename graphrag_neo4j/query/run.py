@@ -9,7 +9,19 @@ from dataclasses import replace
 from graphrag_neo4j.llm.usage import usage_scope
 from graphrag_neo4j.query.answer_shape import misfit
 from graphrag_neo4j.query.base import Answer, Query, QueryMethod, Services
-from graphrag_neo4j.query.grounding import EntityFinder, GraphNames, ground_answer
+from graphrag_neo4j.query.grounding import (
+    NAMES_REMOVED,
+    NAMES_UNCHECKED,
+    NAMES_UNSUPPORTED,
+    EntityFinder,
+    GraphNames,
+    ground_answer,
+)
+
+ANSWER_CHECK = "Answer check:"
+# The notes that warn a reader about the answer itself (not how it was found): clients that
+# show the answer text alone (OpenAI-compatible chat) show these with it.
+WARNINGS = (NAMES_UNSUPPORTED, NAMES_REMOVED, NAMES_UNCHECKED, ANSWER_CHECK)
 
 
 async def _measured(services: Services, run: Callable[[], Awaitable[Answer]]) -> Answer:
@@ -48,9 +60,15 @@ def checked_fit(answer: Answer, question: str, mode: str) -> Answer:
     problem = misfit(answer.text, question)
     if problem is not None:
         answer.misfit = problem
-        answer.notes.append(f"Answer check: the answer {problem}; it may name a step on the way"
-                            " rather than the answer.")
+        answer.notes.append(f"{ANSWER_CHECK} the answer {problem}; it may name a step on the"
+                            " way rather than the answer.")
     return answer
+
+
+def warnings(answer: Answer) -> list[str]:
+    """The answer's notes that warn about the answer itself: names its context lacks (flagged
+    or removed), names left unchecked, and the answer check's misfit."""
+    return [note for note in answer.notes if note.startswith(WARNINGS)]
 
 
 async def retrieve_only(services: Services, name: str, method: QueryMethod, query: Query) -> Answer:

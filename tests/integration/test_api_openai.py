@@ -5,6 +5,7 @@ from __future__ import annotations
 import openai
 import pytest
 from langchain_openai import ChatOpenAI
+from openai.types.chat import ChatCompletionMessageParam
 
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.query.registry import method_names
@@ -54,12 +55,33 @@ def test_streamed_chat_sends_chunks_and_usage(client: openai.OpenAI) -> None:
     assert chunks[-1].usage.completion_tokens > 0
 
 
+def test_a_warning_follows_the_reply_and_stays_out_of_the_history(
+    client: openai.OpenAI, served_rag: GraphRAG
+) -> None:
+    when: list[ChatCompletionMessageParam] = [
+        {"role": "user", "content": "When did Bernoulli study fluid flow?"}]
+    completion = client.chat.completions.create(model="graphrag-naive", messages=when)
+    warning = ("\n\n> Check: Answer check: the answer gives no date or time, which the question"
+               " asks for; it may name a step on the way rather than the answer.")
+    assert completion.choices[0].message.content == ANSWER + warning
+    stream = client.chat.completions.create(model="graphrag-naive", messages=when, stream=True)
+    assert "".join(c.choices[0].delta.content or "" for c in stream if c.choices) \
+        == ANSWER + warning
+    client.chat.completions.create(model="graphrag-naive", messages=[
+        *when, {"role": "assistant", "content": ANSWER + warning},
+        {"role": "user", "content": "Which Bernoulli studied fluid flow?"},
+    ])
+    prompt = served_rag.llm.chat_model.calls[-1].prompt  # type: ignore[attr-defined]
+    assert f"assistant: {ANSWER}" in prompt and "> Check:" not in prompt
+
+
 def test_options_ride_in_extra_body_and_unknown_models_are_404(client: openai.OpenAI) -> None:
     completion = client.chat.completions.create(
         model="graphrag-global", messages=[{"role": "user", "content": "What is it all about?"}],
         extra_body={"options": {"level": 0}},
     )
-    assert completion.choices[0].message.content == GLOBAL_ANSWER
+    # Grounding flags "Bernoullis" (the graph holds "Bernoulli"); its warning follows.
+    assert str(completion.choices[0].message.content).startswith(GLOBAL_ANSWER)
     with pytest.raises(openai.NotFoundError, match="graphrag-local"):
         client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": "?"}])
     with pytest.raises(openai.BadRequestError, match="last message"):

@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException
 from graphrag_neo4j.api.answers import check_sizes, checked_call, checked_question, usage_json
 from graphrag_neo4j.api.errors import stream_error
 from graphrag_neo4j.api.openai.client_tasks import answer_client_task, is_client_task
+from graphrag_neo4j.api.openai.warnings import warning_block, without_warnings
 from graphrag_neo4j.api.sse import SSE_HEADERS, SSE_MEDIA_TYPE, sse_frame
 from graphrag_neo4j.api.state import ApiState, api_state
 from graphrag_neo4j.api.token_stream import StreamedQuery
@@ -81,7 +82,8 @@ def conversation(messages: list[ChatMessage]) -> tuple[str, list[tuple[str, str]
     last = messages[-1]
     if last.role != "user" or not _text(last).strip():
         raise HTTPException(400, "The last message must be the user's question, with text.")
-    history = [(m.role, _text(m)) for m in messages[:-1] if _text(m).strip()]
+    history = [(m.role, without_warnings(_text(m)) if m.role == "assistant" else _text(m))
+               for m in messages[:-1] if _text(m).strip()]
     return _text(last), history
 
 
@@ -140,7 +142,7 @@ class _Reply:
 
     def completion(self, answer: Answer) -> dict[str, Any]:
         """OpenAI's `chat.completion` object."""
-        message = {"role": "assistant", "content": answer.text}
+        message = {"role": "assistant", "content": answer.text + warning_block(answer)}
         choice = {"index": 0, "message": message, "finish_reason": "stop", "logprobs": None}
         return {**self._head("chat.completion"), "choices": [choice], "usage": _usage(answer)}
 
@@ -158,6 +160,8 @@ class _Reply:
         except Exception as exc:
             yield sse_frame(stream_error(exc))
             return
+        if block := warning_block(answer):
+            yield self._chunk({"content": block})
         yield self._chunk({}, finish="stop")
         if include_usage:
             usage_chunk = {**self._head("chat.completion.chunk"), "choices": [],
