@@ -29,14 +29,16 @@ _NUMBER_WORDS = (
     r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|"
     r"seventy|eighty|ninety|hundreds?|thousands?|millions?|billions?|trillions?|dozens?|half|"
     r"once|twice|single|double|triple|several|few|many")
-# Words a time is told by without a digit: "in the spring", "during the reign of Louis XIV".
+# Words a time is told by without a digit: "in the spring", "during the reign of Louis XIV",
+# "at the end of the book".
 _TIME_WORDS = (
     r"january|february|march|april|may|june|july|august|september|october|november|december|"
     r"spring|summer|autumn|fall|winter|morning|afternoon|evening|night|noon|midnight|dawn|"
     r"dusk|christmas|eve|century|centuries|decades?|years?|months?|weeks?|days?|hours?|era|"
     r"age|period|reign|dynasty|war|revolution|bc|bce|ad|ce|today|yesterday|tomorrow|ago|"
     r"before|after|during|since|until|when|while|once|early|late|mid|first|second|third|"
-    r"last|next|never|always")
+    r"last|next|never|always|end|beginning|start|then|now|later|soon|recently|moment|times?|"
+    r"ever|finally|eventually|immediately")
 _HAS_NUMBER = re.compile(rf"\d|\b(?:{_NUMBER_WORDS})\b", re.IGNORECASE)
 _HAS_TIME = re.compile(rf"\d|\b(?:{_NUMBER_WORDS}|{_TIME_WORDS})\b", re.IGNORECASE)
 

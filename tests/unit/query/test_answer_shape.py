@@ -41,6 +41,8 @@ def test_an_answer_that_cannot_answer_is_a_misfit(answer: str, question: str,
 @pytest.mark.parametrize(("answer", "question"), [
     ("1998", WHEN),
     ("In the summer of that year", WHEN),
+    ("At the end of the book.", "When does Scrooge change?"),  # told by a time word alone
+    ("Only at the start of the story [Data: Sources (1)].", "When does Marley's ghost come?"),
     ("Marley died seven years ago, on Christmas Eve [Data: Sources (2)].", "When did Marley die?"),
     ("3 a.m.", "What time does the state stop selling alcohol?"),
     ("Three spirits, after Marley's ghost.", HOW_MANY),
