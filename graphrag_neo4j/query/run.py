@@ -65,7 +65,7 @@ def checked_fit(answer: Answer, question: str, mode: str) -> Answer:
     return answer
 
 
-def warnings(answer: Answer) -> list[str]:
+def answer_warnings(answer: Answer) -> list[str]:
     """The answer's notes that warn about the answer itself: names its context lacks (flagged
     or removed), names left unchecked, and the answer check's misfit."""
     return [note for note in answer.notes if note.startswith(WARNINGS)]

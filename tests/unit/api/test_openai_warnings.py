@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graphrag_neo4j.api.openai.warnings import warning_block, without_warnings
+from graphrag_neo4j.api.openai.reply_warnings import warning_block, without_warnings
 from graphrag_neo4j.query.base import Answer
 
 UNSUPPORTED = "Unsupported by the context (check them): Oliver Twist."
