@@ -1,5 +1,6 @@
-"""Whether an answer can answer its question at all: not the question's own words back, and a
-date or a number when the question asks when or how many. Pure text rules, no model."""
+"""The answer check: whether an answer can answer its question at all (not the question's own
+words back, and a date or a number when the question asks when or how many). Text rules only,
+no model; the note it leaves when it cannot."""
 
 from __future__ import annotations
 
@@ -7,6 +8,9 @@ import re
 
 from graphrag_neo4j.communities.citations import strip_citations
 from graphrag_neo4j.communities.extractive import words
+from graphrag_neo4j.query.base import Answer
+
+ANSWER_CHECK = "Answer check:"
 
 _ARTICLES = {"a", "an", "the"}
 _UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
@@ -88,3 +92,16 @@ def misfit(answer: str, question: str) -> str | None:
         return REPEATS_QUESTION
     wanted = missing_kind(text, question)
     return None if wanted is None else f"gives no {wanted}, which the question asks for"
+
+
+def checked_fit(answer: Answer, question: str, mode: str) -> Answer:
+    """The answer checked as `mode` says (flag or off): `misfit` set and a note when its text
+    cannot answer the question."""
+    if mode == "off":
+        return answer
+    problem = misfit(answer.text, question)
+    if problem is not None:
+        answer.misfit = problem
+        answer.notes.append(f"{ANSWER_CHECK} the answer {problem}; it may name a step on the"
+                            " way rather than the answer.")
+    return answer

@@ -1,4 +1,5 @@
-"""Runs a query method and adds what the answer cost (LLM calls and tokens) to the Answer."""
+"""Runs a query method, grounds and checks its answer, and adds what it cost (LLM calls and
+tokens); names the notes that warn about an answer."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from graphrag_neo4j.llm.usage import usage_scope
-from graphrag_neo4j.query.answer_shape import misfit
+from graphrag_neo4j.query.answer_shape import ANSWER_CHECK, checked_fit
 from graphrag_neo4j.query.base import Answer, Query, QueryMethod, Services
 from graphrag_neo4j.query.grounding import (
     NAMES_REMOVED,
@@ -18,7 +19,6 @@ from graphrag_neo4j.query.grounding import (
     ground_answer,
 )
 
-ANSWER_CHECK = "Answer check:"
 # The notes that warn a reader about the answer itself (not how it was found): clients that
 # show the answer text alone (OpenAI-compatible chat) show these with it.
 WARNINGS = (NAMES_UNSUPPORTED, NAMES_REMOVED, NAMES_UNCHECKED, ANSWER_CHECK)
@@ -51,18 +51,6 @@ async def run_query(
         graph_names,
     )
     return checked_fit(grounded, query.question, query.search.answer_check)
-
-
-def checked_fit(answer: Answer, question: str, mode: str) -> Answer:
-    """The answer with `misfit` set and a note when its text cannot answer the question."""
-    if mode == "off":
-        return answer
-    problem = misfit(answer.text, question)
-    if problem is not None:
-        answer.misfit = problem
-        answer.notes.append(f"{ANSWER_CHECK} the answer {problem}; it may name a step on the"
-                            " way rather than the answer.")
-    return answer
 
 
 def answer_warnings(answer: Answer) -> list[str]:
