@@ -21,6 +21,15 @@ def stable_key(*parts: Any) -> str:
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
+def _fix(exc: Exception) -> str:
+    """What to do about a cache that cannot be opened: a damaged file (a copy taken while it
+    was written, a full disk) is only cached replies, made again when asked."""
+    if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
+        return ("the file is damaged: delete it (it holds only cached replies, made again when"
+                " needed) or point GRAPHRAG_CACHE_DIR at another folder")
+    return "point GRAPHRAG_CACHE_DIR at a writable folder"
+
+
 class DiskCache:
     """Maps string keys to JSON values in one SQLite table; safe to share between threads."""
 
@@ -42,10 +51,7 @@ class DiskCache:
             )
             self._conn.commit()
         except (OSError, sqlite3.Error) as exc:
-            raise ConfigError(
-                f"Cannot open the cache {path} ({exc}); point GRAPHRAG_CACHE_DIR at a "
-                "writable folder."
-            ) from exc
+            raise ConfigError(f"Cannot open the cache {path} ({exc}); {_fix(exc)}.") from exc
 
     def get(self, key: str) -> Any | None:
         """The stored value of `key`, or None."""
