@@ -108,6 +108,7 @@ class Result:
     unextracted_documents: int = 0
     expected_unextracted: int = 0
     errors: list[str] = field(default_factory=list)
+    skipped: str = ""  # why the corpus was not run (a missing converter): no error, no crash
     query_ms: dict[str, float] = field(default_factory=dict)
     llm_chunks: int = 0
     llm_seconds: float = 0.0
@@ -157,7 +158,7 @@ def run_one(corpus: Corpus, settings: Settings, folder: Path, limit: int | None,
     if corpus.name == "book-pdf":
         pdf = book_pdf(folder)
         if pdf is None:
-            result.errors.append("skipped: enscript and ps2pdf (Debian) are not installed")
+            result.skipped = "enscript and ps2pdf (Debian) are not installed"
             return result
         paths = [pdf]
     with GraphRAG(settings, console=Console(stderr=True, quiet=True)) as rag:
@@ -262,7 +263,8 @@ def _table(results: list[Result]) -> Table:
     for r in results:
         speed = r.words / r.seconds if r.seconds else 0.0
         table.add_row(
-            r.corpus, f"{r.documents:,}", f"{r.words:,}", f"{r.seconds:.1f}",
+            f"{r.corpus} (skipped)" if r.skipped else r.corpus,
+            f"{r.documents:,}", f"{r.words:,}", f"{r.seconds:.1f}",
             f"{r.community_seconds:.1f}", f"{speed:,.0f}",
             f"{speed / floor_speed:.2f}" if floor_speed else "", f"{r.peak_rss_mb:,.0f}",
             f"{r.entities:,}", f"{r.relations:,}", f"{r.communities:,}",
@@ -277,7 +279,8 @@ def _query_table(results: list[Result], methods: list[str]) -> Table:
     for method in methods:
         table.add_column(method, justify="right")
     for r in results:
-        table.add_row(r.corpus, *(f"{r.query_ms[m]:,.0f}" if m in r.query_ms else "failed"
+        missing = "skipped" if r.skipped else "failed"
+        table.add_row(r.corpus, *(f"{r.query_ms[m]:,.0f}" if m in r.query_ms else missing
                                   for m in methods))
     return table
 
@@ -346,6 +349,8 @@ def main() -> None:
     console.print(_table(results))
     console.print(_query_table(results, args.methods))
     for r in results:
+        if r.skipped:
+            console.print(f"{r.corpus}: skipped, {r.skipped}", markup=False)
         for error in r.errors:
             console.print(f"{r.corpus}: {error}", markup=False)
         if r.junk_examples:
