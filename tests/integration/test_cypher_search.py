@@ -279,13 +279,24 @@ def test_an_answer_of_citations_only_becomes_the_rows(
     assert ROWS_LISTED in answer.notes
 
 
-def test_a_repair_that_counts_zero_again_is_answered_as_zero(
-    graph: Store, settings: Settings, tmp_path: Path
+def test_a_repair_that_counts_zero_again_is_answered_as_zero_and_not_run_twice(
+    graph: Store, settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with _rag(settings, tmp_path, NOBODY, NOBODY) as rag:
+        runs: list[str] = []
+        read = rag.store.read_generated
+
+        def counted(text: str, timeout_s: float, max_rows: int) -> list[dict[str, Any]]:
+            runs.append(text)
+            return read(text, timeout_s, max_rows)
+
+        monkeypatch.setattr(rag.store, "read_generated", counted)
         answer = rag.retrieve("How many Nobodies are there?", method="cypher")
     assert [a["status"] for a in answer.sources["Cypher"][0]["attempts"]] == ["ran", "ran"]
     assert answer.sources["Results"][0]["people"] == 0  # a true zero is still an answer
+    assert runs == [NOBODY]  # the repair wrote the same query: its rows are the same
+    assert answer.notes[0] == ("cypher: the first query found only zeros; the corrected query"
+                               " the model wrote was the same, so it was not run again.")
 
 
 @pytest.mark.parametrize("name", sorted(INJECTIONS))

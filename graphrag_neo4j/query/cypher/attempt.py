@@ -58,6 +58,8 @@ class Attempt:
     rewrite: str = ""
     # It found only numbers for a question that asks which thing or who.
     nameless: bool = False
+    # A repair that wrote the query before it again: that query's fate, taken without a run.
+    repeated: bool = False
 
     @property
     def found_nothing(self) -> bool:

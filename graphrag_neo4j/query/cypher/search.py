@@ -6,7 +6,7 @@ import asyncio
 import itertools
 import json
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from graphrag_neo4j.communities.citations import strip_citations
@@ -101,9 +101,17 @@ def _repair_notes(attempts: list[Attempt]) -> list[str]:
         why = _why_replaced(before, "first query" if before is attempts[0] else "query")
         if after.rewrite:
             notes.append(f"cypher: {why}, so {after.rewrite}.")
+        elif after.repeated and why:
+            notes.append(f"cypher: {why}; the corrected query the model wrote was the same, so"
+                         " it was not run again.")
         elif why:
             notes.append(f"cypher: {why}, so one corrected query was written and run.")
     return notes
+
+
+def _same_query(one: str, other: str) -> bool:
+    """Whether two queries differ in spacing at most."""
+    return one.split() == other.split()
 
 
 def _answering(attempts: list[Attempt]) -> Attempt:
@@ -193,7 +201,9 @@ class CypherSearch:
                 attempts.append(last)
         if not last.rows or last.found_nothing or last.counts_each_once or last.nameless:
             fixed = await repair_query(self.services, query, schema, last)
-            attempts.append(await self._attempt(fixed, query))
+            # The same query again reads the same rows: its fate is taken, not run again.
+            attempts.append(replace(last, rewrite="", repeated=True) if _same_query(
+                fixed, last.query) else await self._attempt(fixed, query))
         return attempts
 
     async def _attempt(self, text: str, query: Query) -> Attempt:
