@@ -95,6 +95,18 @@ def is_supported(name: str, text: str, words: set[str]) -> bool:
     return all(w in words for w in wanted)
 
 
+def is_family_of(name: str, answer: str, words: set[str]) -> bool:
+    """Whether the answer names a family of a name in the evidence: "the Bernoullis" (or
+    "the Joneses") when the evidence says "Bernoulli". Only after "the": a lone "Roberts" is
+    not supported by a "Robert"."""
+    lowered = name.lower().strip()
+    if " " in lowered or not lowered.endswith("s"):
+        return False
+    if re.search(rf"\bthe\s+{re.escape(lowered)}\b", answer.lower()) is None:
+        return False
+    return lowered[:-1] in words or (lowered.endswith("es") and lowered[:-2] in words)
+
+
 def amount_form(text: str) -> str:
     """Lower-case text with amounts written one way: no thousands commas or currency signs,
     `%` as "percent", no hedge before a number ("about $1,180 billion" -> "1180 billion")."""
@@ -111,8 +123,10 @@ def unsupported_entities(
     written from summaries (its `evidence` set: global search's reports) may also name an
     entity of the graph that no shown report names; a name the graph lacks is unsupported."""
     text, words = evidence_words(answer, question)
-    names = find_entities(strip_citations(answer.text))
-    missing = list(dict.fromkeys(n for n in names if not is_supported(n, text, words)))
+    said = strip_citations(answer.text)
+    missing = list(dict.fromkeys(
+        n for n in find_entities(said)
+        if not is_supported(n, text, words) and not is_family_of(n, said, words)))
     if missing and answer.evidence is not None and graph_names is not None:
         known = graph_names(missing)
         missing = [name for name in missing if name not in known]

@@ -81,6 +81,21 @@ def test_a_name_is_supported_by_all_its_words_not_one() -> None:
     assert not is_supported("Bob Marley", text, words)
 
 
+@pytest.mark.parametrize(("answer", "unsupported"), [
+    ("Daniel was one of the Bernoullis.", []),  # the family of the context's Bernoulli
+    ("The Joneses met them.", []),
+    ("Daniel met Roberts.", ["Roberts"]),  # a lone plural is a name of its own
+    ("Daniel was one of the Smiths.", ["Smiths"]),  # no Smith in the context
+])
+def test_the_family_of_a_name_in_the_context_is_supported(
+    answer: str, unsupported: list[str]
+) -> None:
+    context = "Daniel Bernoulli and Robert Jones studied fluid flow."
+    grounded = ground_answer(Answer(text=answer, method="local", context=context), "Who?",
+                             "flag", named_entities)
+    assert grounded.unsupported_entities == unsupported
+
+
 def test_dropping_every_sentence_leaves_a_plain_statement() -> None:
     answer = Answer(text="Oliver Twist did it.", method="global", context="Scrooge.")
     ground_answer(answer, "Who?", "drop", lambda text: ["Oliver Twist"])
