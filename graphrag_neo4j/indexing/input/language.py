@@ -58,10 +58,18 @@ def detect_language(text: str) -> Language:
     if len(letters) < MIN_LETTERS:
         return Language(UNKNOWN, 0.0)
     code, confidence = _identifier().classify(prose)
-    latin = sum(ord(ch) < LATIN_END for ch in letters)
-    if confidence < MIN_CONFIDENCE and latin * 2 >= len(letters):
+    if confidence < MIN_CONFIDENCE and _mostly_latin(letters):
         return Language(UNKNOWN, float(confidence))
     return Language(str(code), float(confidence))
+
+
+def in_latin_script(text: str) -> bool:
+    """Whether at least half the letters of `text` are Latin (True with no letters)."""
+    return _mostly_latin([ch for ch in text if ch.isalpha()])
+
+
+def _mostly_latin(letters: Sequence[str]) -> bool:
+    return sum(ord(ch) < LATIN_END for ch in letters) * 2 >= len(letters)
 
 
 def language_counts(languages: Mapping[str, Language]) -> dict[str, int]:

@@ -9,17 +9,20 @@ from pathlib import Path
 
 import pytest
 
+from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.extraction.fast.named_entities import named_entities
 from graphrag_neo4j.query.base import Answer, make_query
 from graphrag_neo4j.query.global_search import GlobalSearch
 from graphrag_neo4j.query.grounding import (
     CITATIONS_REPAIRED,
+    NAMES_UNCHECKED,
     drop_sentences,
     ground_answer,
     is_supported,
 )
 from graphrag_neo4j.query.naive import NaiveSearch
 from graphrag_neo4j.query.run import run_query
+from graphrag_neo4j.settings import Settings
 from tests.unit.query.fakes import WRITTEN_LEVEL, fake_services
 
 PASSAGES = [
@@ -94,6 +97,17 @@ def test_the_family_of_a_name_in_the_context_is_supported(
     grounded = ground_answer(Answer(text=answer, method="local", context=context), "Who?",
                              "flag", named_entities)
     assert grounded.unsupported_entities == unsupported
+
+
+@pytest.mark.parametrize("mode", ["flag", "drop"])
+def test_an_answer_in_another_script_is_left_unchecked_not_dropped(mode: str) -> None:
+    text = "斯克鲁奇的职员是鲍勃·克拉奇特。他住在伦敦。"
+    answer = Answer(text=text, method="local", context="鲍勃·克拉奇特 伦敦 斯克鲁奇")
+    with GraphRAG(Settings()) as rag:  # nothing connects: the finder needs no server
+        grounded = ground_answer(answer, "斯克鲁奇的职员是谁？", mode, rag.find_entities)
+    assert grounded.text == text and grounded.unsupported_entities == []
+    assert grounded.notes == [f"{NAMES_UNCHECKED}: the answer is not in the Latin script, and"
+                              " the shipped named-entity model reads English"]
 
 
 def test_dropping_every_sentence_leaves_a_plain_statement() -> None:

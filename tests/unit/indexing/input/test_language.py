@@ -9,6 +9,7 @@ from graphrag_neo4j.indexing.input.language import (
     Language,
     detect_language,
     embedder_mismatch,
+    in_latin_script,
     language_counts,
 )
 
@@ -83,3 +84,9 @@ def test_a_long_document_is_judged_on_a_sample_spread_over_all_of_it() -> None:
 def test_a_language_only_in_the_second_half_of_a_long_document_is_still_seen() -> None:
     code_then_chinese = "```\n" + "x = 1\n" * 20_000 + "```\n" + (CHINESE + "\n") * 2_000
     assert detect_language(code_then_chinese).code == "zh"
+
+
+def test_the_latin_script_is_told_by_most_letters() -> None:
+    assert in_latin_script("Scrooges Angestellter ist Bob Cratchit, in London.")
+    assert not in_latin_script("斯克鲁奇的职员是鲍勃·克拉奇特, Bob.")
+    assert in_latin_script("1843")  # no letters to judge by
