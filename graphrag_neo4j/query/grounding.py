@@ -99,7 +99,7 @@ def is_family_of(name: str, answer: str, words: set[str]) -> bool:
     """Whether the answer names a family of a name in the evidence: "the Bernoullis" (or
     "the Joneses") when the evidence says "Bernoulli". Only after "the": a lone "Roberts" is
     not supported by a "Robert"."""
-    lowered = name.lower().strip()
+    lowered = name.lower().strip().removeprefix("the ")
     if " " in lowered or not lowered.endswith("s"):
         return False
     if re.search(rf"\bthe\s+{re.escape(lowered)}\b", answer.lower()) is None:

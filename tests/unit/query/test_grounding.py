@@ -18,6 +18,7 @@ from graphrag_neo4j.query.grounding import (
     NAMES_UNCHECKED,
     drop_sentences,
     ground_answer,
+    is_family_of,
     is_supported,
 )
 from graphrag_neo4j.query.naive import NaiveSearch
@@ -97,6 +98,7 @@ def test_the_family_of_a_name_in_the_context_is_supported(
     grounded = ground_answer(Answer(text=answer, method="local", context=context), "Who?",
                              "flag", named_entities)
     assert grounded.unsupported_entities == unsupported
+    assert is_family_of("the Bernoullis", "They were the Bernoullis.", {"bernoulli"})
 
 
 @pytest.mark.parametrize("mode", ["flag", "drop"])
