@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from rich.console import Console
 from rich.text import Text
 
-from graphrag_neo4j.errors import InputError, ModelError
+from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.llm.context_window import fit_to_window, model_window
 from graphrag_neo4j.settings import Settings, load_settings
 
@@ -305,15 +305,9 @@ class GraphRAG:
         return self._methods[key]
 
     def find_entities(self, text: str) -> list[str]:
-        """The named entities of `text` (the shipped spaCy model): grounding checks them. A
-        text mostly in another script is refused: the English model reads a Chinese sentence
-        as one name."""
+        """The named entities of `text` (the shipped spaCy model): grounding checks them."""
         from graphrag_neo4j.indexing.extraction.fast.named_entities import named_entities
-        from graphrag_neo4j.indexing.input.language import in_latin_script
 
-        if not in_latin_script(text):
-            raise ModelError("the answer is not in the Latin script, and the shipped"
-                             " named-entity model reads English")
         return named_entities(text)
 
     def entity_names_in_graph(self, names: list[str]) -> set[str]:
