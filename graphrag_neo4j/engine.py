@@ -319,8 +319,11 @@ class GraphRAG:
         rows = self.store.read("query/entity_names_known", keys=list(by_key))
         return {by_key[row["key"]] for row in rows}
 
-    async def aquery(self, question: str, method: str | None = None, **options: Any) -> Answer:
-        """Answer a question with any method of `query.registry` (by default local).
+    async def aquery(
+        self, question: str, method: str | QueryMethod | None = None, **options: Any
+    ) -> Answer:
+        """Answer a question with any method of `query.registry` (by default local), or with a
+        method object of the caller's own (`eval answers` passes its gold passages).
 
         `options` are `response_type`, `history` (earlier (role, text) turns), `on_token` (a
         callback for streamed answer text), `level` (global), `mentions` (hops) and any
@@ -331,9 +334,10 @@ class GraphRAG:
         from graphrag_neo4j.query.run import run_query
 
         query = make_query(self.settings, question, **options)
+        runner = self.query_method(method) if method is None or isinstance(method, str) \
+            else method
         return await run_query(
-            self, self.query_method(method), query, self.find_entities,
-            self.entity_names_in_graph,
+            self, runner, query, self.find_entities, self.entity_names_in_graph
         )
 
     async def aretrieve(self, question: str, method: str | None = None, **options: Any) -> Answer:

@@ -27,10 +27,12 @@ from graphrag_neo4j.query.answer_eval import (
     pairs,
     read_done,
     reports_written_note,
+    right_from_gold,
     run_key,
 )
 from graphrag_neo4j.query.answer_judge import CRITERIA, PairResult, judge_pair
 from graphrag_neo4j.query.evaluation import EvalQuestion, read_questions
+from graphrag_neo4j.query.gold_passages import GOLD, GoldPassages
 from graphrag_neo4j.query.registry import ANSWER_EVAL_METHODS, method_list
 
 if TYPE_CHECKING:
@@ -69,6 +71,11 @@ def answers_command(
         bool, typer.Option(help="Judge every pair of methods with the LLM (eval.judge_model) on "
                            "comprehensiveness, diversity, empowerment, directness; both orders.")
     ] = False,
+    gold_context: Annotated[
+        bool, typer.Option(help="Also answer each question from its gold passages alone (the "
+                           "'gold' column: the answer model's ceiling), and count each method's "
+                           "reasoning misses it answers right.")
+    ] = False,
     settings: SetOption = None,
 ) -> None:
     """Answer every question with every method, score EM/F1, split misses, print the table."""
@@ -76,6 +83,11 @@ def answers_command(
 
     methods = [m.strip() for m in method.split(",") if m.strip()]
     items = read_questions(questions, limit, need_passages=False)
+    if gold_context and (lacking := [i.id for i in items if not i.gold or not i.answers]):
+        raise InputError(
+            f"--gold-context needs gold passages and answers for every question; {questions}"
+            f" lacks them for {len(lacking)} (first: {lacking[0]}): add them or leave it out."
+        )
     with GraphRAG(console=console) as rag, ExitStack() as stack:
         _index_corpus(rag, corpus)
         budget = context_tokens or rag.settings.eval.context_tokens
@@ -91,7 +103,8 @@ def answers_command(
         sink = stack.enter_context(per_question.open("a", encoding="utf-8")) if per_question \
             else None
         reports_before = rag.written_reports()
-        summaries = asyncio.run(_answer_all(rag, methods, items, options, done, sink, key))
+        names = [*methods, GOLD] if gold_context else methods
+        summaries = asyncio.run(_answer_all(rag, names, items, options, done, sink, key))
         out.print(answers_table(summaries, len(items), budget))
         if note := reports_written_note(reports_before, rag.written_reports()):
             console.print(note, style="yellow")
@@ -118,12 +131,14 @@ async def _answer_all(
     with Progress(console=console, transient=True) as progress:
         for name in methods:
             try:
-                rag.query_method(name)
+                if name != GOLD:
+                    rag.query_method(name)
             except InputError as exc:
                 summaries.append(AnswerSummary(name, unavailable=str(exc).rstrip(".")))
                 continue
             task = progress.add_task(name, total=len(items))
-            ask = partial(_ask, rag, name, options)
+            ask = partial(_ask_gold, rag, options) if name == GOLD \
+                else partial(_ask, rag, name, options)
             summary = await answer_questions(
                 name, ask, items, done, sink, partial(progress.advance, task), key
             )
@@ -134,8 +149,12 @@ async def _answer_all(
     return summaries
 
 
-async def _ask(rag: GraphRAG, name: str, options: dict[str, Any], question: str) -> Any:
-    return await rag.aquery(question, name, **options)
+async def _ask(rag: GraphRAG, name: str, options: dict[str, Any], item: EvalQuestion) -> Any:
+    return await rag.aquery(item.question, name, **options)
+
+
+async def _ask_gold(rag: GraphRAG, options: dict[str, Any], item: EvalQuestion) -> Any:
+    return await rag.aquery(item.question, GoldPassages(rag, item.gold), **options)
 
 
 def _gold(cell: Callable[[AnswerSummary], str]) -> Callable[[AnswerSummary], str]:
@@ -173,6 +192,11 @@ MEASURES: tuple[tuple[str, Callable[[AnswerSummary], str]], ...] = (
 )
 
 
+# Below "reasoning miss" with a gold column: those of the misses the gold passages alone
+# answer right (the rest the answer model misses even with nothing else in the way).
+GOLD_RIGHT = "  right from gold"
+
+
 def answers_table(summaries: list[AnswerSummary], n_questions: int, budget: int) -> Table:
     """One column per method, one row per measure: EM, F1, the miss split, unsupported names,
     answers the answer check flagged (how many of them right) and tokens."""
@@ -182,8 +206,12 @@ def answers_table(summaries: list[AnswerSummary], n_questions: int, budget: int)
     for s in summaries:
         table.add_column(f"{s.method} (not available)" if s.unavailable else s.method,
                          justify="right")
+    gold = next((s for s in summaries if s.method == GOLD and not s.unavailable), None)
     for measure, cell in MEASURES:
         table.add_row(measure, *["n/a" if s.unavailable else cell(s) for s in summaries])
+        if measure == "reasoning miss" and gold is not None:
+            table.add_row(GOLD_RIGHT, *["n/a" if s.unavailable or s is gold
+                                        else str(right_from_gold(s, gold)) for s in summaries])
     return table
 
 

@@ -19,7 +19,7 @@ from graphrag_neo4j.query.answer_shape import misfit
 from graphrag_neo4j.query.base import Answer
 from graphrag_neo4j.query.evaluation import EvalQuestion
 
-Ask = Callable[[str], Awaitable[Answer]]
+Ask = Callable[[EvalQuestion], Awaitable[Answer]]
 Record = dict[str, Any]
 
 # The settings holding each method's answer-context budget (intermediate prompts included:
@@ -185,7 +185,7 @@ async def answer_questions(
         if record is None:
             started = time.perf_counter()
             try:
-                answer = await ask(item.question)
+                answer = await ask(item)
             except InputError as exc:
                 if summary.records:
                     raise
@@ -204,6 +204,14 @@ def _write(sink: IO[str] | None, record: Record) -> None:
     if sink is not None:
         sink.write(json.dumps(record, ensure_ascii=False) + "\n")
         sink.flush()
+
+
+def right_from_gold(summary: AnswerSummary, gold: AnswerSummary) -> int:
+    """How many of the method's reasoning misses the answer model gets right from the gold
+    passages alone: the others it misses with no other passage in the way, a limit of the
+    model rather than of the method's context."""
+    right = {str(r["id"]) for r in gold.scored if r["right"]}
+    return sum(1 for r in summary.scored if r.get("miss") == "reasoning" and str(r["id"]) in right)
 
 
 def answers_by_question(summary: AnswerSummary) -> dict[str, str]:

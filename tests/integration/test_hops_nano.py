@@ -197,6 +197,32 @@ async def test_eval_answers_scores_hops_right_and_naive_a_retrieval_miss(
         assert summary.records[0]["unsupported_entities"] == []
 
 
+async def test_eval_answers_gold_column_reads_the_gold_passages_alone(
+    rag: GraphRAG, nano_root: Path
+) -> None:
+    from graphrag_neo4j.cli.eval_answers import _answer_all
+    from graphrag_neo4j.errors import InputError
+    from graphrag_neo4j.query.answer_eval import budget_overrides
+    from graphrag_neo4j.query.evaluation import EvalQuestion
+    from graphrag_neo4j.query.gold_passages import GOLD
+
+    question = _question(nano_root)["query"]
+    gold = EvalQuestion("euler", question, ["nano_dataset-2", "nano_dataset-3"],
+                        ("Daniel Bernoulli made major contributions to fluid dynamics",))
+    naive, reader = await _answer_all(rag, ["naive", GOLD], [gold], budget_overrides(1500),
+                                      {}, None, "key")
+    record = reader.records[0]
+    # Naive never showed Daniel's passage; the gold column shows it, in the question's order,
+    # and nothing else, so the answer is right and its grounding ran as any method's.
+    assert naive.records[0]["miss"] == "retrieval"
+    assert record["context_documents"] == ["nano_dataset-2", "nano_dataset-3"]
+    assert record["right"] is True and record["gold_in_context"] is True
+    assert record["grounding"] == "flag" and record["unsupported_entities"] == []
+    absent = EvalQuestion("lost", question, ["nano_dataset-9"], ("Daniel",))
+    with pytest.raises(InputError, match=r"no passage of the gold document\(s\) nano_dataset-9"):
+        await _answer_all(rag, [GOLD], [gold, absent], budget_overrides(1500), {}, None, "key")
+
+
 async def test_retrieve_only_calls_no_model(rag: GraphRAG, nano_root: Path) -> None:
     """The README's promise: retrieval only makes no LLM call (no NER, no rerank)."""
     llm = rag.llm.chat_model

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from rich.console import Console
 from rich.table import Table
 
-from graphrag_neo4j.cli.eval_answers import MEASURES, answers_table, judge_table
+from graphrag_neo4j.cli.eval_answers import GOLD_RIGHT, MEASURES, answers_table, judge_table
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.answer_eval import (
     BUDGET_SETTINGS,
@@ -20,6 +22,7 @@ from graphrag_neo4j.query.answer_eval import (
     context_documents,
     read_done,
     reports_written_note,
+    right_from_gold,
     run_key,
     score_answer,
 )
@@ -78,8 +81,8 @@ def test_one_budget_for_every_method_is_valid_for_every_query() -> None:
 async def test_answers_are_resumed_from_the_jsonl_of_the_same_settings(tmp_path: Path) -> None:
     asked: list[str] = []
 
-    async def ask(question: str) -> Answer:
-        asked.append(question)
+    async def ask(item: EvalQuestion) -> Answer:
+        asked.append(item.question)
         return _answer("Johann", ["d1", "d2"])
 
     questions = [QUESTION, EvalQuestion("q2", "Where?", ["d3"], ("Basel",))]
@@ -116,8 +119,8 @@ async def test_misfits_are_counted_with_how_many_of_them_were_right(tmp_path: Pa
     when = EvalQuestion("q2", "When did Euler die?", ["d1"], ("1783",))
     texts = {QUESTION.question: "Euler", when.question: "Saint Petersburg"}
 
-    async def ask(question: str) -> Answer:
-        return _answer(texts[question], ["d1"])
+    async def ask(item: EvalQuestion) -> Answer:
+        return _answer(texts[item.question], ["d1"])
 
     summary = await answer_questions("naive", ask, [QUESTION, when], {})
     assert [r["misfit"] for r in summary.records] == [
@@ -172,7 +175,7 @@ def test_a_run_that_wrote_community_reports_says_local_may_differ_next_time() ->
 
 
 async def test_a_method_the_graph_cannot_run_is_unavailable() -> None:
-    async def ask(question: str) -> Answer:
+    async def ask(item: EvalQuestion) -> Answer:
         raise InputError("Local search cannot use the index; index some documents first.")
 
     summary = await answer_questions("local", ask, [QUESTION], {}, io.StringIO())
@@ -181,7 +184,7 @@ async def test_a_method_the_graph_cannot_run_is_unavailable() -> None:
 
 
 async def test_table_shows_scores_misses_and_grounding() -> None:
-    async def ask(question: str) -> Answer:
+    async def ask(item: EvalQuestion) -> Answer:
         answer = _answer("Leonhard Euler and Oliver Twist", ["d1", "d2"])
         answer.grounding, answer.unsupported_entities = "flag", ["Oliver Twist"]
         return answer
@@ -211,3 +214,39 @@ def test_questions_with_answers_and_aliases(tmp_path: Path) -> None:
     assert items[1].gold == []
     with pytest.raises(InputError, match="supporting_passage_ids"):
         read_questions(path)
+
+
+def _summary(method: str, outcomes: dict[str, str]) -> AnswerSummary:
+    """A method's records: question id -> "" (right), "reasoning" or "retrieval"."""
+    return AnswerSummary(method, records=[{
+        "id": qid, "right": not miss, "miss": miss, "em": float(not miss), "f1": 0.5,
+        "misfit": "", "grounding": "flag", "unsupported_entities": [], "context_tokens": 300,
+        "prompt_tokens": 200, "completion_tokens": 3, "seconds": 2.0,
+    } for qid, miss in outcomes.items()])
+
+
+def test_a_methods_reasoning_misses_are_counted_against_the_gold_column() -> None:
+    local = _summary("local", {"q1": "reasoning", "q2": "reasoning", "q3": "retrieval",
+                               "q4": ""})
+    gold = _summary("gold", {"q1": "", "q2": "reasoning", "q3": "", "q4": ""})
+    # q1: the gold passages alone answer it, so local's context was in the way; q2: the model
+    # misses it even then; q3 was a retrieval miss and is not counted.
+    assert right_from_gold(local, gold) == 1
+    rows = _column(answers_table([local, gold], 4, 1500), "local")
+    assert rows["reasoning miss"] == "2" and rows[GOLD_RIGHT] == "1"
+    assert _column(answers_table([local, gold], 4, 1500), "gold")[GOLD_RIGHT] == "n/a"
+    assert GOLD_RIGHT not in _column(answers_table([local], 4, 1500), "local")
+
+
+def test_gold_context_is_refused_for_questions_without_gold_passages(tmp_path: Path) -> None:
+    questions = tmp_path / "global.json"
+    questions.write_text(json.dumps([{"question": "What are the main themes?"}]))
+    # The real command: the refusal comes before any connection, in one sentence.
+    run = subprocess.run(
+        [sys.executable, "-m", "graphrag_neo4j", "eval", "answers", "--questions",
+         str(questions), "--gold-context"], capture_output=True, text=True, timeout=120,
+    )
+    assert run.returncode == 1
+    message = " ".join((run.stdout + run.stderr).split())
+    assert "--gold-context needs gold passages and answers for every question" in message
+    assert "lacks them for 1 (first: 0)" in message and "Traceback" not in message
