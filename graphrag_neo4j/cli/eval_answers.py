@@ -38,6 +38,7 @@ from graphrag_neo4j.query.registry import ANSWER_EVAL_METHODS, method_list
 if TYPE_CHECKING:
     from graphrag_neo4j.engine import GraphRAG
     from graphrag_neo4j.llm.calls import LLMCaller
+    from graphrag_neo4j.query.answer_significance import PairedComparison
 
 console = Console(stderr=True)
 out = Console()
@@ -106,6 +107,8 @@ def answers_command(
         names = [*methods, GOLD] if gold_context else methods
         summaries = asyncio.run(_answer_all(rag, names, items, options, done, sink, key))
         out.print(answers_table(summaries, len(items), budget))
+        if comparisons := against_baseline(summaries):
+            out.print(significance_table(comparisons))
         if note := reports_written_note(reports_before, rag.written_reports()):
             console.print(note, style="yellow")
         if judge:
@@ -212,6 +215,33 @@ def answers_table(summaries: list[AnswerSummary], n_questions: int, budget: int)
         if measure == "reasoning miss" and gold is not None:
             table.add_row(GOLD_RIGHT, *["n/a" if s.unavailable or s is gold
                                         else str(right_from_gold(s, gold)) for s in summaries])
+    return table
+
+
+def against_baseline(summaries: list[AnswerSummary]) -> list[PairedComparison]:
+    """Every other method against the first one that was scored, question by question."""
+    from graphrag_neo4j.query.answer_significance import compare  # scipy.stats: half a second
+
+    scored = [s for s in summaries if not s.unavailable and s.scored]
+    found = (compare(s, scored[0]) for s in scored[1:])
+    return [c for c in found if c is not None]
+
+
+def significance_table(comparisons: list[PairedComparison]) -> Table:
+    """Per method: the F1 difference to the baseline with its 95 % interval, the right
+    answers gained and lost, McNemar's p, and whether the difference is beyond chance."""
+    baseline = comparisons[0].baseline
+    table = Table(title=f"Against {baseline} on the same questions (paired; F1 points with"
+                  " a 95 % bootstrap interval)")
+    table.add_column("method")
+    # The interval whole: wrapped, "[+11.8, +34.8]" lost its end to the next line.
+    table.add_column("F1 difference", justify="right", no_wrap=True)
+    for column in ("right\ngained/lost", "McNemar p", "beyond\nchance"):
+        table.add_column(column, justify="right")
+    for c in comparisons:
+        table.add_row(c.method, f"{c.f1_difference:+.1f} [{c.low:+.1f}, {c.high:+.1f}]",
+                      f"+{c.gained} / -{c.lost}", f"{c.p_value:.3f}",
+                      "yes" if c.differs else "no")
     return table
 
 
