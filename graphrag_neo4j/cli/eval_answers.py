@@ -20,6 +20,7 @@ from graphrag_neo4j.cli.search_set import SetOption, search_settings_set
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.answer_eval import (
     AnswerSummary,
+    Ask,
     Record,
     answer_questions,
     answers_by_question,
@@ -104,8 +105,9 @@ def answers_command(
         sink = stack.enter_context(per_question.open("a", encoding="utf-8")) if per_question \
             else None
         reports_before = rag.written_reports()
-        names = [*methods, GOLD] if gold_context else methods
-        summaries = asyncio.run(_answer_all(rag, names, items, options, done, sink, key))
+        summaries = asyncio.run(
+            _answer_all(rag, methods, items, options, done, sink, key, gold_context)
+        )
         out.print(answers_table(summaries, len(items), budget))
         if comparisons := against_baseline(summaries):
             out.print(significance_table(comparisons))
@@ -128,28 +130,41 @@ def _index_corpus(rag: GraphRAG, corpus: Path | None) -> None:
 
 async def _answer_all(
     rag: GraphRAG, methods: list[str], items: list[EvalQuestion], options: dict[str, Any],
-    done: dict[tuple[str, str], Record], sink: IO[str] | None, key: str,
+    done: dict[tuple[str, str], Record], sink: IO[str] | None, key: str, gold: bool = False,
 ) -> list[AnswerSummary]:
     summaries = []
     with Progress(console=console, transient=True) as progress:
-        for name in methods:
-            try:
-                if name != GOLD:
-                    rag.query_method(name)
-            except InputError as exc:
-                summaries.append(AnswerSummary(name, unavailable=str(exc).rstrip(".")))
-                continue
-            task = progress.add_task(name, total=len(items))
-            ask = partial(_ask_gold, rag, options) if name == GOLD \
-                else partial(_ask, rag, name, options)
-            summary = await answer_questions(
-                name, ask, items, done, sink, partial(progress.advance, task), key
-            )
+        for name, ask in _askers(rag, methods, options, gold):
+            if isinstance(ask, str):
+                summary = AnswerSummary(name, unavailable=ask)
+            else:
+                task = progress.add_task(name, total=len(items))
+                summary = await answer_questions(
+                    name, ask, items, done, sink, partial(progress.advance, task), key
+                )
             if summary.unavailable:
                 console.print(Text.assemble((f"{name} is not available:", "yellow"),
                                             f" {summary.unavailable}."))
             summaries.append(summary)
     return summaries
+
+
+def _askers(
+    rag: GraphRAG, methods: list[str], options: dict[str, Any], gold: bool
+) -> list[tuple[str, Ask | str]]:
+    """Each method's way to ask a question, or why the graph cannot run it; the gold
+    passages' reader last when asked for."""
+    askers: list[tuple[str, Ask | str]] = []
+    for name in methods:
+        try:
+            rag.query_method(name)
+        except InputError as exc:
+            askers.append((name, str(exc).rstrip(".")))
+            continue
+        askers.append((name, partial(_ask, rag, name, options)))
+    if gold:
+        askers.append((GOLD, partial(_ask_gold, rag, options)))
+    return askers
 
 
 async def _ask(rag: GraphRAG, name: str, options: dict[str, Any], item: EvalQuestion) -> Any:

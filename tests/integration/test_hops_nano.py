@@ -209,18 +209,23 @@ async def test_eval_answers_gold_column_reads_the_gold_passages_alone(
     question = _question(nano_root)["query"]
     gold = EvalQuestion("euler", question, ["nano_dataset-2", "nano_dataset-3"],
                         ("Daniel Bernoulli made major contributions to fluid dynamics",))
-    naive, reader = await _answer_all(rag, ["naive", GOLD], [gold], budget_overrides(1500),
-                                      {}, None, "key")
+    naive, reader = await _answer_all(rag, ["naive"], [gold], budget_overrides(1500),
+                                      {}, None, "key", gold=True)
     record = reader.records[0]
     # Naive never showed Daniel's passage; the gold column shows it, in the question's order,
     # and nothing else, so the answer is right and its grounding ran as any method's.
     assert naive.records[0]["miss"] == "retrieval"
     assert record["context_documents"] == ["nano_dataset-2", "nano_dataset-3"]
     assert record["right"] is True and record["gold_in_context"] is True
+    assert reader.method == GOLD
     assert record["grounding"] == "flag" and record["unsupported_entities"] == []
     absent = EvalQuestion("lost", question, ["nano_dataset-9"], ("Daniel",))
     with pytest.raises(InputError, match=r"no passage of the gold document\(s\) nano_dataset-9"):
-        await _answer_all(rag, [GOLD], [gold, absent], budget_overrides(1500), {}, None, "key")
+        await _answer_all(rag, [], [gold, absent], budget_overrides(1500), {}, None, "key",
+                          gold=True)
+    # "gold" is no method of the registry: named in --method, it is one the graph cannot run.
+    (named,) = await _answer_all(rag, [GOLD], [gold], budget_overrides(1500), {}, None, "key")
+    assert named.unavailable is not None and named.records == []
 
 
 async def test_retrieve_only_calls_no_model(rag: GraphRAG, nano_root: Path) -> None:
