@@ -216,8 +216,9 @@ GOLD_RIGHT = "  right from gold"
 
 
 def answers_table(summaries: list[AnswerSummary], n_questions: int, budget: int) -> Table:
-    """One column per method, one row per measure: EM, F1, the miss split, unsupported names,
-    answers the answer check flagged (how many of them right) and tokens."""
+    """One column per method, one row per measure: EM, F1, the miss split (with a gold
+    column, how many reasoning misses it answers right), unsupported names, answers the
+    answer check flagged (how many of them right) and tokens."""
     table = Table(title=f"Answers on {n_questions} questions (context budget {budget} tokens"
                   " for every method)")
     table.add_column("measure")
