@@ -11,9 +11,12 @@ from typing import Any
 import pytest
 
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.errors import ModelError
+from graphrag_neo4j.errors import InputError, ModelError
 from graphrag_neo4j.llm.offline.embeddings import MiniLMEmbeddings
+from graphrag_neo4j.query.answer_eval import AnswerSummary, budget_overrides
 from graphrag_neo4j.query.base import make_query, validated_search
+from graphrag_neo4j.query.evaluation import EvalQuestion
+from graphrag_neo4j.query.gold_passages import GOLD
 from graphrag_neo4j.query.hops.search import HopsSearch
 from graphrag_neo4j.query.naive import NaiveSearch
 from graphrag_neo4j.settings import Settings
@@ -176,18 +179,28 @@ async def test_reciprocal_rank_hybrid_naive_finds_daniel_where_vectors_alone_do_
     assert fused.ranked_document_ids == ["nano_dataset-3", "nano_dataset-2"]
 
 
+DANIEL_GOLD = ("Daniel Bernoulli made major contributions to fluid dynamics",)
+
+
+def _euler(nano_root: Path, passages: list[str]) -> EvalQuestion:
+    """The notebook's question with the given gold passages and Daniel's answer."""
+    return EvalQuestion("euler", _question(nano_root)["query"], passages, DANIEL_GOLD)
+
+
+async def _evaluate(
+    rag: GraphRAG, methods: list[str], items: list[EvalQuestion], gold: bool = False
+) -> list[AnswerSummary]:
+    """`eval answers` on these questions, budget 1,500, nothing resumed or written."""
+    from graphrag_neo4j.cli.eval_answers import _answer_all
+
+    return await _answer_all(rag, methods, items, budget_overrides(1500), {}, None, "key", gold)
+
+
 async def test_eval_answers_scores_hops_right_and_naive_a_retrieval_miss(
     rag: GraphRAG, nano_root: Path
 ) -> None:
-    from graphrag_neo4j.cli.eval_answers import _answer_all
-    from graphrag_neo4j.query.answer_eval import budget_overrides
-    from graphrag_neo4j.query.evaluation import EvalQuestion
-
-    question = _question(nano_root)["query"]
-    gold = EvalQuestion("euler", question, ["nano_dataset-3", "nano_dataset-2"],
-                        ("Daniel Bernoulli made major contributions to fluid dynamics",))
-    naive, hops = await _answer_all(rag, ["naive", "hops"], [gold], budget_overrides(1500),
-                                    {}, None, "key")
+    gold = _euler(nano_root, ["nano_dataset-3", "nano_dataset-2"])
+    naive, hops = await _evaluate(rag, ["naive", "hops"], [gold])
     assert hops.records[0]["right"] is True and hops.records[0]["miss"] == ""
     assert naive.records[0]["right"] is False and naive.records[0]["miss"] == "retrieval"
     shown = naive.records[0]["context_documents"]
@@ -200,17 +213,8 @@ async def test_eval_answers_scores_hops_right_and_naive_a_retrieval_miss(
 async def test_eval_answers_gold_column_reads_the_gold_passages_alone(
     rag: GraphRAG, nano_root: Path
 ) -> None:
-    from graphrag_neo4j.cli.eval_answers import _answer_all
-    from graphrag_neo4j.errors import InputError
-    from graphrag_neo4j.query.answer_eval import budget_overrides
-    from graphrag_neo4j.query.evaluation import EvalQuestion
-    from graphrag_neo4j.query.gold_passages import GOLD
-
-    question = _question(nano_root)["query"]
-    gold = EvalQuestion("euler", question, ["nano_dataset-2", "nano_dataset-3"],
-                        ("Daniel Bernoulli made major contributions to fluid dynamics",))
-    naive, reader = await _answer_all(rag, ["naive"], [gold], budget_overrides(1500),
-                                      {}, None, "key", gold=True)
+    gold = _euler(nano_root, ["nano_dataset-2", "nano_dataset-3"])
+    naive, reader = await _evaluate(rag, ["naive"], [gold], gold=True)
     record = reader.records[0]
     # Naive never showed Daniel's passage; the gold column shows it, in the question's order,
     # and nothing else, so the answer is right and its grounding ran as any method's.
@@ -219,12 +223,11 @@ async def test_eval_answers_gold_column_reads_the_gold_passages_alone(
     assert record["right"] is True and record["gold_in_context"] is True
     assert reader.method == GOLD
     assert record["grounding"] == "flag" and record["unsupported_entities"] == []
-    absent = EvalQuestion("lost", question, ["nano_dataset-9"], ("Daniel",))
+    absent = EvalQuestion("lost", gold.question, ["nano_dataset-9"], ("Daniel",))
     with pytest.raises(InputError, match=r"no passage of the gold document\(s\) nano_dataset-9"):
-        await _answer_all(rag, [], [gold, absent], budget_overrides(1500), {}, None, "key",
-                          gold=True)
+        await _evaluate(rag, [], [gold, absent], gold=True)
     # "gold" is no method of the registry: named in --method, it is one the graph cannot run.
-    (named,) = await _answer_all(rag, [GOLD], [gold], budget_overrides(1500), {}, None, "key")
+    (named,) = await _evaluate(rag, [GOLD], [gold])
     assert named.unavailable is not None and named.records == []
 
 
