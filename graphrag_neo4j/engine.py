@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from graphrag_neo4j.communities.build import CommunityOverview, CommunityStats
     from graphrag_neo4j.indexing.extraction.base import ExtractionMethod
     from graphrag_neo4j.indexing.graph.deletion import DeletionReport
-    from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
+    from graphrag_neo4j.indexing.graph.document_styles import DocumentStyles
     from graphrag_neo4j.indexing.graph.unmerging import UnmergeReport
     from graphrag_neo4j.indexing.input.loaders import LoadResult
     from graphrag_neo4j.indexing.input.sharding import Shard
@@ -241,7 +241,8 @@ class GraphRAG:
         """Remove a document and whatever only it supported; re-describe the rest."""
         from graphrag_neo4j.indexing.graph.deletion import delete_document
 
-        return await delete_document(self.store, document_id, self._merger(), self.embedder)
+        return await delete_document(self.store, document_id, self._document_styles(),
+                                     self.embedder)
 
     async def aunmerge(self, merge_id: str) -> UnmergeReport:
         """Undo a recorded LLM merge: the merged-away entity gets its own mentions back."""
@@ -249,19 +250,23 @@ class GraphRAG:
         from graphrag_neo4j.indexing.graph.unmerging import undo_merge
 
         await self.aensure_schema()
-        return await undo_merge(self.store, merge_id, self._merger(), self.embedder,
+        return await undo_merge(self.store, merge_id, self._document_styles(), self.embedder,
                                 TypeLabels.from_settings(self.settings))
 
     def merges(self) -> list[dict[str, Any]]:
         """The merge audit trail: every fold of one entity into another, undone ones marked."""
         return self.store.read("indexing/list_merges")
 
-    def _merger(self) -> DescriptionMerger:
-        """The merger of the configured extraction method, for what delete and unmerge leave."""
-        from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
+    def _document_styles(self) -> DocumentStyles:
+        """What delete and unmerge leave is merged in the style each document recorded (the
+        LLM is resolved only for a document whose method lets it summarise)."""
+        from graphrag_neo4j.indexing.extraction.base import RunServices
+        from graphrag_neo4j.indexing.extraction.registry import legacy_style
+        from graphrag_neo4j.indexing.graph.document_styles import DocumentStyles
 
-        style = self._extraction_method(self.settings).description_style
-        return DescriptionMerger.from_settings(self.llm, self.settings, style)
+        services = RunServices(self.settings, self.store, self.embedder)
+        return DocumentStyles(self.settings, lambda: self.llm,
+                              lambda name: legacy_style(name, services))
 
     def _extraction_method(self, settings: Settings) -> ExtractionMethod:
         """A new instance of the extraction method `settings` name, over this engine's store."""

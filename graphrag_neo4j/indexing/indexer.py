@@ -16,17 +16,16 @@ from graphrag_neo4j.indexing.costs.budgets import guard_batch, stopped
 from graphrag_neo4j.indexing.extraction.base import (
     Batch,
     CorpusWide,
-    DescriptionStyle,
     ExtractionMethod,
     IndexingServices,
     RunServices,
 )
-from graphrag_neo4j.indexing.extraction.registry import create_extraction_method
+from graphrag_neo4j.indexing.extraction.registry import create_extraction_method, legacy_style
 from graphrag_neo4j.indexing.extraction.schema import ExtractionSchema, SchemaCounts, apply_schema
 from graphrag_neo4j.indexing.extraction.schema_meanings import learn_meanings
 from graphrag_neo4j.indexing.extraction.triplets import TripletExtraction
 from graphrag_neo4j.indexing.graph.deletion import delete_document
-from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
+from graphrag_neo4j.indexing.graph.document_styles import DocumentStyles
 from graphrag_neo4j.indexing.graph.writer import write_documents_and_chunks
 from graphrag_neo4j.indexing.input.batching import plan_batches
 from graphrag_neo4j.indexing.input.changes import chunks_to_index, documents_to_index
@@ -107,8 +106,7 @@ class Indexer:
     ) -> IndexStats:
         stats = IndexStats()
         documents, stats.refused_documents = documents_within_limits(documents)
-        todo, chunks, starts = await self._documents_to_index(method.description_style,
-                                                               documents, stats)
+        todo, chunks, starts = await self._documents_to_index(documents, stats)
         every = self._corpus_chunks(method, corpus or documents, chunks)
         # A method deciding over the whole input reads the language of each of its documents.
         read = todo if every is None else [d for d in corpus or documents if d.id in every]
@@ -164,7 +162,7 @@ class Indexer:
                 for d in corpus if not too_long(d.id)}
 
     async def _documents_to_index(
-        self, style: DescriptionStyle, documents: Sequence[Document], stats: IndexStats
+        self, documents: Sequence[Document], stats: IndexStats
     ) -> tuple[list[Document], dict[str, list[Chunk]], dict[str, int]]:
         """New and changed documents with their chunks, and where half-written ones resume;
         a changed one loses its old version first, a half-written one what came after the
@@ -178,15 +176,16 @@ class Indexer:
         stats.changed_documents += len(changes.changed)
         stats.resumed_documents += len(changes.incomplete)
         stats.kept_chunks += sum(starts.values())
-        await self._delete(style, {doc_id: starts.get(doc_id, 0) for doc_id in changes.cleared})
+        await self._delete({doc_id: starts.get(doc_id, 0) for doc_id in changes.cleared})
         return changes.todo, chunks, starts
 
-    async def _delete(self, style: DescriptionStyle, from_chunks: Mapping[str, int]) -> None:
+    async def _delete(self, from_chunks: Mapping[str, int]) -> None:
         """Delete each document from the given chunk on (0: all of it); what its entities keep
-        is described in the extraction method's style."""
-        merger = DescriptionMerger.from_settings(self.llm, self.settings, style)
+        is described in the style of the documents that still support them."""
+        styles = DocumentStyles(self.settings, lambda: self.llm,
+                                lambda name: legacy_style(name, self.services))
         for document_id, from_chunk in from_chunks.items():
-            await delete_document(self.store, document_id, merger, self.embedder, from_chunk)
+            await delete_document(self.store, document_id, styles, self.embedder, from_chunk)
 
     async def _index_or_roll_back(
         self, method: ExtractionMethod, batch: Batch, progress: StageProgress, stats: IndexStats,
@@ -197,19 +196,19 @@ class Indexer:
         try:
             await self._index_batch(method, batch, progress, stats, scopes)
         except Exception as error:
-            rolled_back = await self._roll_back(method.description_style, batch)
+            rolled_back = await self._roll_back(batch)
             if isinstance(error, GraphRAGError):
                 raise
             raise batch_failure(error, *number, batch.documents,
                                 log_path(self.settings.cache_dir), rolled_back) from error
 
-    async def _roll_back(self, style: DescriptionStyle, batch: Batch) -> bool:
+    async def _roll_back(self, batch: Batch) -> bool:
         """Delete what a failed batch wrote (what earlier batches wrote of a document stays);
         False (logged) when that fails too: the next run deletes it first."""
         try:
             rows = await asyncio.to_thread(self.store.read, "indexing/find_indexed_documents",
                                            ids=[d.id for d in batch.documents])
-            await self._delete(style, {row["id"]: row["indexed_chunks"] for row in rows
+            await self._delete({row["id"]: row["indexed_chunks"] for row in rows
                                 if not row["complete"]})
         except Exception:
             logger.info("rolling back a failed batch failed too", exc_info=True)
@@ -244,7 +243,7 @@ class Indexer:
             await asyncio.to_thread(
                 write_documents_and_chunks, self.store, batch.documents, chunks, vectors,
                 advance, method.name, {i: lang.code for i, lang in batch.languages.items()},
-                list(batch.preceding.values()),
+                list(batch.preceding.values()), method.description_style,
             )
         with progress.stage(method.progress_label) as advance:
             extractions = await method.extract(batch, advance)

@@ -260,7 +260,7 @@ class LLMCaller:
         # The model side (LangChain and the model's client) loads with the first fresh call.
         from graphrag_neo4j.llm.model_requests import to_messages
 
-        converted = to_messages(messages)
+        converted = self._within_window(to_messages(messages), stage, params)
         message, seconds = await self._call_with_retries(converted, stage, params, streaming)
         text = message.text
         usage = message.usage_metadata
@@ -280,6 +280,16 @@ class LLMCaller:
                      "completion_tokens": completion_tokens}
             await asyncio.to_thread(self.cache.put, key, value)
         return text
+
+    def _within_window(
+        self, messages: list[BaseMessage], stage: str, params: dict[str, Any]
+    ) -> list[BaseMessage]:
+        """The messages cut to the model's context window beside its reply, when the model
+        declares one: every prompt passes here, so none can exceed it."""
+        from graphrag_neo4j.llm.prompt_window import fit_to_model
+
+        return fit_to_model(self.chat_model, messages, params, self.settings.max_tokens,
+                            self._prompt_counter, stage)
 
     @property
     def limit(self) -> AdaptiveLimit:

@@ -78,7 +78,7 @@ def test_a_batch_left_half_written_is_cleared_before_it_is_indexed_again(
     # The server is gone before the roll-back could run: the batch stays half-written.
     fail_after_writes(monkeypatch)
 
-    async def no_roll_back(self: indexer.Indexer, style: Any, batch: Any) -> bool:
+    async def no_roll_back(self: indexer.Indexer, batch: Any) -> bool:
         return False
 
     monkeypatch.setattr(indexer.Indexer, "_roll_back", no_roll_back)

@@ -89,7 +89,7 @@ def test_a_long_document_stopped_midway_resumes_after_its_whole_batches(
     stages = registry.AFTER_EXTRACTION
     fail_after_writes(monkeypatch, in_batch=3)
     if not rolled_back:  # killed: the third batch's chunks and mentions stay behind
-        async def no_roll_back(self: indexer.Indexer, style: Any, batch: Any) -> bool:
+        async def no_roll_back(self: indexer.Indexer, batch: Any) -> bool:
             return False
 
         monkeypatch.setattr(indexer.Indexer, "_roll_back", no_roll_back)

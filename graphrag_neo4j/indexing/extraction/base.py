@@ -31,6 +31,15 @@ class DescriptionStyle:
     sentences: int | None = None
     # Words of an entity's description its vector encodes after the name (None: all).
     vector_words: int | None = None
+    # Whether joined descriptions past the token budget may be summarised by the LLM; a
+    # method that calls no LLM says no, so deleting or unmerging its documents calls none.
+    llm_summaries: bool = True
+
+    def document_row(self) -> dict[str, int | bool | None]:
+        """The style as recorded on each document the method writes (`merge_documents`)."""
+        return {"description_sentences": self.sentences,
+                "description_vector_words": self.vector_words,
+                "description_llm_summaries": self.llm_summaries}
 
 
 class IndexingServices(Protocol):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.extraction.base import (
+    DescriptionStyle,
     ExtractionFactory,
     ExtractionMethod,
     IndexingServices,
@@ -33,3 +34,11 @@ def check_extraction_method(name: str) -> str:
 def create_extraction_method(name: str, services: IndexingServices) -> ExtractionMethod:
     """A new instance of the extraction method `name`."""
     return METHODS[check_extraction_method(name)](services)
+
+
+def legacy_style(name: str | None, services: IndexingServices) -> DescriptionStyle:
+    """The description style of a document indexed before styles were recorded on documents:
+    that of the method it names, with today's settings (the settings' method when it names
+    none or one no longer registered)."""
+    known = name if name in METHODS else services.settings.extraction.method
+    return create_extraction_method(known, services).description_style

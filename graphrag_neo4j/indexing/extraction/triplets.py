@@ -67,7 +67,7 @@ class TripletExtraction:
     embeds_relations = True
     # An entity's description is its value facts ("presented in 1854"): its vector stays its
     # name, which the question's names match (facts diluted them on MuSiQue).
-    description_style = DescriptionStyle(vector_words=0)
+    description_style = DescriptionStyle(vector_words=0, llm_summaries=False)
 
     async def extract(self, batch: Batch, advance: Advance) -> list[ChunkExtraction]:
         """Each document's triplets placed in the chunk that names them."""

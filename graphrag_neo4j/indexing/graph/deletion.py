@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graphrag_neo4j.errors import InputError
-from graphrag_neo4j.indexing.graph.refresh import refresh_entities, refresh_relations
-from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
+from graphrag_neo4j.indexing.graph.refresh import Mergers, refresh_entities, refresh_relations
 from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
 from graphrag_neo4j.store import Store
 
@@ -31,7 +30,7 @@ CHUNKS_PER_DELETE = 250  # a chunk takes its links to ~100 entities with it
 
 
 async def delete_document(
-    store: Store, document_id: str, merger: DescriptionMerger, embedder: EmbeddingCaller,
+    store: Store, document_id: str, merger: Mergers, embedder: EmbeddingCaller,
     from_chunk: int = 0,
 ) -> DeletionReport:
     """Delete DOC_ID, its chunks and provenance, orphaned entities and relations; with

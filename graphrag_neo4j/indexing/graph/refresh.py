@@ -11,6 +11,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
+from graphrag_neo4j.indexing.graph.document_styles import DocumentStyles
 from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
 from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
 from graphrag_neo4j.store import Store
@@ -20,7 +21,9 @@ Progress = Callable[[int], None] | None
 Row = dict[str, Any]
 # The embedder is None when the caller wants no vectors (fast relations, unless asked for).
 Embedder = EmbeddingCaller | None
-BatchRefresh = Callable[[Store, list[str], DescriptionMerger, Embedder], Awaitable[int]]
+# One merger for all (an indexing run's method), or each item's by its documents' styles.
+Mergers = DescriptionMerger | DocumentStyles
+BatchRefresh = Callable[[Store, list[str], Mergers, Embedder], Awaitable[int]]
 
 
 def entity_embedding_text(name: str, description: str, max_words: int | None = None) -> str:
@@ -49,7 +52,7 @@ def _batches(ids: Iterable[str]) -> list[list[str]]:
 async def _refresh(
     store: Store,
     ids: Iterable[str],
-    merger: DescriptionMerger,
+    merger: Mergers,
     embedder: Embedder,
     on_batch: Progress,
     batch_refresh: BatchRefresh,
@@ -66,7 +69,7 @@ async def _refresh(
 async def refresh_entities(
     store: Store,
     entity_ids: Iterable[str],
-    merger: DescriptionMerger,
+    merger: Mergers,
     embedder: Embedder,
     on_batch: Progress = None,
 ) -> int:
@@ -77,7 +80,7 @@ async def refresh_entities(
 async def refresh_relations(
     store: Store,
     relation_ids: Iterable[str],
-    merger: DescriptionMerger,
+    merger: Mergers,
     embedder: Embedder,
     on_batch: Progress = None,
 ) -> int:
@@ -87,23 +90,34 @@ async def refresh_relations(
     )
 
 
+async def _chooser(
+    store: Store, kind: str, ids: list[str], mergers: Mergers
+) -> Callable[[str], DescriptionMerger]:
+    """The merger of each item of the batch."""
+    if isinstance(mergers, DescriptionMerger):
+        return lambda _item_id: mergers
+    return await mergers.choose(store, kind, ids)
+
+
 async def _refresh_entity_batch(
-    store: Store, ids: list[str], merger: DescriptionMerger, embedder: Embedder
+    store: Store, ids: list[str], mergers: Mergers, embedder: Embedder
 ) -> int:
     """Write the entities whose values changed; re-embed those whose description changed."""
     provenance = await asyncio.to_thread(store.read, "indexing/entity_provenance", ids=ids)
-    descriptions = await asyncio.gather(
-        *(merger.merge("entity", row["name"], row["descriptions"]) for row in provenance)
-    )
+    merger_of = await _chooser(store, "entity", ids, mergers)
+    descriptions = await asyncio.gather(*(
+        merger_of(row["id"]).merge("entity", row["name"], row["descriptions"])
+        for row in provenance
+    ))
     pairs = list(zip(provenance, descriptions, strict=True))
     rows = [_entity_row(stored, text) for stored, text in pairs if _entity_changed(stored, text)]
     # The name never changes: a vector is stale when the part of the description it encodes
     # changed (a name-only vector never is).
     stale = {}
     for stored, text in pairs:
-        vector_text = entity_embedding_text(stored["name"], text, merger.vector_words)
-        old_text = entity_embedding_text(stored["name"], stored["description"] or "",
-                                         merger.vector_words)
+        words = merger_of(stored["id"]).vector_words
+        vector_text = entity_embedding_text(stored["name"], text, words)
+        old_text = entity_embedding_text(stored["name"], stored["description"] or "", words)
         if not stored["embedded"] or vector_text != old_text:
             stale[stored["id"]] = vector_text
     await _attach_vectors(embedder, rows, stale)
@@ -127,7 +141,7 @@ def _entity_changed(stored: Row, description: str) -> bool:
 
 
 async def _refresh_relation_batch(
-    store: Store, ids: list[str], merger: DescriptionMerger, embedder: Embedder
+    store: Store, ids: list[str], mergers: Mergers, embedder: Embedder
 ) -> int:
     """Write the relations whose description or weight changed; embed those without a vector
     (none when `embedder` is None: a missing vector is then no change)."""
@@ -136,9 +150,11 @@ async def _refresh_relation_batch(
         r["id"]: relation_embedding_text(r["subject"], r["predicate"], r["object"])
         for r in provenance
     }
-    descriptions = await asyncio.gather(
-        *(_relation_description(merger, row, sentences[row["id"]]) for row in provenance)
-    )
+    merger_of = await _chooser(store, "relation", ids, mergers)
+    descriptions = await asyncio.gather(*(
+        _relation_description(merger_of(row["id"]), row, sentences[row["id"]])
+        for row in provenance
+    ))
     candidates = [
         (stored, _relation_row(stored, text))
         for stored, text in zip(provenance, descriptions, strict=True)

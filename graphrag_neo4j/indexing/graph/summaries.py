@@ -66,8 +66,9 @@ class DescriptionMerger:
         cls, llm: LLMCaller | None, settings: Settings, style: DescriptionStyle
     ) -> DescriptionMerger:
         """The merger of an extraction method's style, with the settings' summary budget and
-        prompt overrides (an extractive style asks no LLM)."""
-        return cls(None if style.sentences is not None else llm,
+        prompt overrides (an extractive style, or one without LLM summaries, asks no LLM)."""
+        summarising = style.llm_summaries and style.sentences is None
+        return cls(llm if summarising else None,
                    settings.extraction.summary_token_budget, settings.prompts_dir,
                    style.sentences, style.vector_words)
 

@@ -8,8 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graphrag_neo4j.errors import InputError
-from graphrag_neo4j.indexing.graph.refresh import refresh_entities, refresh_relations
-from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
+from graphrag_neo4j.indexing.graph.refresh import Mergers, refresh_entities, refresh_relations
 from graphrag_neo4j.indexing.graph.type_labels import TypeLabels
 from graphrag_neo4j.indexing.graph.writer import group_relation_mentions
 from graphrag_neo4j.indexing.records import normalize_name, relation_id
@@ -124,7 +123,7 @@ def _moved_end(end_id: str, name: str, into_id: str, from_id: str, from_key: str
 
 
 async def undo_merge(
-    store: Store, merge_id: str, merger: DescriptionMerger, embedder: EmbeddingCaller,
+    store: Store, merge_id: str, merger: Mergers, embedder: EmbeddingCaller,
     type_labels: TypeLabels | None = None,
 ) -> UnmergeReport:
     """Split a merged-away entity out again, in one transaction, and re-describe both sides;

@@ -9,6 +9,7 @@ from dataclasses import asdict
 from functools import lru_cache
 from typing import Any
 
+from graphrag_neo4j.indexing.extraction.base import DescriptionStyle
 from graphrag_neo4j.indexing.graph.type_labels import TypeLabels
 from graphrag_neo4j.indexing.records import (
     Chunk,
@@ -39,12 +40,16 @@ def write_documents_and_chunks(
     extraction_method: str = "llm",
     languages: Mapping[str, str] | None = None,
     preceding: Sequence[Chunk] = (),
+    style: DescriptionStyle | None = None,
 ) -> None:
-    """Documents (with how their graph is extracted: llm, triplets or fast, and the language
-    detected, by document id), their chunks with embeddings, and the NEXT_CHUNK chain (from
-    the `preceding` chunks, written by the batch before, when a document continues here)."""
+    """Documents (with how their graph is extracted: llm, triplets or fast, the description
+    style of that method, and the language detected, by document id), their chunks with
+    embeddings, and the NEXT_CHUNK chain (from the `preceding` chunks, written by the batch
+    before, when a document continues here)."""
     languages = languages or {}
-    rows = [_document_row(d, extraction_method, languages.get(d.id)) for d in documents]
+    recorded = (style or DescriptionStyle()).document_row()
+    rows = [{**_document_row(d, extraction_method, languages.get(d.id)), **recorded}
+            for d in documents]
     store.write_rows("indexing/merge_documents", rows)
     rows = [
         {**asdict(chunk), "embedding": list(vector)}

@@ -57,7 +57,8 @@ class FastExtraction:
         fast = self.services.settings.extraction.fast
         if fast.llm_summaries:
             return DescriptionStyle()
-        return DescriptionStyle(fast.sentences_per_description, fast.vector_words)
+        return DescriptionStyle(fast.sentences_per_description, fast.vector_words,
+                                llm_summaries=False)
 
     async def extract(self, batch: Batch, advance: Advance) -> list[ChunkExtraction]:
         """The batch's chunks as the whole input decides them (frequent terms, types, pruning
