@@ -13,6 +13,7 @@ import uvicorn
 from fastapi import FastAPI
 
 from graphrag_neo4j.api.security import check_bind
+from graphrag_neo4j.errors import ConfigError
 from graphrag_neo4j.settings import ServerSettings
 
 START_TIMEOUT_S = 30.0
@@ -46,6 +47,23 @@ def server_for(app: FastAPI, server: ServerSettings, host: str, port: int) -> uv
                             timeout_graceful_shutdown=10, access_log=server.access_log)
     _private_access_log()
     return uvicorn.Server(config)
+
+
+def bound_socket(host: str, port: int, server: ServerSettings) -> socket.socket:
+    """A socket bound to host:port for uvicorn to listen on (refused off loopback without an
+    API key), so a taken port is one sentence before anything says it is serving."""
+    check_bind(host, server.api_key)
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError as exc:
+        raise ConfigError(
+            f"Cannot serve on {host}:{port} ({exc.strerror or exc}): stop what listens there,"
+            " or choose another --port (setting server.port)."
+        ) from exc
+    return sock
 
 
 @contextmanager

@@ -88,6 +88,7 @@ _SUBCOMMANDS: dict[str, tuple[str, str, str | None]] = {
     "index": ("graphrag_neo4j.cli.index", "index_command", None),
     "delete": ("graphrag_neo4j.cli.index", "delete_command", None),
     "documents": ("graphrag_neo4j.cli.index", "documents_command", None),
+    "wipe": ("graphrag_neo4j.cli.wipe", "wipe_command", None),
     "merges": ("graphrag_neo4j.cli.index", "merges_command", None),
     "unmerge": ("graphrag_neo4j.cli.index", "unmerge_command", None),
     "communities": ("graphrag_neo4j.cli.communities", "communities_command", None),

@@ -33,7 +33,9 @@ def communities_command(
         bool, typer.Option("--no-reports", help="Same as --reports none.")
     ] = False,
     top: Annotated[int, typer.Option(help="How many of the largest communities to list.")] = 10,
-    no_cache: Annotated[bool, typer.Option(help="Ignore cached LLM replies.")] = False,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Ignore cached LLM replies.")
+    ] = False,
     estimate: Annotated[
         bool, typer.Option(help="Print what --build would cost (reports); write nothing.")
     ] = False,

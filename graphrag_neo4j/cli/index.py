@@ -33,7 +33,9 @@ def index_command(
         typer.Option(help=f"Extraction: one of {', '.join(extraction_method_names())}; "
                      "default: the setting extraction.method."),
     ] = None,
-    no_cache: Annotated[bool, typer.Option(help="Ignore cached LLM replies.")] = False,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Ignore cached LLM replies.")
+    ] = False,
     communities: Annotated[
         bool, typer.Option(help="Re-cluster communities afterwards (unchanged ones are reused).")
     ] = True,

@@ -15,13 +15,12 @@ from rich.text import Text
 
 from graphrag_neo4j.cli.search_set import SetOption, search_settings_set
 from graphrag_neo4j.query.base import Answer
+from graphrag_neo4j.query.evidence import GENERATED_TABLE
 from graphrag_neo4j.query.grounding import NAMES_UNCHECKED
 from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_list
 
 console = Console(stderr=True)
 out = Console()
-# The context tables worth counting in a retrieval-only summary.
-CONTEXT_TABLES = ("Entities", "Relationships", "Reports", "Sources")
 
 
 def _options(
@@ -58,7 +57,8 @@ def query_command(
     ] = False,
     history: Annotated[
         Path | None,
-        typer.Option(help='Earlier turns: JSON [{"role": ..., "content": ...}] or [[role, text]].'),
+        typer.Option(help='Earlier turns: a JSON list of {"role": ..., "content": ...} objects'
+                     " or of (role, text) pairs."),
     ] = None,
 ) -> None:
     """Answer a question over the graph."""
@@ -74,7 +74,10 @@ def query_command(
     if retrieve_only:
         with GraphRAG(console=console) as rag:
             answer = rag.retrieve(question, method, **options)
-        _print_retrieval(answer, show_context, show_cypher)
+        if as_json:
+            out.print_json(json.dumps(asdict(answer), default=str))
+        else:
+            _print_retrieval(answer, show_context, show_cypher)
         return
     streamed: list[str] = []
     # Retrieval and the calls before the answer (global's map, DRIFT's primer and follow-ups)
@@ -108,8 +111,9 @@ def _print_cypher(answer: Answer) -> None:
 
 
 def _print_retrieval(answer: Answer, show_context: bool, show_cypher: bool) -> None:
+    # Every table the context holds counts, but cypher's record of its own query.
     counts = ", ".join(f"{len(rows)} {name.lower()}" for name, rows in answer.sources.items()
-                       if name in CONTEXT_TABLES)
+                       if name != GENERATED_TABLE and rows)
     console.print(f"{answer.method} context: {counts or 'nothing found'} (no answer call).")
     if show_context and answer.context:
         console.print(Panel(Text(answer.context), title="Context", expand=False))

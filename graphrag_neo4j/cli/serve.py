@@ -18,7 +18,7 @@ def serve_command(
 ) -> None:
     """Serve the HTTP API: /v1/query, OpenAI-compatible /v1/chat/completions, documents, /docs."""
     from graphrag_neo4j.api.app import create_app
-    from graphrag_neo4j.api.runner import server_for
+    from graphrag_neo4j.api.runner import bound_socket, server_for
     from graphrag_neo4j.engine import GraphRAG
     from graphrag_neo4j.settings import load_settings
 
@@ -26,12 +26,14 @@ def serve_command(
     bind_host, bind_port = host or settings.server.host, port or settings.server.port
     # The app checks Host headers against the address it is served on.
     limits = settings.server.model_copy(update={"host": bind_host})
-    with GraphRAG(settings, console=console) as rag:
+    # Bound first: a taken port is refused before anything says it is served.
+    with bound_socket(bind_host, bind_port, limits) as sock, \
+            GraphRAG(settings, console=console) as rag:
         server = server_for(create_app(rag, limits), limits, bind_host, bind_port)
         key = "with an API key" if limits.api_key else "without an API key (loopback only)"
         console.print(f"Serving on http://{bind_host}:{bind_port} {key};"
                       f" API docs at http://{bind_host}:{bind_port}/docs")
-        server.run()
+        server.run(sockets=[sock])
 
 
 def mcp_command() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from types import TracebackType
@@ -110,3 +111,27 @@ def test_a_bad_history_file_stops_the_query_before_any_connection(tmp_path: Path
     result = CliRunner().invoke(app, ["query", "Who?", "--history", str(bad)])
     assert isinstance(result.exception, InputError)
     assert str(result.exception).startswith(f"History file {bad} is not a JSON list")
+
+
+class _CypherEngine(_RecordingEngine):
+    """Stands in for GraphRAG: a cypher retrieval that found one row."""
+
+    def retrieve(self, question: str, method: str | None, **options: Any) -> Answer:
+        return Answer(text="", method="cypher", sources={
+            "Results": [{"count": 7}], "Cypher": [{"query": "MATCH (n) RETURN count(n)"}]})
+
+
+def test_retrieve_only_counts_every_context_table_and_prints_json_when_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("graphrag_neo4j.engine.GraphRAG", _CypherEngine)
+    _register_subcommands()
+    shown = CliRunner().invoke(app, ["query", "How many?", "--method", "cypher",
+                                     "--retrieve-only"])
+    assert shown.exit_code == 0, shown.output
+    assert "cypher context: 1 results (no answer call)." in shown.output
+    assert "nothing found" not in shown.output
+    as_json = CliRunner().invoke(app, ["query", "How many?", "--method", "cypher",
+                                       "--retrieve-only", "--json"])
+    assert as_json.exit_code == 0, as_json.output
+    assert json.loads(as_json.stdout)["sources"]["Results"] == [{"count": 7}]

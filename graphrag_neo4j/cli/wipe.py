@@ -1,0 +1,48 @@
+"""`graphrag-neo4j wipe`: delete the whole graph, after saying what it holds and asking."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from graphrag_neo4j.errors import InputError
+
+console = Console(stderr=True)
+
+
+def wipe_command(
+    yes: Annotated[
+        bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")
+    ] = False,
+) -> None:
+    """Delete every document, chunk, entity, relation and community of the graph (the schema
+    and the model caches stay; index again afterwards)."""
+    from graphrag_neo4j.settings import load_settings
+    from graphrag_neo4j.store import Store
+
+    settings = load_settings()
+    with Store.connect(settings.neo4j) as store:
+        counts = store.read("count_graph")[0]
+        held = ", ".join(f"{value:,} {name}" for name, value in counts.items())
+        if not any(counts.values()):
+            console.print(Text(f"The graph at {settings.neo4j.uri} is already empty."))
+            return
+        if not yes:
+            _confirm(f"Delete the graph at {settings.neo4j.uri} ({held})?")
+        # In batches of relationships, then nodes: a large graph fits no single transaction.
+        store.run_autocommit("delete_all")
+    console.print(Text(f"Deleted the graph at {settings.neo4j.uri} ({held})."))
+
+
+def _confirm(question: str) -> None:
+    """Ask on a terminal; without one, refuse in one sentence naming --yes."""
+    if not sys.stdin.isatty():
+        raise InputError(f"{question[:-1]} needs a confirmation: run it on a terminal, or add"
+                         " --yes.")
+    if not typer.confirm(question, default=False, err=True):
+        console.print("Nothing deleted.")
+        raise typer.Exit(1)

@@ -1,0 +1,32 @@
+"""`graphrag-neo4j wipe` deletes the whole graph, and only when confirmed."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from graphrag_neo4j.cli.app import _register_subcommands, app
+from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.store import Store
+
+pytestmark = pytest.mark.integration
+
+
+def _documents(store: Store) -> int:
+    return int(store.read("count_graph")[0]["documents"])
+
+
+def test_wipe_asks_first_and_deletes_everything_with_yes(store: Store) -> None:
+    store.write_rows("indexing/merge_documents", [{
+        "id": f"doc-{n}", "title": "t", "source": "s", "content_hash": "h",
+        "extraction_method": "fast", "language": "en", "description_sentences": 3,
+        "description_vector_words": 8, "description_llm_summaries": False} for n in range(3)])
+    _register_subcommands()
+    unconfirmed = CliRunner().invoke(app, ["wipe"])  # no terminal to ask on
+    assert isinstance(unconfirmed.exception, InputError)
+    assert "--yes" in str(unconfirmed.exception) and _documents(store) == 3
+    wiped = CliRunner().invoke(app, ["wipe", "--yes"])
+    assert wiped.exit_code == 0, wiped.output
+    assert "3 documents" in wiped.output and _documents(store) == 0
+    again = CliRunner().invoke(app, ["wipe", "--yes"])
+    assert again.exit_code == 0 and "already empty" in again.output
