@@ -131,6 +131,8 @@ class GraphRAG:
         dimensions = await self.embedder.dimension()
         if not self._schema_ready:
             await asyncio.to_thread(self.store.apply_schema, dimensions)
+            await asyncio.to_thread(self.store.check_embedder, self.embedder.model_name,
+                                    dimensions)
             self._schema_ready = True
         return dimensions
 

@@ -342,6 +342,21 @@ class Store:
         """Drop the vector indexes and every stored embedding, for a change of embedder."""
         self.run_script("drop_vector_indexes")
         self.run_autocommit("remove_embeddings")
+        self.write("forget_embedder")
+
+    def check_embedder(self, name: str, dimensions: int) -> None:
+        """Record the embedder of the graph's vectors on first use; refuse another one."""
+        held = self.write("record_embedder", embedder=name, dimension=dimensions)[0]
+        if held["embedder"] != name:
+            raise SchemaMismatchError(embedder_mismatch(self.settings.uri, held, name))
+
+
+def embedder_mismatch(uri: str, held: Mapping[str, Any], name: str) -> str:
+    """One sentence: the graph holds another embedder's vectors, and the two ways out."""
+    return (f"The graph at {uri} holds vectors of {held['embedder']} ({held['dimension']}"
+            f" dimensions) but the configured embedder is {name}: configure that embedder"
+            " again ([embedding] in the settings), or run `graphrag-neo4j init-db"
+            " --reset-vectors` and re-index.")
 
 
 def _operators(plan: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -125,6 +125,32 @@ async def _run(settings: Settings, probe: bool) -> list[tuple[str, str, ProbeRes
     return [("LLM", llm_description, extraction), ("embedder", embedder_description, embedding)]
 
 
+def graph_vectors(settings: Settings) -> dict[str, Any] | None:
+    """Which embedder made the graph's vectors (recorded when an engine first ensured its
+    schema); None when none is recorded or no Neo4j answers."""
+    from graphrag_neo4j.store import Store
+
+    try:
+        with Store.connect(settings.neo4j) as store:
+            rows = store.read("read_embedder")
+    except GraphRAGError:
+        return None
+    return rows[0] if rows else None
+
+
+def vectors_row(settings: Settings, held: dict[str, Any]) -> tuple[str, str, ProbeResult]:
+    """The table's row of the graph's vectors; a failed check when the embedder differs."""
+    from graphrag_neo4j.llm.embedding_calls import embedder_name
+    from graphrag_neo4j.llm.providers import resolve_embeddings
+    from graphrag_neo4j.store import embedder_mismatch
+
+    name = embedder_name(resolve_embeddings(settings).model)
+    description = f"{held['embedder']}, {held['dimension']} dimensions"
+    ok = held["embedder"] == name
+    detail = "the embedder above" if ok else embedder_mismatch(settings.neo4j.uri, held, name)
+    return "graph vectors", description, ProbeResult("vectors", ok, detail, 0.0)
+
+
 def corpus_language_warning(settings: Settings) -> str | None:
     """One sentence when the indexed documents are in languages the embedder does not know;
     None too when no Neo4j answers (there is no corpus to compare)."""
@@ -161,7 +187,10 @@ def models_command(
         settings = load_settings()
         if verify:
             _verify_default_gguf(settings, console)
-        rows = asyncio.run(_run(settings, probe))
+        rows: list[tuple[str, str, ProbeResult | None]] = asyncio.run(_run(settings, probe))
+        held = graph_vectors(settings)
+        if held is not None:
+            rows.append(vectors_row(settings, held))
     except GraphRAGError as exc:
         Console(stderr=True).print(Text.assemble(("Error: ", "red"), str(exc)), highlight=False)
         raise typer.Exit(1) from None
@@ -169,8 +198,11 @@ def models_command(
     warning = corpus_language_warning(settings)
     if warning is not None:
         Console(stderr=True).print(Text(f"Warning: {warning}", style="yellow"))
-    if any(result is not None and not result.ok for _, _, result in rows):
-        Console(stderr=True).print("[red]The model probe failed; see the table above.[/red]")
+    failed = [result for _, _, result in rows if result is not None and not result.ok]
+    if failed:
+        sentence = failed[0].detail if failed[0].name == "vectors" else (
+            "The model probe failed; see the table above.")
+        Console(stderr=True).print(Text(sentence, style="red"))
         raise typer.Exit(1)
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import os
 import time
+import traceback
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -41,12 +43,20 @@ def embedder_identity(embedder: Embeddings) -> str:
                       sort_keys=True)
 
 
+def embedder_name(embedder: Embeddings) -> str:
+    """The embedding model's name (OpenAI's `model`, Azure's deployment), else its class's."""
+    for attribute in ("model_name", "model", "deployment"):
+        value = getattr(embedder, attribute, None)
+        if isinstance(value, str) and value:
+            return value
+    return type(embedder).__name__
+
+
 def embedder_facts(embedder: Embeddings) -> dict[str, Any]:
     """What the caller needs to know of an embedder before it embeds anything: its identity,
     its model's name and the languages it was trained on (None: any)."""
     languages = getattr(embedder, "languages", None)
-    return {"identity": embedder_identity(embedder),
-            "name": getattr(embedder, "model_name", type(embedder).__name__),
+    return {"identity": embedder_identity(embedder), "name": embedder_name(embedder),
             "languages": list(languages) if languages is not None else None}
 
 
@@ -55,11 +65,34 @@ def embedding_failure(exc: BaseException, embedder: Embeddings) -> str:
     endpoint = next((str(getattr(embedder, name)) for name in _ENDPOINT_ATTRIBUTES
                      if getattr(embedder, name, None)), type(embedder).__name__)
     what = f"{type(exc).__name__}: {str(exc)[:200]}"
+    if _raised_in(exc, TOKENIZER_MODULE):
+        # OpenAI's client cuts long texts with tiktoken, which downloads its encoding first.
+        return (f"The embedder {endpoint} could not load its tiktoken tokenizer, whose"
+                f" download failed ({what}); on a machine without internet set"
+                " TIKTOKEN_CACHE_DIR to a folder holding the encoding, or choose the offline"
+                " embedder (GRAPHRAG_EMBEDDING__PROVIDER=offline).")
     if "connect" in type(exc).__name__.lower() or isinstance(exc, OSError):
         return (f"The embedding endpoint {endpoint} is not reachable ({what}); start it, or fix"
                 " embedding.base_url (env GRAPHRAG_EMBEDDING__BASE_URL).")
     return (f"The embedder {endpoint} failed ({what}); check the embedding settings (model,"
             " base_url, api_key) and that the endpoint answers.")
+
+
+TOKENIZER_MODULE = f"{os.sep}tiktoken{os.sep}"
+
+
+def _raised_in(exc: BaseException, path_part: str) -> bool:
+    """Whether `exc`, or an exception it was raised from, passed through code under a path
+    holding `path_part` (a package's folder)."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        frames = traceback.extract_tb(current.__traceback__)
+        if any(path_part in frame.filename for frame in frames):
+            return True
+        current = current.__cause__ or current.__context__
+    return False
 
 
 def _pack(vector: list[float]) -> str:

@@ -82,17 +82,31 @@ def _served_by(base_url: str | None) -> str:
     return f"OpenAI-compatible {base_url}" if base_url else "openai"
 
 
-def _choose(provider: str, api_key: SecretStr | None, base_url: str | None) -> tuple[str, str]:
-    """The concrete provider for `auto`, with the reason shown to the user."""
+def _choose(
+    provider: str, api_key: SecretStr | None, base_url: str | None, *, env_key: bool = True
+) -> tuple[str, str]:
+    """The concrete provider for `auto` from a component's own settings, with the reason shown
+    to the user; `env_key` False when OPENAI_API_KEY belongs to another server."""
     if provider != "auto":
         return provider, f"provider={provider}"
     if api_key is not None:
         return "openai", "api_key configured"
     if base_url:
         return "openai", "base_url configured"
-    if os.environ.get("OPENAI_API_KEY"):
-        return "openai", "OPENAI_API_KEY is set"
-    return "offline", "no OPENAI_API_KEY"
+    if not os.environ.get("OPENAI_API_KEY"):
+        return "offline", "no OPENAI_API_KEY"
+    if not env_key:
+        return "offline", "OPENAI_API_KEY is the key of llm.base_url's server"
+    return "openai", "OPENAI_API_KEY is set"
+
+
+def _choose_embedder(settings: Settings) -> tuple[str, str]:
+    """The embedder's provider from the embedding section: OPENAI_API_KEY counts only while the
+    LLM does not send it to a server of its own (llm.base_url), whose key it then is; OpenAI's
+    vectors there would not match a graph embedded offline."""
+    embedding = settings.embedding
+    return _choose(embedding.provider, embedding.api_key, embedding.base_url,
+                   env_key=not settings.llm.base_url)
 
 
 def local_llm_chosen(settings: Settings) -> bool:
@@ -218,7 +232,7 @@ def _local_chat(settings: Settings, reason: str) -> ResolvedModel[BaseChatModel]
 def resolve_embeddings(settings: Settings) -> ResolvedModel[Embeddings]:
     """The embedder the settings ask for; auto = openai with a key, else offline MiniLM."""
     embedding = settings.embedding
-    provider, reason = _choose(embedding.provider, embedding.api_key, embedding.base_url)
+    provider, reason = _choose_embedder(settings)
     if provider == "openai":
         return _openai_embeddings(embedding, reason)
     if provider == "azure":

@@ -11,7 +11,7 @@ from graphrag_neo4j.query.base import GraphReader
 from graphrag_neo4j.query.context import Row
 
 # Bookkeeping the model has no use for: locks, the merge audit trail, vectors, hashes.
-HIDDEN_LABELS = ("__Lock__", "__Merge__")
+HIDDEN_LABELS = ("__Lock__", "__Merge__", "__Vectors__")
 HIDDEN_TYPES = ("MERGED_INTO",)
 HIDDEN_PROPERTIES = (
     "embedding", "description_embedding", "content_hash", "extractive_hash", "type_label",

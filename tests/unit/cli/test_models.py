@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 import typer
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from graphrag_neo4j.cli.models import models_command
 from graphrag_neo4j.errors import ConfigError
@@ -91,6 +92,9 @@ class _EnglishEmbeddings(FakeEmbeddings):
 
 
 class _GraphWithChinese:
+    # What the graph recorded of its vectors' embedder (none: from before the record).
+    vectors: ClassVar[list[dict[str, object]]] = []
+
     def __enter__(self) -> _GraphWithChinese:
         return self
 
@@ -98,21 +102,47 @@ class _GraphWithChinese:
         return None
 
     def read(self, name: str) -> list[dict[str, object]]:
+        if name == "read_embedder":
+            return self.vectors
         assert name == "indexing/count_document_languages"
         return [{"language": "en", "documents": 3}, {"language": "zh", "documents": 2}]
+
+
+def _models_over(
+    monkeypatch: pytest.MonkeyPatch, embedder: FakeEmbeddings, graph: _GraphWithChinese
+) -> Result:
+    """`models --no-probe` with this embedder configured, over this graph."""
+    from graphrag_neo4j.store import Store
+
+    _use_llm(monkeypatch, GOOD_REPLY)
+    resolved = ResolvedModel(LazyModel.ready(embedder), "the embedder")
+    monkeypatch.setattr(providers, "resolve_embeddings", lambda settings: resolved)
+    monkeypatch.setattr(Store, "connect", classmethod(lambda cls, settings: graph))
+    return CliRunner().invoke(_app(), ["--no-probe"])
 
 
 def test_an_english_only_embedder_over_a_chinese_corpus_is_warned(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from graphrag_neo4j.store import Store
-
-    _use_llm(monkeypatch, GOOD_REPLY)
-    english = ResolvedModel(LazyModel.ready(_EnglishEmbeddings()), "english embedder")
-    monkeypatch.setattr(providers, "resolve_embeddings", lambda settings: english)
-    monkeypatch.setattr(Store, "connect", classmethod(lambda cls, settings: _GraphWithChinese()))
-    result = CliRunner().invoke(_app(), ["--no-probe"])
+    result = _models_over(monkeypatch, _EnglishEmbeddings(), _GraphWithChinese())
     assert result.exit_code == 0, result.output
     said = " ".join(result.output.split())  # rich wraps the warning at the terminal's width
     assert "Chinese (2)" in said and f"by {_EnglishEmbeddings().model_name}," in said
     assert "[embedding] provider" in said
+
+
+class _GraphOfOpenAIVectors(_GraphWithChinese):
+    vectors: ClassVar[list[dict[str, object]]] = [
+        {"embedder": "text-embedding-3-small", "dimension": 1536}]
+
+
+def test_models_names_the_graphs_vectors_and_refuses_another_embedder(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    result = _models_over(monkeypatch, FakeEmbeddings(), _GraphOfOpenAIVectors())
+    assert result.exit_code == 1
+    said = " ".join(result.output.split())
+    assert "graph vectors" in said and "text-embedding-3-small, 1536 dimensions" in said
+    assert (f"holds vectors of text-embedding-3-small (1536 dimensions) but the configured"
+            f" embedder is {FakeEmbeddings().model_name}") in said
+    assert "--reset-vectors" in said

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -119,3 +121,31 @@ def test_an_unreachable_embedding_endpoint_is_one_sentence() -> None:
         message = str(failure.value)
         assert message.startswith("The embedding endpoint http://127.0.0.1:9/v1 is not reachable")
         assert "GRAPHRAG_EMBEDDING__BASE_URL" in message and "\n" not in message
+
+
+# A stand-in for tiktoken's loader: code under a tiktoken folder that fails as it does offline.
+_OFFLINE_LOADER = compile(
+    "def read_file(url):\n"
+    "    raise ConnectionError(f'Max retries exceeded with url: {url}')\n",
+    f"{os.sep}site-packages{os.sep}tiktoken{os.sep}load.py", "exec")
+
+
+class _OfflineTokenizer(FakeEmbeddings):
+    """OpenAI's embedder offline: its tokenizer's encoding download fails before any request."""
+
+    model = "text-embedding-3-small"
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        namespace: dict[str, Any] = {}
+        exec(_OFFLINE_LOADER, namespace)  # our own two lines, compiled above
+        namespace["read_file"]("https://openaipublic.blob.core.windows.net/encodings/cl100k")
+        return []
+
+
+def test_a_tokenizer_download_is_not_blamed_on_the_embedding_endpoint() -> None:
+    caller = EmbeddingCaller(_OfflineTokenizer(), EmbeddingSettings(), None)
+    with pytest.raises(ModelError) as failure:
+        asyncio.run(caller.embed(["some text"]))
+    message = str(failure.value)
+    assert "tiktoken tokenizer" in message and "TIKTOKEN_CACHE_DIR" in message
+    assert "endpoint" not in message and "\n" not in message

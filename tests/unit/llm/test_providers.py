@@ -57,6 +57,23 @@ def test_auto_with_openai_api_key_is_openai(
     assert "text-embedding-3-small" in embeddings.description
 
 
+def test_a_key_for_the_llms_own_server_leaves_the_embedder_offline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "k")
+    settings = _settings(tmp_path, llm={"base_url": "http://host/v1"})
+    llm = resolve_llm(settings)
+    assert isinstance(llm.model, ChatOpenAI)
+    assert llm.description.startswith("OpenAI-compatible http://host/v1")
+    embeddings = resolve_embeddings(settings)
+    assert isinstance(embeddings.model, MiniLMEmbeddings)
+    assert embeddings.description.endswith("(OPENAI_API_KEY is the key of llm.base_url's server)")
+    # The embedding section's own settings still choose OpenAI.
+    chosen = _settings(tmp_path, llm={"base_url": "http://host/v1"},
+                       embedding={"provider": "openai"})
+    assert isinstance(resolve_embeddings(chosen).model, OpenAIEmbeddings)
+
+
 def test_resolving_builds_no_model_and_its_recipe_holds_no_key(tmp_path: Path) -> None:
     settings = _settings(tmp_path, llm={"provider": "openai", "api_key": "sk-secret-1"},
                          embedding={"provider": "openai", "api_key": "sk-secret-2"})
