@@ -6,6 +6,11 @@ from dataclasses import dataclass, field
 
 from rich.table import Table
 
+# Rows whose field name would not say what they count.
+LABELS = {"entities": "entities written (summed over batches)",
+          "relations": "relations written (summed over batches)",
+          "graph_entities": "graph: entities", "graph_relations": "graph: relations"}
+
 
 @dataclass
 class IndexStats:
@@ -21,8 +26,12 @@ class IndexStats:
     refused_documents: int = 0
     unextracted_documents: int = 0  # indexed for retrieval, not read by extraction (language)
     chunks: int = 0
+    # Entities and relations each batch wrote, summed: one in several batches counts in each.
     entities: int = 0
     relations: int = 0
+    # What the whole graph holds after the run.
+    graph_entities: int = 0
+    graph_relations: int = 0
     merges: int = 0
     dropped_records: int = 0
     refused_names: int = 0
@@ -48,7 +57,7 @@ class IndexStats:
         table = Table(title="Indexing summary", show_header=False)
         for name, value in self.__dict__.items():
             if isinstance(value, int):
-                table.add_row(name.replace("_", " "), f"{value:,}")
+                table.add_row(LABELS.get(name, name.replace("_", " ")), f"{value:,}")
         for entity_type, count in self.graph_entity_types.items():
             table.add_row(f"graph: {entity_type} entities", f"{count:,}")
         for stage, seconds in self.stage_seconds.items():

@@ -25,7 +25,7 @@ from graphrag_neo4j.llm.costs.stats import ModelStats
 from graphrag_neo4j.llm.disk_cache import DiskCache, stable_key
 from graphrag_neo4j.llm.lazy_model import LazyModel
 from graphrag_neo4j.llm.messages import Message, prompt_messages, typed_contents
-from graphrag_neo4j.llm.reply_guards import StopRule
+from graphrag_neo4j.llm.reply_guards import StopRule, repeating_text
 from graphrag_neo4j.llm.streaming import Streaming, TokenSink
 from graphrag_neo4j.llm.tokens import count_tokens
 from graphrag_neo4j.llm.usage import UsageLedger
@@ -203,7 +203,11 @@ class LLMCaller:
         stop_when: StopRule | None = None,
         **params: Any,
     ) -> str:
-        """The model's answer to a conversation; identical requests are answered once."""
+        """The model's answer to a conversation; identical requests are answered once. A reply
+        streamed to a reader stops once it loops (`repeating_text`) unless the call has a rule
+        of its own."""
+        if on_token is not None and stop_when is None:
+            stop_when = repeating_text
         return await self._complete(messages, stage, params, Streaming(on_token, stop_when))
 
     async def _complete(

@@ -65,7 +65,7 @@ async def stream_reply(
             if streaming.on_token is not None:
                 streaming.on_token(chunk.text)
             rule = streaming.stop_when
-            if rule is not None and "\n" in chunk.text and rule(text):
+            if rule is not None and rule(text):
                 return _stopped_reply(cut_at_last_line(text), messages, whole)
     return whole if whole is not None else AIMessage(content="")
 

@@ -24,6 +24,28 @@ def repeating_lines(text: str) -> bool:
     return all(line in earlier for line in lines[-LOOP_WINDOW:])
 
 
+# A streamed reply loops once its last LOOP_TAIL characters occur LOOP_REPEATS times in it.
+LOOP_TAIL = 80
+LOOP_REPEATS = 3
+
+
+def repeating_text(text: str) -> bool:
+    """True once the reply's end has been written LOOP_REPEATS times: a model repeating a
+    sentence or a paragraph, with or without line breaks, until its token limit."""
+    if len(text) < LOOP_TAIL * LOOP_REPEATS:
+        return False
+    return text.count(text[-LOOP_TAIL:]) >= LOOP_REPEATS
+
+
+def without_repeats(text: str) -> str:
+    """A looping reply cut after the first time it wrote what it then repeats (others as they
+    are)."""
+    if not repeating_text(text):
+        return text
+    tail = text[-LOOP_TAIL:]
+    return text[: text.find(tail) + LOOP_TAIL].rstrip()
+
+
 def cut_at_last_line(text: str) -> str:
     """The reply up to its last complete line, so a stopped reply holds no half record."""
     end = text.rfind("\n")

@@ -7,6 +7,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
+from graphrag_neo4j.llm.reply_guards import without_repeats
 from graphrag_neo4j.llm.usage import usage_scope
 from graphrag_neo4j.query.answer_shape import ANSWER_CHECK, checked_fit
 from graphrag_neo4j.query.base import Answer, Query, QueryMethod, Services
@@ -19,9 +20,11 @@ from graphrag_neo4j.query.grounding import (
     ground_answer,
 )
 
+ANSWER_LOOPED = ("The answer began repeating itself: it was stopped and the repeats were"
+                 " removed.")
 # The notes that warn a reader about the answer itself (not how it was found): clients that
 # show the answer text alone (OpenAI-compatible chat) show these with it.
-WARNINGS = (NAMES_UNSUPPORTED, NAMES_REMOVED, NAMES_UNCHECKED, ANSWER_CHECK)
+WARNINGS = (NAMES_UNSUPPORTED, NAMES_REMOVED, NAMES_UNCHECKED, ANSWER_CHECK, ANSWER_LOOPED)
 
 
 async def _measured(services: Services, run: Callable[[], Awaitable[Answer]]) -> Answer:
@@ -44,13 +47,23 @@ async def run_query(
     citations only without it; `graph_names` tells which names the graph holds) and check that
     it can answer the question (`search.answer_check`); the Answer says how many LLM calls and
     tokens it took."""
-    answer = _noted(query, await _measured(services, lambda: method.answer(query)))
+    answer = _unlooped(_noted(query, await _measured(services, lambda: method.answer(query))))
     # Named-entity recognition and the store lookup block: off the event loop.
     grounded = await asyncio.to_thread(
         ground_answer, answer, query.question, query.search.grounding, find_entities,
         graph_names,
     )
     return checked_fit(grounded, query.question, query.search.answer_check)
+
+
+def _unlooped(answer: Answer) -> Answer:
+    """The answer without what the model wrote over and over (a small model decoding greedily
+    may repeat itself until its token limit; a streamed reply is stopped there), with a note."""
+    text = without_repeats(answer.text)
+    if text == answer.text:
+        return answer
+    answer.notes.append(ANSWER_LOOPED)
+    return replace(answer, text=text)
 
 
 def answer_warnings(answer: Answer) -> list[str]:

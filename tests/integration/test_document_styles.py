@@ -60,7 +60,8 @@ def test_deleting_and_unmerging_fast_documents_calls_no_llm(
     paris, rome = write_texts(tmp_path / "docs", paris=PARIS, rome=ROME)
     never = FakeChatModel(rules=[])  # any call raises
     with _rag(settings, tmp_path, never) as rag:
-        rag.index([paris, rome], method="fast")
+        stats, _ = rag.index([paris, rome], method="fast")
+        assert stats.graph_entities == store.read("count_graph")[0]["entities"] > 0
         if legacy:  # graphs indexed before styles were recorded: their extraction_method says
             _forget_styles(settings)
         report = rag.delete(_document_id(store, "paris"))

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from graphrag_neo4j.query.answer_shape import REPEATS_QUESTION, misfit
 from graphrag_neo4j.query.base import make_query
 from graphrag_neo4j.query.naive import NaiveSearch
-from graphrag_neo4j.query.run import run_query
+from graphrag_neo4j.query.run import ANSWER_LOOPED, run_query
 from tests.unit.query.fakes import fake_services
 
 WHEN = "When did the Admiral Twin open in the city where the Philbrook Museum is located?"
@@ -95,3 +95,17 @@ async def test_the_docs_quote_the_note_as_the_check_writes_it(tmp_path: Path) ->
 async def test_off_checks_nothing(tmp_path: Path) -> None:
     problem, notes = await _answered(tmp_path, "off")
     assert problem == "" and not any(note.startswith("Answer check") for note in notes)
+
+
+async def test_an_answer_that_loops_keeps_one_copy_and_says_so(tmp_path: Path) -> None:
+    passages = [{"chunk_id": "c1", "document_id": "d1", "title": "Admiral Twin",
+                 "text": "Admiral Twin is a drive-in theatre in Tulsa.", "score": 0.9}]
+    looping = "It is in Tulsa. " + "Admiral Twin is a drive-in theatre in Tulsa, Oklahoma. " * 8
+    services = fake_services(
+        {"query/search_chunks_by_vector": passages, "query/search_chunks_by_fulltext": []},
+        [("similarity search found", looping)], tmp_path,
+    )
+    query = make_query(services.settings, WHEN, answer_check="off")
+    answer = await run_query(services, NaiveSearch(services), query)
+    assert answer.text.count("drive-in theatre") == 2 and len(answer.text) < len(looping) / 3
+    assert ANSWER_LOOPED in answer.notes

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import stat
 from pathlib import Path
 
@@ -88,3 +89,11 @@ def test_an_unmanaged_server_is_neither_started_nor_stopped(
         assert "neo4j.managed is false: neo4j+s://x.databases.neo4j.io is run elsewhere" in (
             result.output
         )
+
+
+def test_the_launcher_keeps_few_transaction_logs() -> None:
+    # A local server serves no backups or cluster members: its logs are only for recovery.
+    source = launcher_text("src/main/java/graphragneo4j/Launcher.java")
+    (kept,) = re.findall(r'TX_LOG_RETENTION = "(\d+)M size"', source)
+    (rotation,) = re.findall(r'"db.tx_log.rotation.size", "(\d+)M"', source)
+    assert int(kept) + int(rotation) <= 256

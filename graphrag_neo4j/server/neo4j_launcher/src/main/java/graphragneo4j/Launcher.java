@@ -41,7 +41,7 @@ public final class Launcher {
     static final int MIN_PASSWORD_LENGTH = 8;
     static final int EXIT_BAD_USAGE = 2;
     static final String LOCALHOST = "127.0.0.1";
-    static final String TX_LOG_RETENTION = "1G size";
+    static final String TX_LOG_RETENTION = "128M size";
     static final String USER_LOG_CONFIG = "launcher/user-logs.xml";
     /** Written with this JVM's pid once the server has fully started (Bolt answers earlier). */
     static final String READY_FILE = "run/launcher.ready";
@@ -133,6 +133,8 @@ public final class Launcher {
         // 20 MB text, which filled a disk and made the database read-only. A local server
         // serves no incremental backups or cluster members that would read them.
         s.put("db.tx_log.rotation.retention_policy", TX_LOG_RETENTION);
+        // 1 GB kept 515 MB for a 22 MB graph; small files let pruning keep ~160 MB at most.
+        s.put("db.tx_log.rotation.size", "32M");
         // Bolt's Netty event loops otherwise idle 5 s each before a shutdown completes.
         s.put("internal.dbms.bolt.netty_server_shutdown_quiet_period", "1");
         return s;
