@@ -20,6 +20,8 @@ PARIS = ("Alice Smith met Carol Jones in Paris. Alice Smith wrote to Carol Jones
          "winter. Carol Jones answered Alice Smith from Paris in the spring.")
 ROME = ("Alice Smith met Dan Brown in Rome. Alice Smith and Carol Jones sailed home. Dan Brown "
         "stayed in Rome with Carol Jones for a while.")
+CAROL = ("Ebenezer Scrooge kept a counting-house in London. Scrooge paid Bob Cratchit fifteen "
+         "shillings a week. Scrooge and Bob Cratchit worked late on Christmas Eve.")
 LOVELACE = "Ada Lovelace wrote notes on the engine of Charles Babbage."
 LOVELACE_REPLY = (
     "<concept><name>Ada Lovelace</name><type>person</type><description>Ada Lovelace wrote "
@@ -57,16 +59,18 @@ def _forget_styles(settings: Settings) -> None:
 def test_deleting_and_unmerging_fast_documents_calls_no_llm(
     store: Store, settings: Settings, tmp_path: Path, legacy: bool
 ) -> None:
-    paris, rome = write_texts(tmp_path / "docs", paris=PARIS, rome=ROME)
+    paris, rome, carol = write_texts(tmp_path / "docs", paris=PARIS, rome=ROME, carol=CAROL)
     never = FakeChatModel(rules=[])  # any call raises
     with _rag(settings, tmp_path, never) as rag:
-        stats, _ = rag.index([paris, rome], method="fast")
+        stats, _ = rag.index([paris, rome, carol], method="fast")
         assert stats.graph_entities == store.read("count_graph")[0]["entities"] > 0
         if legacy:  # graphs indexed before styles were recorded: their extraction_method says
             _forget_styles(settings)
         report = rag.delete(_document_id(store, "paris"))
         assert report.entities_refreshed > 0
-        for merge in rag.merges():
+        merges = [m for m in rag.merges() if m["decided_by"] == "alias"]
+        assert merges  # Scrooge into Ebenezer Scrooge
+        for merge in merges:
             rag.unmerge(merge["id"])
         assert never.calls == []
         assert not rag.llm_in_use  # not even resolved
