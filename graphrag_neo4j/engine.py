@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from rich.console import Console
 from rich.text import Text
 
-from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.errors import InputError, check_text
 from graphrag_neo4j.llm.context_window import fit_to_window, model_window
 from graphrag_neo4j.settings import Settings, load_settings
 
@@ -241,6 +241,7 @@ class GraphRAG:
         """Remove a document and whatever only it supported; re-describe the rest."""
         from graphrag_neo4j.indexing.graph.deletion import delete_document
 
+        check_text(document_id, "document id")
         return await delete_document(self.store, document_id, self._merger(), self.embedder)
 
     async def aunmerge(self, merge_id: str) -> UnmergeReport:
@@ -248,6 +249,7 @@ class GraphRAG:
         from graphrag_neo4j.indexing.graph.type_labels import TypeLabels
         from graphrag_neo4j.indexing.graph.unmerging import undo_merge
 
+        check_text(merge_id, "merge id")
         await self.aensure_schema()
         return await undo_merge(self.store, merge_id, self._merger(), self.embedder,
                                 TypeLabels.from_settings(self.settings))
