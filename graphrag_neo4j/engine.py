@@ -224,9 +224,7 @@ class GraphRAG:
         """Ingest passages that carry their own triplets (no LLM); `shard` as for `aindex`."""
         from graphrag_neo4j.indexing.input.triplet_corpus import read_triplet_corpus
 
-        corpus = read_triplet_corpus(Path(path))
-        for reason in corpus.skipped:
-            self.console.print(Text.assemble(("Skipped: ", "yellow"), reason), highlight=False)
+        corpus = read_triplet_corpus(Path(path))  # it has logged each skipped record's reason
         await self.aensure_schema()
         passages = shard.select(corpus.passages) if shard else corpus.passages
         from graphrag_neo4j.indexing.indexer import TRIPLETS
