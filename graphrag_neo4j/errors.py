@@ -26,22 +26,22 @@ class InputError(GraphRAGError):
     """An input file or argument cannot be used."""
 
 
-def check_text(value: object, what: str) -> None:
+def check_text(value: object, what: str, fix: str = "send it as UTF-8") -> None:
     """Refuse, naming `what`, text UTF-8 cannot encode in `value` or any string inside it
     (mapping keys and values, list items): a lone surrogate, which is what Python makes of a
     byte that is not UTF-8 in a command-line argument or of a `\\ud800` escape in JSON."""
     if isinstance(value, str):
-        _check_string(value, what)
+        _check_string(value, what, fix)
     elif isinstance(value, dict):
         for key, inner in value.items():
-            check_text(key, f"{what} name")
-            check_text(inner, f"{what} {key}")
+            check_text(key, f"{what} name", fix)
+            check_text(inner, f"{what} {key}", fix)
     elif isinstance(value, list | tuple):
         for inner in value:
-            check_text(inner, what)
+            check_text(inner, what, fix)
 
 
-def _check_string(text: str, what: str) -> None:
+def _check_string(text: str, what: str, fix: str) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
@@ -50,4 +50,4 @@ def _check_string(text: str, what: str) -> None:
         shown = f"the byte \\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF \
             else f"the lone surrogate \\u{code:04x}"
         raise InputError(f"The {what} is not valid UTF-8 text ({shown} at character"
-                         f" {exc.start + 1}): send it as UTF-8.") from None
+                         f" {exc.start + 1}): {fix}.") from None

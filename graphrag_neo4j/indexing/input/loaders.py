@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from graphrag_neo4j.content_ids import content_id
-from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.errors import InputError, check_text
 from graphrag_neo4j.indexing.input.record_files import (
     RECORD_SUFFIXES,
     Record,
@@ -113,8 +113,8 @@ def load_documents(
                 f"{path} links outside {outside} ({path.resolve()}); not read. Pass"
                 " --follow-links (follow_links=True) to index what links point to."
             )
-        elif (special := not_a_regular_file(path)) is not None:
-            report.skip(special)
+        elif (refused := not_a_regular_file(path) or undecodable_name(path)) is not None:
+            report.skip(refused)
         else:
             _load_file(path, fields, max_bytes, report)
         for document in report.documents:
@@ -168,6 +168,17 @@ def not_a_regular_file(path: Path) -> str | None:
         return None
     kind = next((name for test, name in _SPECIAL_KINDS if test(mode)), "not a regular file")
     return f"{path} is {kind}, not a regular file; not read. Copy its content into a file."
+
+
+def undecodable_name(path: Path) -> str | None:
+    """Why a file whose name is not UTF-8 is not read (its name would be the document's source
+    and title), or None."""
+    shown = str(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    try:
+        check_text(str(path), f"name of {shown}", "rename the file; it is not read")
+    except InputError as exc:
+        return str(exc)
+    return None
 
 
 def _walk(folder: Path, follow_links: bool = False) -> list[Path]:

@@ -32,3 +32,17 @@ def test_non_regular_files_are_skipped_with_a_reason_and_counted(tmp_path: Path)
         f"{folder}/s.txt is a socket, not a regular file; not read. Copy its content into a"
         " file.",
     ]  # the link to the FIFO is the FIFO itself: skipped once
+
+
+def test_a_file_whose_name_is_not_utf8_is_skipped_with_a_reason(tmp_path: Path) -> None:
+    """Its name would be the document's source and title, which Neo4j cannot store."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.txt").write_text("Euler was born in Basel.", encoding="utf-8")
+    Path(os.fsdecode(bytes(folder) + b"/caf\xe9.txt")).write_text("Euler moved to Berlin.")
+    result = load_documents([folder])
+    assert [d.source for d in result.documents] == [str(folder / "a.txt")]
+    (skipped,) = result.skipped
+    assert skipped.reason == (f"The name of {folder}/caf\\xe9.txt is not valid UTF-8 text (the"
+                              f" byte \\xe9 at character {len(str(folder)) + 5}): rename the"
+                              " file; it is not read.")
