@@ -64,3 +64,20 @@ def test_cli_arguments_that_are_not_utf8_are_one_sentence(argv: list[bytes]) -> 
     assert done.returncode == 1, errors
     assert "Traceback" not in errors
     assert "is not valid UTF-8 text (the byte \\xff" in errors
+
+
+@pytest.mark.parametrize(("tool", "arguments", "what"), [
+    ("query", {"question": "hi \ud800 there"}, "question"),
+    ("search_entities", {"text": "x\udcff"}, "search text"),
+    ("entity_neighbourhood", {"entity_id": "\ud800"}, "id"),
+])
+async def test_mcp_tools_refuse_it_in_one_sentence(
+    tool: str, arguments: dict[str, str], what: str
+) -> None:
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from graphrag_neo4j.api.mcp.server import create_mcp_server
+
+    with GraphRAG(Settings()) as rag, \
+            pytest.raises(ToolError, match=f"The {what} is not valid UTF-8 text"):
+        await create_mcp_server(rag).call_tool(tool, arguments)
