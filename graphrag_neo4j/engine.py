@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from rich.console import Console
 from rich.text import Text
 
-from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.errors import InputError, check_text
 from graphrag_neo4j.llm.context_window import fit_to_window, model_window
 from graphrag_neo4j.settings import Settings, load_settings
 
@@ -226,9 +226,7 @@ class GraphRAG:
         """Ingest passages that carry their own triplets (no LLM); `shard` as for `aindex`."""
         from graphrag_neo4j.indexing.input.triplet_corpus import read_triplet_corpus
 
-        corpus = read_triplet_corpus(Path(path))
-        for reason in corpus.skipped:
-            self.console.print(Text.assemble(("Skipped: ", "yellow"), reason), highlight=False)
+        corpus = read_triplet_corpus(Path(path))  # it has logged each skipped record's reason
         await self.aensure_schema()
         passages = shard.select(corpus.passages) if shard else corpus.passages
         from graphrag_neo4j.indexing.indexer import TRIPLETS
@@ -243,6 +241,7 @@ class GraphRAG:
         """Remove a document and whatever only it supported; re-describe the rest."""
         from graphrag_neo4j.indexing.graph.deletion import delete_document
 
+        check_text(document_id, "document id")
         return await delete_document(self.store, document_id, self._document_styles(),
                                      self.embedder)
 
@@ -251,6 +250,7 @@ class GraphRAG:
         from graphrag_neo4j.indexing.graph.type_labels import TypeLabels
         from graphrag_neo4j.indexing.graph.unmerging import undo_merge
 
+        check_text(merge_id, "merge id")
         await self.aensure_schema()
         return await undo_merge(self.store, merge_id, self._document_styles(), self.embedder,
                                 TypeLabels.from_settings(self.settings))

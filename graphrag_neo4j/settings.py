@@ -837,7 +837,8 @@ class ServerSettings(_Section):
         " (loopback binds accept 127.0.0.1, localhost and [::1]); others get 400."
     )
     body_timeout_s: float = Field(
-        30.0, description="Longest a request body may take to arrive; slower gets 408."
+        30.0, description="Longest a request body may take to arrive (slower gets 408), and a"
+        " request head (a connection idle or half-sent that long is closed)."
     )
     client_task_prefixes: list[str] = Field(
         ["### Task:"],

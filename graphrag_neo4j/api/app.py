@@ -11,7 +11,7 @@ from graphrag_neo4j.api import health, query_routes
 from graphrag_neo4j.api.documents import routes as documents
 from graphrag_neo4j.api.documents.job_file import JobFile
 from graphrag_neo4j.api.documents.jobs import JobRegistry
-from graphrag_neo4j.api.errors import install_error_handlers
+from graphrag_neo4j.api.errors import CrashResponse, install_error_handlers
 from graphrag_neo4j.api.limits import BodyLimit, ConcurrencyLimit, RequestTimeout
 from graphrag_neo4j.api.openai import routes as openai_compat
 from graphrag_neo4j.api.request_origin import SameOriginWrites, TrustedHosts, allowed_hosts
@@ -59,4 +59,5 @@ def create_app(rag: GraphRAG, server: ServerSettings | None = None) -> FastAPI:
     app.add_middleware(KeyGate, api_key=limits.api_key)
     app.add_middleware(SameOriginWrites)
     app.add_middleware(TrustedHosts, allowed=allowed_hosts(limits.host, limits.allowed_hosts))
+    app.add_middleware(CrashResponse)
     return app

@@ -12,7 +12,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
-from starlette.types import Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from graphrag_neo4j.errors import (
     ConfigError,
@@ -103,15 +103,39 @@ async def _on_engine(_: Request, exc: Exception) -> JSONResponse:
     return error_response(status_of(exc), str(exc))
 
 
-async def _on_crash(request: Request, exc: Exception) -> JSONResponse:
-    # The path only: headers (the API key) never reach the log.
-    log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
-    return error_response(500, internal_sentence(exc))
+class CrashResponse:
+    """Answers a crash with the 500 JSON sentence and swallows it (the traceback goes to the
+    log). Starlette's own handler for Exception re-raises after replying, and uvicorn then
+    closes the connection: a client's keep-alive connection would be reset by every 500.
+    Added outermost, so every route and guard is inside it."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched)
+        except Exception as exc:
+            # The path only: headers (the API key) never reach the log.
+            log.error("%s %s failed", scope["method"], scope["path"], exc_info=exc)
+            if started:  # half a reply is out: only closing the connection can end it
+                raise
+            await send_error(send, 500, internal_sentence(exc))
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    """Route every failure through one JSON shape."""
+    """Route every failure through one JSON shape (crashes: `CrashResponse`, added by the app
+    outermost)."""
     app.add_exception_handler(HTTPException, _on_http)
     app.add_exception_handler(RequestValidationError, _on_validation)
     app.add_exception_handler(GraphRAGError, _on_engine)
-    app.add_exception_handler(Exception, _on_crash)

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 import uvicorn
 from fastapi import FastAPI
 
+from graphrag_neo4j.api.connection_deadline import head_deadline_protocol
 from graphrag_neo4j.api.security import check_bind
 from graphrag_neo4j.errors import ConfigError
 from graphrag_neo4j.settings import ServerSettings
@@ -43,8 +44,10 @@ def server_for(app: FastAPI, server: ServerSettings, host: str, port: int) -> uv
     """A uvicorn server for `app` on host:port, refused off loopback without an API key."""
     check_bind(host, server.api_key)
     # uvicorn's access log writes the request line only (method, path, status), never headers.
+    # A request head gets as long to arrive as a body does (server.body_timeout_s).
     config = uvicorn.Config(app, host=host, port=port, log_level="info", server_header=False,
-                            timeout_graceful_shutdown=10, access_log=server.access_log)
+                            timeout_graceful_shutdown=10, access_log=server.access_log,
+                            http=head_deadline_protocol(server.body_timeout_s))
     _private_access_log()
     return uvicorn.Server(config)
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Collection
+from math import ceil
 
 from fastapi import Depends
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -69,20 +72,64 @@ def _expected(api_key: SecretStr | None) -> bytes:
     return api_key.get_secret_value().encode() if api_key else b""
 
 
+class FailedKeys:
+    """Wrong or missing keys per client address: past `limit` within `window_s`, the client is
+    refused until its oldest failure leaves the window, so a key cannot be guessed at the
+    speed of the network. At most `clients` addresses are remembered (the oldest go first)."""
+
+    def __init__(self, limit: int = 10, window_s: float = 60.0, clients: int = 10_000) -> None:
+        self.limit = limit
+        self.window_s = window_s
+        self.clients = clients
+        self._failures: dict[str, deque[float]] = {}
+
+    def retry_after(self, client: str) -> float | None:
+        """Seconds until `client` may try again, or None when it may now."""
+        times = self._recent(client)
+        if len(times) < self.limit:
+            return None
+        return times[0] + self.window_s - time.monotonic()
+
+    def failed(self, client: str) -> None:
+        """Count one wrong or missing key of `client`."""
+        times = self._recent(client)
+        times.append(time.monotonic())
+        self._failures.pop(client, None)
+        self._failures[client] = times  # the most recent client last
+        while len(self._failures) > self.clients:
+            self._failures.pop(next(iter(self._failures)))
+
+    def _recent(self, client: str) -> deque[float]:
+        times = self._failures.get(client, deque())
+        while times and times[0] <= time.monotonic() - self.window_s:
+            times.popleft()
+        return times
+
+
 class KeyGate:
     """Refuses a request without the key from its headers alone, before its body is read or a
-    concurrency slot is taken (so clients without the key cannot hold the server's slots)."""
+    concurrency slot is taken (so clients without the key cannot hold the server's slots); a
+    client that sent too many wrong keys is refused (429) before its key is even compared."""
 
     def __init__(self, app: ASGIApp, api_key: SecretStr | None,
                  open_paths: Collection[str] = OPEN_PATHS) -> None:
         self.app = app
         self.expected = _expected(api_key)
         self.open_paths = open_paths
+        self.failed_keys = FailedKeys()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["path"] not in self.open_paths:
+        if self.expected and scope["type"] == "http" and scope["path"] not in self.open_paths:
+            client = (scope.get("client") or ("unknown",))[0]
+            wait = self.failed_keys.retry_after(client)
+            if wait is not None:
+                await send_error(send, 429, f"Too many wrong API keys from {client}; retry in"
+                                 f" {ceil(wait)} s with the right key.",
+                                 {"Retry-After": str(ceil(wait))})
+                return
             problem = key_problem(Headers(scope=scope).get("authorization"), self.expected)
             if problem:
+                self.failed_keys.failed(client)
                 await send_error(send, 401, problem, {"WWW-Authenticate": "Bearer"})
                 return
         await self.app(scope, receive, send)

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 from graphrag_neo4j.cli.collector import collect_seldom, skip_final_collection
-from graphrag_neo4j.errors import GraphRAGError
+from graphrag_neo4j.errors import GraphRAGError, check_text
 from graphrag_neo4j.llm.offline.allocator import release_large_frees
 
 app = typer.Typer(
@@ -128,6 +128,8 @@ def main() -> None:
     _show_warnings()
     _register_subcommands(sys.argv[1] if len(sys.argv) > 1 else None)
     try:
+        for position, argument in enumerate(sys.argv[1:], start=1):
+            check_text(argument, f"command-line argument {position}")
         app()
     except GraphRAGError as exc:
         console.print(Text.assemble(("Error: ", "red"), str(exc)), highlight=False)

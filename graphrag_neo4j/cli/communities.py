@@ -67,6 +67,8 @@ def communities_command(
         return
     out.print(levels_table(overview.levels))
     out.print(largest_table(overview.largest))
+    if overview.warning:
+        console.print(overview.warning, style="yellow", highlight=False)
 
 
 def levels_table(rows: list[dict[str, Any]]) -> Table:

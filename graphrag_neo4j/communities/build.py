@@ -238,6 +238,16 @@ class CommunityOverview:
 
     levels: list[dict[str, Any]]
     largest: list[dict[str, Any]]
+    memberless: int = 0  # communities without members: a build stopped half-way
+
+    @property
+    def warning(self) -> str | None:
+        """One sentence when communities have no members, else None."""
+        if not self.memberless:
+            return None
+        return (f"{self.memberless:,} communities have no members (a community build was"
+                " stopped before linking them): run `graphrag-neo4j communities --build` to"
+                " rebuild them.")
 
 
 def community_overview(store: Store, limit: int = 10, level: int | None = None
@@ -245,4 +255,6 @@ def community_overview(store: Store, limit: int = 10, level: int | None = None
     """Per level: communities, members, largest size, leaves, reports and fallbacks; and the
     `limit` biggest communities (optionally of one level) with their titles and ratings."""
     largest = store.read("communities/largest_communities", limit=limit, level=level)
-    return CommunityOverview(store.read("communities/community_overview"), largest)
+    (memberless,) = store.read("communities/count_memberless_communities")
+    return CommunityOverview(store.read("communities/community_overview"), largest,
+                             memberless["memberless"])

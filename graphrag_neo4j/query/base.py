@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import ValidationError
 
-from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.errors import InputError, check_text
 from graphrag_neo4j.query.context import CommunitySelection, Row, SearchContext, recent_turns
 from graphrag_neo4j.settings import (
     SearchSettings,
@@ -131,7 +131,8 @@ def _checked_response_type(response_type: Any) -> str | None:
 
 
 def check_question(question: str) -> None:
-    """Refuse an empty or blank question before anything is loaded for it."""
+    """Refuse an empty, blank or undecodable question before anything is loaded for it."""
+    check_text(question, "question")
     if not question.strip():
         raise InputError("The question is empty: pass the question as the first argument.")
 
@@ -139,6 +140,7 @@ def check_question(question: str) -> None:
 def make_query(settings: Settings, question: str, **options: Any) -> Query:
     """The one way options become a Query: known names only, every value validated."""
     check_question(question)
+    check_text(options, "query option")
     if options.get("level") is not None:
         options["global.community_level"] = options.pop("level")
     options.pop("level", None)

@@ -10,6 +10,8 @@ from graphrag_neo4j.query.base import Answer, Query, Services
 from graphrag_neo4j.query.context import Row, SearchContext, history_block
 from graphrag_neo4j.query.drift_primer import prime, primer_reports
 from graphrag_neo4j.query.drift_steps import FollowUpQueue, Step, parse_step, reduce_context
+from graphrag_neo4j.query.grounded_stream import CitationFilter
+from graphrag_neo4j.query.grounding import cited_refs
 from graphrag_neo4j.query.local import LocalSearch
 from graphrag_neo4j.query.passages import NO_DATA, answer_from_context
 from graphrag_neo4j.resources import load_prompt
@@ -151,10 +153,12 @@ class DriftSearch:
             context=context.text,
             question=query.question,
         )
-        text = await self.services.llm.complete(
-            prompt, stage="drift_reduce", on_token=query.on_token
-        )
-        known = {name: {str(row["ref"]) for row in rows} for name, rows in context.sources.items()}
+        known = cited_refs(context.sources)
+        # DRIFT cleans its citations whatever search.grounding says: its stream does too.
+        grounded = CitationFilter(query.on_token, known) if query.on_token else None
+        text = await self.services.llm.complete(prompt, stage="drift_reduce", on_token=grounded)
+        if grounded is not None:
+            grounded.finish()
         cleaned = clean_citations(text, known)
         answer = Answer.from_context(self.name, cleaned, context)
         if cleaned != text:

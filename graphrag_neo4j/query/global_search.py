@@ -21,6 +21,7 @@ from graphrag_neo4j.query.global_points import (
     reduce_block,
     reduced_points,
 )
+from graphrag_neo4j.query.grounded_stream import grounded_sink
 from graphrag_neo4j.query.lazy_reports import (
     is_lazy,
     nearest_at_level,
@@ -204,9 +205,12 @@ class GlobalSearch:
                 question=query.question,
                 history=history_block(query.history),
             )
+            grounded = grounded_sink(query, context.sources)
             text = await self.services.llm.complete(
-                prompt, stage="global_reduce", on_token=query.on_token
+                prompt, stage="global_reduce", on_token=grounded
             )
+            if grounded is not None:
+                grounded.finish()
             shown = {str(row["ref"]) for row in context.sources.get("Reports", [])}
             text, added = cited_answer(text, used, shown)
             if added:

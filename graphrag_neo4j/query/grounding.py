@@ -4,11 +4,12 @@ entities of the answer must appear in the context or the question (flagged or dr
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from graphrag_neo4j.communities.citations import clean_citations, strip_citations
 from graphrag_neo4j.errors import ModelError
 from graphrag_neo4j.query.base import Answer
+from graphrag_neo4j.query.context import Row
 
 # Text -> the named entities in it (spaCy's NER in the engine; anything callable in tests).
 EntityFinder = Callable[[str], list[str]]
@@ -54,10 +55,15 @@ def _ids_cited(text: str) -> int:
     return sum(len(re.findall(r"\d+", body)) for body in _CITED_ID.findall(text))
 
 
+def cited_refs(sources: Mapping[str, list[Row]]) -> dict[str, set[str]]:
+    """The refs an answer may cite, per context table: those of the rows the context showed."""
+    return {name: {str(row["ref"]) for row in rows if isinstance(row, dict) and "ref" in row}
+            for name, rows in sources.items()}
+
+
 def check_citations(answer: Answer) -> int:
     """Repair table names and drop ids the context did not show; the number of ids removed."""
-    known = {name: {str(row["ref"]) for row in rows if isinstance(row, dict) and "ref" in row}
-             for name, rows in answer.sources.items()}
+    known = cited_refs(answer.sources)
     if not any(known.values()):
         return 0  # nothing numbered to cite (e.g. no data found): leave the text alone
     cleaned = clean_citations(answer.text, known)

@@ -14,6 +14,7 @@ from graphrag_neo4j.query.context import (
     documents_in_order,
     history_block,
 )
+from graphrag_neo4j.query.grounded_stream import grounded_sink
 from graphrag_neo4j.resources import load_prompt
 
 NO_DATA = "(no data found)"
@@ -66,12 +67,15 @@ async def answer_from_context(
     )
     # A prompt ending on the evidence label gets its evidence first: only the answer streams.
     evidence_first = prompt.rstrip().lower().endswith(EVIDENCE_LABELS)
-    sink = AnswerOnlySink(query.on_token) if query.on_token and evidence_first else None
+    grounded = grounded_sink(query, context.sources)
+    sink = AnswerOnlySink(grounded) if grounded and evidence_first else None
     reply = await services.llm.complete(
-        prompt, stage=f"{method}_answer", on_token=sink or query.on_token
+        prompt, stage=f"{method}_answer", on_token=sink or grounded
     )
     if sink is not None:
         sink.finish()
+    if grounded is not None:
+        grounded.finish()
     evidence, text = evidence_and_answer(reply) if evidence_first else ("", reply)
     answer = Answer.from_context(method, text, context)
     if evidence:

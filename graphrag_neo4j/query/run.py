@@ -12,6 +12,7 @@ from graphrag_neo4j.llm.usage import usage_scope
 from graphrag_neo4j.query.answer_shape import ANSWER_CHECK, checked_fit
 from graphrag_neo4j.query.base import Answer, Query, QueryMethod, Services
 from graphrag_neo4j.query.grounding import (
+    CITATIONS_REPAIRED,
     NAMES_REMOVED,
     NAMES_UNCHECKED,
     NAMES_UNSUPPORTED,
@@ -23,8 +24,10 @@ from graphrag_neo4j.query.grounding import (
 ANSWER_LOOPED = ("The answer began repeating itself: it was stopped and the repeats were"
                  " removed.")
 # The notes that warn a reader about the answer itself (not how it was found): clients that
-# show the answer text alone (OpenAI-compatible chat) show these with it.
-WARNINGS = (NAMES_UNSUPPORTED, NAMES_REMOVED, NAMES_UNCHECKED, ANSWER_CHECK, ANSWER_LOOPED)
+# show the answer text alone (OpenAI-compatible chat) show these with it. A citation the
+# context lacks is one: a document may have been written to make the model invent it.
+WARNINGS = (NAMES_UNSUPPORTED, NAMES_REMOVED, NAMES_UNCHECKED, ANSWER_CHECK, CITATIONS_REPAIRED,
+            ANSWER_LOOPED)
 
 
 async def _measured(services: Services, run: Callable[[], Awaitable[Answer]]) -> Answer:

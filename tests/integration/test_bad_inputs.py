@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.settings import Settings
@@ -61,14 +63,20 @@ def test_binary_empty_and_broken_tags_are_reported_and_skipped(
 
 
 def test_invalid_triplet_lines_are_named_and_the_rest_is_indexed(
-    store: Store, settings: Settings, tmp_path: Path
+    store: Store, settings: Settings, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     corpus = tmp_path / "corpus.jsonl"
     good = {"id": "p1", "title": "Ada", "text": GOOD,
             "triplets": [["Ada Lovelace", "worked with", "Charles Babbage"], ["bad"]]}
     corpus.write_text(json.dumps(good) + "\n{not json at all\n")
-    with _rag(settings, tmp_path, FakeChatModel(rules=[])) as rag:
+    shown = io.StringIO()
+    with _rag(settings, tmp_path, FakeChatModel(rules=[])) as rag, \
+            caplog.at_level(logging.WARNING):
+        rag.console = Console(file=shown, width=1000)
         stats = rag.index_triplets(corpus)
         counts = rag.counts()
     assert stats.skipped_files == 1 and stats.documents == 1
+    # The reason is told once: as a warning, not printed again on the console.
+    told = [r.getMessage() for r in caplog.records] + shown.getvalue().splitlines()
+    assert sum("line 2" in line for line in told) == 1, told
     assert counts["relations"] == 1 and counts["entities"] == 2

@@ -287,3 +287,29 @@ def test_the_cli_prints_the_hierarchy(store: Store, settings: Settings, tmp_path
     assert result.exit_code == 0, result.output
     assert "Community hierarchy" in result.output and "Largest communities" in result.output
     assert biggest["id"] in result.output and "│ 18 " in result.output
+
+
+def test_memberless_communities_are_listed_with_a_warning(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """A build killed after writing communities, before linking their members: the listing
+    says so and how to repair it."""
+    from neo4j import GraphDatabase
+    from typer.testing import CliRunner
+
+    from graphrag_neo4j.cli.app import _register_subcommands, app
+
+    with make_rag(settings, tmp_path, fake_llm()) as rag:
+        index_fixed_graph(rag, tmp_path)
+        rag.build_communities()
+        assert rag.communities().warning is None
+    auth = (settings.neo4j.user, settings.neo4j.secret())
+    with GraphDatabase.driver(settings.neo4j.uri, auth=auth) as driver, \
+            driver.session() as session:  # what the killed build left: one community unlinked
+        session.run("MATCH (c:__Community__) WITH c ORDER BY c.id LIMIT 1"
+                    " MATCH (:__Entity__)-[link:IN_COMMUNITY]->(c) DELETE link").consume()
+    _register_subcommands()
+    result = CliRunner().invoke(app, ["communities"])
+    assert result.exit_code == 0, result.output
+    assert "1 communities have no members" in result.output
+    assert "communities --build" in result.output

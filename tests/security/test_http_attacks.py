@@ -249,3 +249,15 @@ def test_titles_stay_verbatim_and_any_id_can_be_deleted(
         assert _wait(url, deletion.json())["status"] == "succeeded"
     left = {d["id"] for d in _documents(url)}
     assert not left & {"reports/2024/q3", titled[0]["id"], titled[1]["id"]}
+
+
+@pytest.mark.parametrize("sent", [b"", b"GET /v1/models HTTP/1.1\r\nHo"])
+def test_idle_and_half_sent_connections_are_closed(served: Served, sent: bytes) -> None:
+    """A connection that sends no request, or part of a head, is closed after the body
+    timeout (3 s here) instead of being held open forever."""
+    host, port = served.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=20) as sock:
+        sock.sendall(sent)
+        started = time.monotonic()
+        assert sock.recv(1024) == b""  # closed by the server
+        assert time.monotonic() - started < 12

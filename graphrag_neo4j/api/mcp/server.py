@@ -16,7 +16,7 @@ from graphrag_neo4j.api.answers import answer_json, checked_call, checked_questi
 from graphrag_neo4j.api.errors import internal_sentence
 from graphrag_neo4j.api.mcp import graph_lookup
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.errors import GraphRAGError, InputError
+from graphrag_neo4j.errors import GraphRAGError, InputError, check_text
 from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_guide, method_list
 from graphrag_neo4j.settings import ServerSettings
 
@@ -68,7 +68,9 @@ async def _told(call: Awaitable[T]) -> T:
 
 
 def _bounded(value: str, what: str, most: int, setting: str) -> str:
-    """`value`, refused when longer than the server's limit (the same limits as HTTP)."""
+    """`value`, refused when longer than the server's limit (the same limits as HTTP) or when
+    it is not UTF-8 text."""
+    check_text(value, what)
     if len(value) > most:
         raise InputError(f"The {what} has {len(value):,} characters, more than the {most:,}"
                          f" allowed (server.{setting}); shorten it.")

@@ -126,9 +126,12 @@ async def estimate_documents(
     settings = settings.model_copy(update={"extraction": settings.extraction.model_copy(
         update={"method": check_extraction_method(method)})})
     plan = await asyncio.to_thread(plan_input, documents, settings, open_store)
-    profile = ModelProfile.of(llm, embedder, settings.embedding.price_per_1m)
     extraction = create_extraction_method(
         method, _EstimateServices(settings, open_store, embedder, llm))
+    # A run that calls no LLM is estimated without building it (the offline one downloads).
+    uses_llm = extraction.needs_llm or reports
+    profile = ModelProfile.of(llm if uses_llm else None, embedder,
+                              settings.embedding.price_per_1m)
     stages = await asyncio.to_thread(extraction.estimate, plan.chunks, profile)
     new_chunks = _fresh_chunks(stages, plan.chunks)
     inputs = EstimateInputs(profile, settings, new_chunks, llm_used=extraction.needs_llm)
@@ -158,13 +161,21 @@ def _facts(plan: InputPlan, profile: ModelProfile) -> dict[str, int | str]:
     return {
         "documents": plan.documents, "documents unchanged (skipped)": plan.unchanged,
         "documents to index": len(plan.todo), "documents changed": plan.changed,
-        "chunks to index": len(plan.chunks), "model": profile.model_name or "(unnamed)",
+        "chunks to index": len(plan.chunks), "model": _model_fact(profile),
         "prices": profile.prices.source if profile.prices else "unknown",
     }
 
 
+def _model_fact(profile: ModelProfile) -> str:
+    if profile.llm is None:
+        return "(none: this run calls no LLM)"
+    return profile.model_name or "(unnamed)"
+
+
 def _notes(profile: ModelProfile) -> list[str]:
     notes = [TIME_NOTE]
+    if profile.llm is None:
+        return notes  # no LLM, so no price or timing of one to ask for
     if profile.prices is None:
         notes.append(f"No price is known for {profile.model_name or 'this model'}: set "
                      "llm.prompt_price_per_1m and llm.completion_price_per_1m for a cost.")

@@ -13,11 +13,18 @@ _URL = re.compile(r"https?://|\bwww\.|\b[\w-]+\.(?:com|org|net|edu|gov|io|info)\
 # Brackets, braces, angle brackets, assignments, pipes, backslashes, backticks, `::`, calls
 # (`f(` or `x.f(`), shell variables and snake_case or CONSTANT_CASE identifiers.
 _CODE = re.compile(r"[\[\]{}<>=;|\\`]|::|\w\(|\$[A-Za-z_{]|\b[A-Za-z0-9]+_[A-Za-z0-9_]+")
-# Words a title keeps in lower case ("Organisation for Economic Co-operation and Development").
+# Words a title keeps in lower case ("Organisation for Economic Co-operation and Development"),
+# and the particles of personal and place names ("Ana García de los Ríos y Caller", "Khalid
+# bin Abdullah Al Saud", "Mato Grosso do Sul", "Jan ter Horst").
 _TITLE_JOINERS = frozenset({
-    "a", "an", "and", "at", "by", "de", "del", "der", "des", "di", "du", "for", "from", "in",
-    "la", "le", "of", "on", "or", "the", "to", "van", "von", "with", "y",
+    "a", "af", "al", "an", "and", "at", "av", "bin", "bint", "by", "da", "das", "de", "degli",
+    "dei", "del", "della", "delle", "den", "der", "des", "di", "do", "dos", "du", "e", "el",
+    "for", "from", "ibn", "in", "la", "las", "le", "lo", "los", "of", "on", "or", "ten", "ter",
+    "the", "to", "van", "von", "with", "y", "zu", "zur",
 })
+# An aside in brackets qualifies a name ("John Taylor (bishop of Sodor and Man)", "Elizabeth
+# Percy (born 1922)"): its words count neither for the length nor for the capitals.
+_ASIDE = re.compile(r"\s*\([^()]*\)")
 # What a model writes for a missing end of a triplet, and leading words of a time or place
 # phrase ("in 1963"): neither names anything.
 _PLACEHOLDERS = frozenset({"none", "null", "nil", "n/a", "na", "unknown", "unnamed", "-", "?"})
@@ -38,7 +45,7 @@ def junk_reason(name: str, max_words: int) -> str | None:
     A long title ("The Good, the Bad and the Ugly") stays a name; a long phrase with
     lower-case words ("commission composed of 12 bishops and cardinals") does not.
     """
-    words = name.split()
+    words = (_ASIDE.sub("", name) or name).split()
     if name.strip().lower() in _PLACEHOLDERS:
         return PLACEHOLDER
     if not any(ch.isalpha() for ch in name):
@@ -62,10 +69,10 @@ def junk_reason(name: str, max_words: int) -> str | None:
 
 def _titled(words: list[str]) -> bool:
     """Every word capitalised (or a number), but for the small words titles keep lower-case;
-    a dash between words, or a minus sign before a number, is no word."""
+    a dash between words, a minus sign before a number, or a sign ("&", "+") is no word."""
     for word in words:
         bare = word.strip("\"'“”‘’()[],:;!?.-–—")
-        if bare and not (bare[0].isupper() or bare[0].isdigit()
+        if any(ch.isalnum() for ch in bare) and not (bare[0].isupper() or bare[0].isdigit()
                          or bare.lower() in _TITLE_JOINERS):
             return False
     return True

@@ -6,13 +6,14 @@ import codecs
 import logging
 import os
 import re
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from graphrag_neo4j.content_ids import content_id
-from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.errors import InputError, check_text
 from graphrag_neo4j.indexing.input.record_files import (
     RECORD_SUFFIXES,
     Record,
@@ -112,6 +113,8 @@ def load_documents(
                 f"{path} links outside {outside} ({path.resolve()}); not read. Pass"
                 " --follow-links (follow_links=True) to index what links point to."
             )
+        elif (refused := not_a_regular_file(path) or undecodable_name(path)) is not None:
+            report.skip(refused)
         else:
             _load_file(path, fields, max_bytes, report)
         for document in report.documents:
@@ -147,6 +150,35 @@ def _input_files(paths: Sequence[Path], follow_links: bool) -> Iterator[tuple[Pa
             seen.add(key)
             leaves = path.is_dir() and not follow_links and not key.is_relative_to(inside)
             yield file, path if leaves else None
+
+
+_SPECIAL_KINDS = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+                  (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def not_a_regular_file(path: Path) -> str | None:
+    """Why `path` (or what it links to) is not read, when it is no regular file: opening a
+    FIFO or a device would wait for a writer, or read forever; None for a regular file (or one
+    that cannot be stat'ed: reading it names that problem)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    kind = next((name for test, name in _SPECIAL_KINDS if test(mode)), "not a regular file")
+    return f"{path} is {kind}, not a regular file; not read. Copy its content into a file."
+
+
+def undecodable_name(path: Path) -> str | None:
+    """Why a file whose name is not UTF-8 is not read (its name would be the document's source
+    and title), or None."""
+    shown = str(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    try:
+        check_text(str(path), f"name of {shown}", "rename the file; it is not read")
+    except InputError as exc:
+        return str(exc)
+    return None
 
 
 def _walk(folder: Path, follow_links: bool = False) -> list[Path]:

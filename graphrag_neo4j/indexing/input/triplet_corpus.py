@@ -142,7 +142,10 @@ def _passage(
     )
     raw_triplets = record.get("triplets", [])
     if not isinstance(raw_triplets, list):
-        corpus.skip(f"{path} {label} has 'triplets' that is not a list; kept without triplets.")
+        # Not a skipped record (its passage is kept): counted as one malformed triplet.
+        logger.warning("%s %s has 'triplets' that is not a list; kept without triplets.",
+                       path, label)
+        corpus.dropped_triplets += 1
         raw_triplets = []
     triplets = [triplet for item in raw_triplets if (triplet := _triplet(item)) is not None]
     malformed = len(raw_triplets) - len(triplets)

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 class ModelProfile:
     """Turns call counts and prompt tokens of a stage into completion, cost and time ranges."""
 
-    llm: LLMCaller
+    llm: LLMCaller | None  # None: the run calls no LLM
     stage_stats: dict[str, StageStats]
     throughput: Throughput | None
     prices: Prices | None
@@ -26,26 +26,28 @@ class ModelProfile:
     embedding_throughput: Throughput | None
 
     @classmethod
-    def of(cls, llm: LLMCaller, embedder: EmbeddingCaller | None,
+    def of(cls, llm: LLMCaller | None, embedder: EmbeddingCaller | None,
            embedding_price_per_1m: float | None = None) -> ModelProfile:
-        """The profile of these models from their settings and stored measurements."""
+        """The profile of these models from their settings and stored measurements. Without an
+        LLM (a run that calls none) the chat model is never built: building the offline one
+        would download it, and an estimate downloads nothing."""
+        embedded = None
+        if embedder is not None and embedder.model_stats is not None:
+            embedded = embedder.model_stats.stages(embedder.identity).get(EMBEDDING_STAGE)
+        embedding = (embedding_prices(embedder.embedder, embedding_price_per_1m)
+                     if embedder else None, fit_throughput([embedded]) if embedded else None)
+        if llm is None:
+            return cls(None, {}, None, None, *embedding)
         stats = llm.stats.stages(llm.identity) if llm.stats is not None else {}
         settings = llm.settings
         prices = chat_prices(llm.chat_model, settings.prompt_price_per_1m,
                              settings.completion_price_per_1m)
-        embedded = None
-        if embedder is not None and embedder.model_stats is not None:
-            embedded = embedder.model_stats.stages(embedder.identity).get(EMBEDDING_STAGE)
-        return cls(
-            llm, stats, fit_throughput(list(stats.values())), prices,
-            embedding_prices(embedder.embedder, embedding_price_per_1m) if embedder else None,
-            fit_throughput([embedded]) if embedded else None,
-        )
+        return cls(llm, stats, fit_throughput(list(stats.values())), prices, *embedding)
 
     @property
     def model_name(self) -> str:
-        """The chat model's name, for messages."""
-        return model_name_of(self.llm.chat_model)
+        """The chat model's name, for messages ("" without one)."""
+        return model_name_of(self.llm.chat_model) if self.llm is not None else ""
 
     def calls_per_extraction(self, stage: str) -> float | None:
         """How many calls of `stage` earlier runs of this model made per extraction call."""
@@ -91,7 +93,7 @@ class ModelProfile:
                          self.prices.cost(prompt.high, completion.high))
         seconds = None
         if self.throughput is not None:
-            parallel = max(1, self.llm.max_concurrency)
+            parallel = max(1, self.llm.max_concurrency if self.llm is not None else 1)
             speed = self.throughput
             seconds = Range(speed.seconds(prompt.low, completion.low) / parallel,
                             speed.seconds(prompt.high, completion.high) / parallel,

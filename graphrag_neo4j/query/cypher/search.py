@@ -26,6 +26,7 @@ from graphrag_neo4j.query.cypher.partial_names import names_in_part
 from graphrag_neo4j.query.cypher.schema import GraphSchema, SchemaCache
 from graphrag_neo4j.query.cypher.spelling import graph_spellings, respelt, written_names
 from graphrag_neo4j.query.cypher.writing import as_run, repair_query, write_query
+from graphrag_neo4j.query.grounded_stream import grounded_sink
 from graphrag_neo4j.query.local import LocalSearch
 from graphrag_neo4j.query.passages import NO_DATA, answer_from_context
 from graphrag_neo4j.resources import load_prompt
@@ -231,8 +232,11 @@ class CypherSearch:
             query=context.sources[CYPHER][0]["query"], context=context.text or NO_DATA,
             question=query.question,
         )
+        grounded = grounded_sink(query, context.sources)
         text = await self.services.llm.complete(prompt, stage="cypher_answer",
-                                                on_token=query.on_token)
+                                                on_token=grounded)
+        if grounded is not None:
+            grounded.finish()
         listed = not strip_citations(text).strip()
         if listed:
             text = rows_answer(context.sources[RESULTS])

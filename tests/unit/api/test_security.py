@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import httpx
 import pytest
 from fastapi.security import HTTPAuthorizationCredentials
 from pydantic import SecretStr
 from starlette.exceptions import HTTPException
+from starlette.responses import PlainTextResponse
 
-from graphrag_neo4j.api.security import check_bind, is_loopback, key_check
+from graphrag_neo4j.api.security import KeyGate, check_bind, is_loopback, key_check
 from graphrag_neo4j.errors import ConfigError
 
 
@@ -48,3 +50,20 @@ def test_hosts_allowed_follow_the_bound_address() -> None:
     assert allowed_hosts("0.0.0.0", []) == ["*"]
     assert allowed_hosts("0.0.0.0", ["rag.example"]) == ["rag.example"]
     assert allowed_hosts("10.0.0.5", []) == ["10.0.0.5"]
+
+
+async def test_wrong_keys_are_throttled_per_client() -> None:
+    """Ten wrong keys from one address: the next requests of that address are 429 before any
+    key is compared (the right one too, or its answer would tell a guess right); another
+    address is unaffected."""
+    gate = KeyGate(PlainTextResponse("ok"), SecretStr("right-key-0123456789"))
+
+    async def status(key: str, client: str) -> httpx.Response:
+        transport = httpx.ASGITransport(app=gate, client=(client, 5000))
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as http:
+            return await http.get("/v1/models", headers={"Authorization": f"Bearer {key}"})
+
+    assert [(await status(f"guess-{i}", "10.0.0.1")).status_code for i in range(10)] == [401] * 10
+    refused = await status("right-key-0123456789", "10.0.0.1")
+    assert refused.status_code == 429 and 0 < int(refused.headers["retry-after"]) <= 60
+    assert (await status("right-key-0123456789", "10.0.0.2")).status_code == 200

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from graphrag_neo4j.errors import Neo4jUnavailableError
 from graphrag_neo4j.indexing.costs.estimate import estimate_documents
 from graphrag_neo4j.indexing.records import Document
 from graphrag_neo4j.llm.calls import LLMCaller
 from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.llm.lazy_model import LazyModel
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeEmbeddings, pipeline_fake_llm
@@ -39,5 +41,23 @@ async def test_without_neo4j_everything_is_new_and_the_estimate_says_so(tmp_path
     total = estimate.total()
     assert total.cost is not None and total.cost.high > 0
     assert model.calls == []  # no LLM called
+    llm.close()
+    embedder.close()
+
+
+def _never_built() -> Any:
+    raise AssertionError("the estimate built the chat model (the offline one downloads 1.1 GB)")
+
+
+async def test_a_fast_estimate_never_builds_the_chat_model(tmp_path: Path) -> None:
+    settings = Settings(cache_dir=tmp_path)
+    llm = LLMCaller(LazyModel({"provider": "offline"}, _never_built), settings.llm, tmp_path)
+    embedder = EmbeddingCaller(FakeEmbeddings(), settings.embedding, tmp_path)
+    documents = [Document("d1", "d1", "d1.txt", "Leonhard Euler wrote a paper in Basel.")]
+    estimate = await estimate_documents(documents, settings, _unreachable, llm, embedder,
+                                        method="fast", reports=False)
+    assert estimate.facts["model"] == "(none: this run calls no LLM)"
+    assert estimate.facts["chunks to index"] == 1
+    assert not llm.source.built
     llm.close()
     embedder.close()

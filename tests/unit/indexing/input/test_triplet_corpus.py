@@ -79,11 +79,18 @@ def test_malformed_triplets_are_reported_per_record(
                         " dropped."]
 
 
-def test_triplets_not_a_list_keep_the_passage(tmp_path: Path) -> None:
+def test_triplets_not_a_list_keep_the_passage(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The passage is kept, so it is no skipped record: the bad field is one malformed
+    triplet, warned about once."""
     path = _write(tmp_path / "t.json", json.dumps([{"passage": "p", "triplets": "oops"}]))
-    corpus = read_triplet_corpus(path)
+    with caplog.at_level(logging.WARNING):
+        corpus = read_triplet_corpus(path)
     assert corpus.passages[0].triplets == []
-    assert "record 0 has 'triplets' that is not a list" in corpus.skipped[0]
+    assert corpus.skipped == [] and corpus.dropped_triplets == 1
+    assert ["record 0 has 'triplets' that is not a list" in r.getMessage()
+            for r in caplog.records] == [True]
 
 
 def test_jsonl_shape_with_ids_and_bad_lines(tmp_path: Path) -> None:
