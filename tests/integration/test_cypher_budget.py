@@ -5,10 +5,14 @@ from __future__ import annotations
 import asyncio
 import time
 
+import httpx
 import pytest
 
+from graphrag_neo4j.api.app import create_app
+from graphrag_neo4j.api.runner import serving_in_thread
+from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.query.cypher.attempt import attempt_query
-from graphrag_neo4j.settings import CypherSearchSettings
+from graphrag_neo4j.settings import CypherSearchSettings, ServerSettings
 from graphrag_neo4j.store import Store
 
 pytestmark = pytest.mark.integration
@@ -77,3 +81,24 @@ def test_a_query_whose_caller_gives_up_is_ended_on_the_server(store: Store) -> N
         return await asyncio.to_thread(_running, store, SLOW)
 
     assert asyncio.run(give_up()) == []
+
+
+def test_a_504_ends_the_generated_query_on_the_server(served_rag: GraphRAG) -> None:
+    """The HTTP request timing out cancels its task; the transaction goes with it, well before
+    its own timeout (search.cypher.timeout_s, 10 s)."""
+    rules = served_rag.llm.chat_model.rules  # type: ignore[attr-defined]
+    rules.insert(0, ("read-only Cypher query for Neo4j 5", SLOW))
+    store = served_rag.store
+    try:
+        with serving_in_thread(create_app(served_rag, ServerSettings(request_timeout_s=2))) \
+                as url:
+            body = {"question": "How many ways are there?", "method": "cypher"}
+            stopped = httpx.post(f"{url}/v1/query", json=body, timeout=30)
+            ended_at = time.monotonic()
+            while _running(store, SLOW) and time.monotonic() - ended_at < 5:
+                time.sleep(0.2)
+            left = _running(store, SLOW)
+    finally:
+        rules.pop(0)
+    assert stopped.status_code == 504
+    assert left == []
