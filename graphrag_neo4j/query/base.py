@@ -128,9 +128,9 @@ def within_settings(base: SearchSettings, search: SearchSettings, table: Mapping
         allowed, given = _value(base, section, key), _value(search, section, key)
         if rule == "budget" and _is_number(given) and given > allowed:
             raise InputError(
-                f"Invalid {kind} {name}: {given:g} is more than the {allowed:g} the settings"
-                f" allow; give at most {allowed:g} (a query may lower it, not raise it; the"
-                f" operator raises search.{name} in the settings)."
+                f"Invalid {kind} {name}: {_shown(given)} is more than the {_shown(allowed)} the"
+                f" settings allow; give at most {_shown(allowed)} (a query may lower it, not"
+                f" raise it; the operator raises search.{name} in the settings)."
             )
 
 
@@ -148,6 +148,11 @@ def _overridden(table: Mapping[str, Any]) -> list[tuple[str, str]]:
 def _value(search: SearchSettings, section: str, key: str) -> Any:
     owner = getattr(search, "global_" if section == "global" else section) if section else search
     return getattr(owner, key)
+
+
+def _shown(number: float) -> str:
+    """1,000,000 and 10 rather than 1e+06 and 10.0."""
+    return f"{int(number):,}" if float(number).is_integer() else f"{number:g}"
 
 
 def _is_number(value: Any) -> bool:

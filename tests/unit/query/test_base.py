@@ -109,7 +109,8 @@ def test_a_malformed_history_is_one_sentence() -> None:
 def test_a_query_may_lower_a_budget_but_not_raise_it(
     options: dict[str, object], allowed: int
 ) -> None:
-    with pytest.raises(InputError, match=f"more than the {allowed} the settings allow") as refused:
+    sentence = f"more than the {allowed:,} the settings allow"
+    with pytest.raises(InputError, match=sentence) as refused:
         make_query(Settings(), "Who?", **options)
     assert "\n" not in str(refused.value)
     raised = Settings().search.model_copy(update={
