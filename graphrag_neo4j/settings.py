@@ -47,6 +47,15 @@ def _user_cache_dir() -> Path:
     return Path(base) / "graphrag-neo4j"
 
 
+# How a query's own options may change a [search] setting (query.base.make_query reads it).
+# Unmarked, a number may be lowered but never raised past the settings (those of `serve` for
+# its clients): it is a budget of rows, tokens, calls or seconds. TUNABLE marks a weight, share
+# or level held within its own bounds; SETTINGS_ONLY one no query may change at all.
+PER_QUERY = "per_query"
+TUNABLE: dict[str, Any] = {PER_QUERY: "tunable"}
+SETTINGS_ONLY: dict[str, Any] = {PER_QUERY: "settings_only"}
+
+
 class _Section(BaseModel):
     """A settings section: unknown keys are typos, so they are refused."""
 
@@ -433,10 +442,15 @@ class LocalSearchSettings(_Section):
         10, description="Relations gathered per entity, inside ones first."
     )
     context_tokens: int = Field(8000, description="Context token budget.")
-    text_unit_prop: float = Field(0.5, description="Share of the budget for text units.")
-    community_prop: float = Field(0.15, description="Share for community reports.")
+    text_unit_prop: float = Field(
+        0.5, ge=0, le=1, json_schema_extra=TUNABLE,
+        description="Share of the budget for text units.",
+    )
+    community_prop: float = Field(
+        0.15, ge=0, le=1, json_schema_extra=TUNABLE, description="Share for community reports."
+    )
     mention_weight: float = Field(
-        0.01,
+        0.01, json_schema_extra=TUNABLE,
         description="Weight of the share of found entities a passage mentions, added to its"
         " similarity to the question when ranking passages.",
     )
@@ -454,14 +468,17 @@ class LocalSearchSettings(_Section):
 class GlobalSearchSettings(_Section):
     """Global search: map over community reports, then reduce."""
 
-    community_level: int = Field(2, description="Community level to map over.")
+    community_level: int = Field(
+        2, ge=0, json_schema_extra=TUNABLE, description="Community level to map over."
+    )
     map_batch_tokens: int = Field(8000, description="Report tokens per map call.")
     reduce_tokens: int = Field(8000, description="Token budget of the reduce context.")
     dynamic_selection: bool = Field(
         False, description="Rate reports from the root down and map only relevant ones."
     )
     dynamic_min_rating: int = Field(
-        5, description="Rating (0-10) a report needs to count as relevant."
+        5, ge=0, le=10, json_schema_extra=TUNABLE,
+        description="Rating (0-10) a report needs to count as relevant."
     )
 
 
@@ -469,8 +486,14 @@ class HopsSearchSettings(_Section):
     """Hops search: a subgraph around the question's entities ranks the passages."""
 
     entity_top_k: int = Field(3, description="Entities per question mention.")
+    max_mentions: int = Field(
+        20, ge=1, description="Most names a question's mentions may hold: more given in the"
+        " `mentions` option are refused, more found by the NER call are cut.",
+    )
     relation_top_k: int = Field(3, description="Relations from the question.")
-    degree: int = Field(1, description="Subgraph expansion degree (1 or 2).")
+    degree: int = Field(
+        1, ge=1, le=2, json_schema_extra=TUNABLE, description="Subgraph expansion degree (1 or 2)."
+    )
     final_k: int = Field(2, description="Passages in the answer context.")
     rerank: bool = Field(True, description="Rerank relations with the LLM.")
     max_candidates: int = Field(
@@ -481,17 +504,17 @@ class HopsSearchSettings(_Section):
     )
     rerank_select: int = Field(3, description="Most relations the LLM reranker may choose.")
     relation_weight: float = Field(
-        0.75,
+        0.75, json_schema_extra=TUNABLE,
         description="Weight of the best relation's similarity added to a passage's own "
         "(passages of LLM-extracted or triplet documents).",
     )
     fast_relation_weight: float = Field(
-        0.0,
+        0.0, json_schema_extra=TUNABLE,
         description="The same for passages indexed with --method fast, whose relations "
         "are co-occurrences, not stated facts (on MuSiQue any weight lowered Recall@5).",
     )
     bridge_weight: float = Field(
-        0.15,
+        0.15, json_schema_extra=TUNABLE,
         description="Added to passages naming a bridge, a named entity of the passage "
         "nearest the question that the question does not name (x 1/ln(2 + its passages)).",
     )
@@ -560,8 +583,10 @@ class CypherSearchSettings(_Section):
             "db.labels", "db.relationshipTypes", "db.propertyKeys",
             "db.index.fulltext.queryNodes", "db.index.vector.queryNodes",
         ],
+        json_schema_extra=SETTINGS_ONLY,
         description="The only procedures a generated query may call; any other procedure,"
-        " write, schema or admin operation in its plan is refused.",
+        " write, schema or admin operation in its plan is refused (settings only: a query"
+        " cannot change it).",
     )
     schema_samples: int = Field(
         3, ge=0, description="Sample values shown per property in the schema the LLM reads."
@@ -744,6 +769,15 @@ def search_setting_names() -> list[str]:
               if (info.alias or name) not in sections]
     return shared + [f"{key}.{field}" for key, section in sections.items()
                      for field in section.model_fields]
+
+
+def per_query_rule(name: str) -> str:
+    """How a query may change a [search] setting (`hops.degree`): "tunable", "settings_only",
+    or "budget" (unmarked: lowered only)."""
+    section, _, key = name.rpartition(".")
+    owner = _search_sections()[section] if section else SearchSettings
+    extra = owner.model_fields[key].json_schema_extra
+    return str(extra.get(PER_QUERY, "budget")) if isinstance(extra, dict) else "budget"
 
 
 def search_overrides(

@@ -60,6 +60,8 @@ VECTOR_INDEXES = (
 # The driver has notifications off; EXPLAIN of a generated query turns warnings on for its own
 # session, so the plan can say which labels, types and properties the graph does not have.
 PLAN_NOTICE_SEVERITY = neo4j.NotificationMinimumSeverity.WARNING
+# The transaction metadata key marking a model-written query (cypher/query/terminate_generated).
+GENERATED_TAG = "generated_query"
 
 
 class _PlanNoticesUnlogged(logging.Filter):
@@ -270,18 +272,30 @@ class Store:
                    for notice in summary.gql_status_objects if notice.is_notification]
         return str(summary.query_type or ""), _operators(summary.plan or {}), notices
 
-    def read_generated(self, text: str, timeout_s: float, max_rows: int) -> list[Row]:
-        """Run a model-written statement the guard accepted: read access, `timeout_s`, and at
-        most `max_rows` rows read back. Not retried: a failure goes back to the model."""
+    def read_generated(
+        self, text: str, timeout_s: float, max_rows: int, tag: str = ""
+    ) -> list[Row]:
+        """Run a model-written statement the guard accepted: read access, `timeout_s` (the
+        server ends the transaction then), and at most `max_rows` rows read back; `tag` marks
+        its transaction for `terminate_generated`. Not retried: a failure goes back to the
+        model."""
         with (
             self._unavailable_as_error(),
             self._session(neo4j.READ_ACCESS) as session,
-            session.begin_transaction(timeout=timeout_s) as tx,
+            session.begin_transaction(
+                timeout=timeout_s, metadata={GENERATED_TAG: tag} if tag else None
+            ) as tx,
         ):
             result = tx.run(text)
             rows = [record.data() for _, record in zip(range(max_rows), result, strict=False)]
             tx.rollback()  # nothing to commit; a read transaction holds no writes anyway
         return rows
+
+    def terminate_generated(self, tag: str) -> int:
+        """End the transaction of the model-written statement run under `tag` (its caller
+        gave up on it); how many were ended."""
+        with self._unavailable_as_error(), self._session() as session:
+            return len(session.run(_query("query/terminate_generated"), tag=tag).data())
 
     @contextmanager
     def exclusive(self, name: str) -> Iterator[None]:

@@ -32,9 +32,11 @@ from graphrag_neo4j.query.answer_eval import (
     run_key,
 )
 from graphrag_neo4j.query.answer_judge import CRITERIA, PairResult, judge_pair
+from graphrag_neo4j.query.base import with_search_settings
 from graphrag_neo4j.query.evaluation import EvalQuestion, read_questions
 from graphrag_neo4j.query.gold_passages import GOLD, GoldPassages
 from graphrag_neo4j.query.registry import ANSWER_EVAL_METHODS, method_list
+from graphrag_neo4j.settings import load_settings
 
 if TYPE_CHECKING:
     from graphrag_neo4j.engine import GraphRAG
@@ -90,15 +92,19 @@ def answers_command(
             f"--gold-context needs gold passages and answers for every question; {questions}"
             f" lacks them for {len(lacking)} (first: {lacking[0]}): add them or leave it out."
         )
-    with GraphRAG(console=console) as rag, ExitStack() as stack:
+    base = load_settings()
+    budget = context_tokens or base.eval.context_tokens
+    budgets = budget_overrides(budget)
+    # The budgets are this run's settings, not per-query options: a query may only lower those.
+    with GraphRAG(with_search_settings(base, budgets), console=console) as rag, \
+            ExitStack() as stack:
         _index_corpus(rag, corpus)
-        budget = context_tokens or rag.settings.eval.context_tokens
-        options: dict[str, Any] = {**budget_overrides(budget), **search_settings_set(settings)}
+        options: dict[str, Any] = search_settings_set(settings)
         if any(item.answers for item in items):
             options["response_type"] = rag.settings.eval.response_type
         console.print(f"Context budget: {budget} tokens for every method"
-                      f" ({', '.join(sorted(budget_overrides(budget)))}).")
-        key = run_key(options)
+                      f" ({', '.join(sorted(budgets))}).")
+        key = run_key({**budgets, **options})
         done = read_done(per_question, key)
         if done:
             console.print(f"Resuming: {len(done)} answers reused from {per_question}.")

@@ -14,6 +14,7 @@ from graphrag_neo4j.settings import (
     SearchSettings,
     Settings,
     merged_search,
+    per_query_rule,
     search_overrides,
     search_setting_names,
 )
@@ -113,14 +114,70 @@ def _check_numbers(table: Mapping[str, Any], kind: str, prefix: str = "") -> Non
                              f" from 0 to {MAX_OPTION_NUMBER:,}.")
 
 
-def _checked_mentions(mentions: Any) -> tuple[str, ...] | None:
-    """The question's mentions as given: a list of names, or None."""
+def within_settings(base: SearchSettings, search: SearchSettings, table: Mapping[str, Any],
+                    kind: str = "query option") -> None:
+    """Refuse an override the settings do not let a query make: a SETTINGS_ONLY setting at
+    all, or a budget (any number not TUNABLE) raised past the settings' value. The settings
+    are the ceiling, so a client of `serve` cannot spend more than its operator allows."""
+    for section, key in _overridden(table):
+        name = f"{section}.{key}" if section else key
+        rule = per_query_rule(name)
+        if rule == "settings_only":
+            raise InputError(f"The {kind} {name} cannot be set per query: it is the settings'"
+                             f" alone (search.{name}).")
+        allowed, given = _value(base, section, key), _value(search, section, key)
+        if rule == "budget" and _is_number(given) and given > allowed:
+            raise InputError(
+                f"Invalid {kind} {name}: {_shown(given)} is more than the {_shown(allowed)} the"
+                f" settings allow; give at most {_shown(allowed)} (a query may lower it, not"
+                f" raise it; the operator raises search.{name} in the settings)."
+            )
+
+
+def _overridden(table: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(section, key) of every setting a nested override table names ("" = shared)."""
+    pairs: list[tuple[str, str]] = []
+    for name, value in table.items():
+        if isinstance(value, Mapping):
+            pairs += [(name, key) for key in value]
+        else:
+            pairs.append(("", name))
+    return pairs
+
+
+def _value(search: SearchSettings, section: str, key: str) -> Any:
+    owner = getattr(search, "global_" if section == "global" else section) if section else search
+    return getattr(owner, key)
+
+
+def _shown(number: float) -> str:
+    """1,000,000 and 10 rather than 1e+06 and 10.0."""
+    return f"{int(number):,}" if float(number).is_integer() else f"{number:g}"
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _checked_mentions(mentions: Any, most: int) -> tuple[str, ...] | None:
+    """The question's mentions as given: a list of at most `most` names (repeats dropped),
+    or None. Checked before any work: a long list is refused, never processed."""
     if mentions is None:
         return None
-    if isinstance(mentions, list | tuple) and all(isinstance(m, str) for m in mentions):
-        return tuple(mentions)
-    raise InputError("Invalid query option mentions: give a list of names, e.g."
-                     ' ["Scrooge", "Marley"].')
+    if not (isinstance(mentions, list | tuple) and all(isinstance(m, str) for m in mentions)):
+        raise InputError("Invalid query option mentions: give a list of names, e.g."
+                         ' ["Scrooge", "Marley"].')
+    if len(mentions) > most:
+        raise InputError(f"Invalid query option mentions: {len(mentions):,} names, more than"
+                         f" the {most} search.hops.max_mentions allows; give fewer.")
+    return tuple(dict.fromkeys(mentions))
+
+
+def with_search_settings(settings: Settings, overrides: Mapping[str, Any]) -> Settings:
+    """`settings` with [search] overrides its operator chose (`eval answers`' equal budgets):
+    validated like the settings file, and the new ceiling of every query's options."""
+    search, _ = validated_search(settings.search, overrides)
+    return settings.model_copy(update={"search": search})
 
 
 def _checked_response_type(response_type: Any) -> str | None:
@@ -147,15 +204,16 @@ def make_query(settings: Settings, question: str, **options: Any) -> Query:
     response_type = _checked_response_type(options.pop("response_type", None))
     history = options.pop("history", None) or ()
     on_token = options.pop("on_token", None)
-    mentions = _checked_mentions(options.pop("mentions", None))
+    mentions = options.pop("mentions", None)
     search, notes = validated_search(settings.search, options, "query option", QUERY_OPTIONS)
+    within_settings(settings.search, search, search_overrides(options)[0])
     return Query(
         question=question,
         search=search,
         response_type=response_type or search.response_type,
         history=tuple(recent_turns(list(_turns(history)), search.history_tokens)),
         on_token=on_token,
-        mentions=mentions,
+        mentions=_checked_mentions(mentions, search.hops.max_mentions),
         notes=tuple(notes),
     )
 

@@ -58,10 +58,15 @@ async def entities_for_mentions(
     if not search.hybrid.enabled:
         return nearest
     matching = await entities_by_text(services, mentions, k)
+    # Grouped in one pass each: a scan of every row per mention was quadratic in mentions.
+    ways: dict[str, tuple[list[Row], list[Row]]] = {m: ([], []) for m in mentions}
+    for way, found in enumerate((nearest, matching)):
+        for row in found:
+            if row["mention"] in ways:
+                ways[row["mention"]][way].append(row)
     fused: list[Row] = []
-    for mention in mentions:
-        ways = [[r for r in found if r["mention"] == mention] for found in (nearest, matching)]
-        fused += fuse(ways, "id", search)[:k]
+    for by_vector, by_text in ways.values():
+        fused += fuse([by_vector, by_text], "id", search)[:k]
     return fused
 
 

@@ -19,13 +19,15 @@ HOST = "127.0.0.1"
 PASSWORD_ENV = "GRAPHRAG_NEO4J__PASSWORD"
 MIN_PASSWORD_LENGTH = 8
 _SIZE = re.compile(r"^\d+[kKmMgG]?$")
+# No -XX:+ExitOnOutOfMemoryError: a read query that builds a huge value inside one expression
+# (which Neo4j's transaction memory limits do not track) would take the whole server down with
+# it; without the flag Neo4j fails that query with OutOfMemoryError and keeps serving.
 JVM_OPTIONS = (
     "-XX:+UseG1GC",
     "-XX:-OmitStackTraceInFastThrow",
     "-XX:+UnlockExperimentalVMOptions",
     "-XX:+TrustFinalNonStaticFields",
     "-XX:+DisableExplicitGC",
-    "-XX:+ExitOnOutOfMemoryError",
     "-Djdk.nio.maxCachedBufferSize=1024",
     "-Dio.netty.tryReflectionSetAccessible=true",
     "-Dlog4j2.disable.jmx=true",

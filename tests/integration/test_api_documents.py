@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import stat
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -11,11 +12,30 @@ import httpx
 import pytest
 
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.query.base import with_search_settings
+from graphrag_neo4j.settings import Settings
+from graphrag_neo4j.store import Store
+from tests.api_fakes import index_nano, nano_engine
+from tests.conftest import FIXTURES
 
 pytestmark = pytest.mark.integration
 NOTE = ("Leonhard Euler kept a notebook of river crossings in Königsberg. The seven bridges"
         " puzzle in that notebook led him to found graph theory in 1736.")
 POLL_TIMEOUT_S = 60.0
+
+
+@pytest.fixture(scope="module")
+def served_rag(
+    session_store: Store, settings: Settings, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[GraphRAG]:
+    """The nano engine of conftest, whose settings let a query read ten passages (a query's
+    options may only lower the settings' budgets)."""
+    session_store.run_autocommit("delete_all")
+    root = tmp_path_factory.mktemp("served")
+    wide = with_search_settings(settings, {"naive.top_k": 10})
+    with nano_engine(wide, FIXTURES, root / "cache") as rag:
+        index_nano(rag, FIXTURES, root / "docs")
+        yield rag
 
 
 def _finished(api_url: str, job: dict[str, Any]) -> dict[str, Any]:

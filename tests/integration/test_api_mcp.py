@@ -91,6 +91,13 @@ HOSTILE: list[tuple[str, dict[str, Any], str]] = [
     ("query", {"question": "Who?", "options": {"local.top_chunks": -1}}, "out of range"),
     ("search_entities", {"text": "y" * 100_000}, "server.max_question_chars"),
     ("entity_neighbourhood", {"entity_id": "z" * 100_000}, "server.max_option_chars"),
+    ("list_documents", {"skip": 10**30}, "Invalid skip"),
+    ("query", {"question": "Who?", "options": {"cypher.max_rows": 1_000_000}},
+     "the settings allow"),
+    ("query", {"question": "Who?", "options": {"cypher.allowed_procedures": ["db.labels"]}},
+     "cannot be set per query"),
+    ("query", {"question": "Who?", "method": "hops", "options": {"mentions": ["x"] * 5000}},
+     "search.hops.max_mentions"),
 ]
 
 

@@ -286,9 +286,11 @@ def test_a_repair_that_counts_zero_again_is_answered_as_zero_and_not_run_twice(
         runs: list[str] = []
         read = rag.store.read_generated
 
-        def counted(text: str, timeout_s: float, max_rows: int) -> list[dict[str, Any]]:
+        def counted(
+            text: str, timeout_s: float, max_rows: int, tag: str = ""
+        ) -> list[dict[str, Any]]:
             runs.append(text)
-            return read(text, timeout_s, max_rows)
+            return read(text, timeout_s, max_rows, tag)
 
         monkeypatch.setattr(rag.store, "read_generated", counted)
         answer = rag.retrieve("How many Nobodies are there?", method="cypher")

@@ -54,6 +54,8 @@ def lazy_rag(
         # Every community may get a lazy report here, the smallest too: the budget decides.
         "communities": settings.communities.model_copy(update={"max_cluster_size": 4,
                                                                "min_report_size": 1}),
+        # The ceiling of the budgets the tests give per query.
+        "search": settings.search.model_copy(update={"lazy_report_budget": 100}),
     })
     with GraphRAG(tuned, llm=llm, embeddings=FakeEmbeddings()) as rag:
         rag.index([docs])

@@ -130,7 +130,7 @@ async def test_without_an_llm_hops_still_ranks_euler_first(
     calls = len(llm.calls)
     query = _question(nano_root)["query"]
     context = await HopsSearch(rag).build_context(
-        make_query(rag.settings, query, hops={"rerank": False, "final_k": 4})
+        make_query(rag.settings, query).with_search(hops={"rerank": False, "final_k": 4})
     )
     assert len(llm.calls) == calls, "no-rerank retrieval called the LLM"
     assert context.ranked_document_ids[0] == "nano_dataset-3"
@@ -158,7 +158,7 @@ async def test_a_failing_reranker_leaves_the_embedding_ranking_and_a_note(
     query = _question(shared_data)["query"]
     with GraphRAG(rag.settings, llm=failing, embeddings=embeddings) as other:
         context = await HopsSearch(other).build_context(
-            make_query(other.settings, query, hops={"final_k": 4})
+            make_query(other.settings, query).with_search(hops={"final_k": 4})
         )
     assert context.notes == ["The rerank call failed, ranked by embeddings: the model process died"]
     assert context.ranked_document_ids[0] == "nano_dataset-3"

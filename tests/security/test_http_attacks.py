@@ -189,6 +189,11 @@ def test_oversized_chat_history_is_refused(served: Served) -> None:
     ("/v1/query", None, {**QUESTION, "options": {"local.top_chunks": -1}}),
     ("/v1/query", None, {**QUESTION, "options": {"local": {"top_chunks": 10**30}}}),
     ("/v1/query", None, {**QUESTION, "options": {"response_type": {"a": 1}}}),
+    ("/v1/query", None, {**QUESTION, "options": {"cypher.max_rows": 1_000_000,
+                                                 "cypher.context_tokens": 1_000_000}}),
+    ("/v1/query", None, {**QUESTION, "options": {"local.context_tokens": 1_000_000}}),
+    ("/v1/query", None, {**QUESTION, "options": {"cypher": {"timeout_s": 1_000_000}}}),
+    ("/v1/query", None, {**QUESTION, "options": {"cypher.allowed_procedures": ["db.labels"]}}),
     ("/v1/documents", {"limit": -1}, None),
     ("/v1/documents", {"limit": 10**30}, None),
     ("/v1/documents", {"skip": -5}, None),
@@ -205,6 +210,19 @@ def test_bad_values_are_400_and_keep_the_connection(
         _message(response)
         assert response.headers.get("connection", "").lower() != "close"
         assert client.get("/v1/models").status_code == 200
+
+
+def test_a_long_mentions_list_is_refused_at_once(served: Served) -> None:
+    """5,000 mentions froze the whole server, /health included, for two minutes."""
+    body = {"question": "Who is Alice?", "method": "hops", "retrieve_only": True,
+            "options": {"mentions": ["x"] * 5000}}
+    started = time.monotonic()
+    response = httpx.post(f"{served.url}/v1/query", json=body, timeout=120)
+    took = time.monotonic() - started
+    assert response.status_code == 400, response.text[:300]
+    assert "search.hops.max_mentions" in _message(response)
+    assert took < 10
+    assert httpx.get(f"{served.url}/health", timeout=10).status_code == 200
 
 
 def test_a_key_in_the_url_is_not_logged(served: Served) -> None:

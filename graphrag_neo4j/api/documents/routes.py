@@ -29,7 +29,7 @@ from graphrag_neo4j.api.documents.uploads import (
     upload_folder,
 )
 from graphrag_neo4j.api.errors import validation_sentence
-from graphrag_neo4j.api.mcp.graph_lookup import list_documents
+from graphrag_neo4j.api.mcp.graph_lookup import MAX_SKIP, list_documents
 from graphrag_neo4j.api.state import ApiState, api_state
 from graphrag_neo4j.errors import GraphRAGError
 from graphrag_neo4j.progress import StageProgress
@@ -39,7 +39,6 @@ log = logging.getLogger("graphrag_neo4j.api")
 router = APIRouter(prefix="/v1", tags=["documents"])
 _TRUE = {"true", "1", "yes", "on"}
 MAX_PAGE = 1000
-MAX_SKIP = 10_000_000
 
 
 class TextDocument(BaseModel):

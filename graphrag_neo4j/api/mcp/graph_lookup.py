@@ -12,6 +12,7 @@ from graphrag_neo4j.query.candidates import ann_candidates
 
 DESCRIPTION_CHARS = 300
 TEXT_CHARS = 400
+MAX_SKIP = 10_000_000  # the furthest a page of documents may start (HTTP and MCP alike)
 
 
 async def search_entities(services: Services, text: str, limit: int = 10) -> list[dict[str, Any]]:
@@ -62,5 +63,8 @@ async def community_report(
 
 async def list_documents(services: Services, limit: int = 50, skip: int = 0) -> list[Any]:
     """Indexed documents with ids, titles, chunk counts and whether indexing finished."""
+    if not 0 <= skip <= MAX_SKIP:  # Neo4j takes 64-bit integers only: 10**30 overflowed
+        raise InputError(f"Invalid skip {skip:,}: give a number of documents from 0 to"
+                         f" {MAX_SKIP:,}.")
     return await asyncio.to_thread(services.store.read, "indexing/list_documents",
                                    limit=limit, skip=skip)

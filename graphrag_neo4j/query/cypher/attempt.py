@@ -11,6 +11,7 @@ from neo4j.exceptions import Neo4jError
 
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.context import Row
+from graphrag_neo4j.query.cypher.bounded_read import over_budget, read_bounded
 from graphrag_neo4j.query.cypher.guard import Refusal, check_plan
 from graphrag_neo4j.query.cypher.names import UnknownName, describe, unknown_names
 from graphrag_neo4j.query.cypher.schema import HIDDEN_PROPERTIES
@@ -29,8 +30,14 @@ class GeneratedCypherReader(Protocol):
         """The query type, the plan's operators and its warnings; the statement is not run."""
         ...
 
-    def read_generated(self, text: str, timeout_s: float, max_rows: int) -> list[Row]:
-        """The rows of a guarded statement, read-only, time- and row-bound."""
+    def read_generated(
+        self, text: str, timeout_s: float, max_rows: int, tag: str = ""
+    ) -> list[Row]:
+        """The rows of a guarded statement, read-only, time- and row-bound, tagged."""
+        ...
+
+    def terminate_generated(self, tag: str) -> int:
+        """End the tagged statement's transaction."""
         ...
 
 
@@ -114,10 +121,10 @@ async def attempt_query(
         if unknown:
             return Attempt(checked.statement, "unknown", "it names what the graph does not"
                            f" have: {describe(unknown)}", unknown=unknown)
-        rows = await asyncio.to_thread(store.read_generated, checked.statement,
-                                       settings.timeout_s, settings.max_rows)
+        rows = await read_bounded(store, checked.statement, settings)
     except Neo4jError as exc:
-        return Attempt(text, "failed", _first_line(exc.message or str(exc)))
+        reason = over_budget(exc.code, settings) or _first_line(exc.message or str(exc))
+        return Attempt(text, "failed", reason)
     return Attempt(checked.statement, rows=[clean_row(row) for row in rows])
 
 

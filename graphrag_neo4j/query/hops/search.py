@@ -108,7 +108,8 @@ class HopsSearch:
         llm: LLMCaller | None, notes: list[str],
     ) -> tuple[list[str], list[Row]]:
         """The question's mentions and, for each, the `hops.entity_top_k` best entities."""
-        mentions = list(given) if given is not None else await self._mentions(question, llm, notes)
+        found = list(given) if given is not None else await self._mentions(question, llm, notes)
+        mentions = found[:search.hops.max_mentions]  # given ones were checked by make_query
         hits = await entities_for_mentions(
             self.services, mentions, search.hops.entity_top_k, search
         )

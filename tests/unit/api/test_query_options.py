@@ -42,3 +42,21 @@ def test_a_bad_option_is_refused_in_one_sentence(
         checked_call(rag, "Who?", "hops", options, rag.settings.server)
     message = str(refused.value)
     assert message.startswith(sentence) and message.endswith(".") and "\n" not in message
+
+
+@pytest.mark.parametrize(("options", "sentence"), [
+    ({"cypher.max_rows": 1_000_000, "cypher.context_tokens": 1_000_000},
+     "Invalid query option cypher.max_rows: 1,000,000 is more than the 50 the settings allow"),
+    ({"cypher": {"timeout_s": 1_000_000}}, "Invalid query option cypher.timeout_s:"),
+    ({"cypher.allowed_procedures": ["dbms.components"]},
+     "The query option cypher.allowed_procedures cannot be set per query"),
+    ({"mentions": ["x"] * 5000}, "Invalid query option mentions: 5,000 names, more than the 20"),
+])
+def test_a_client_cannot_raise_a_budget_or_send_a_long_list(
+    rag: GraphRAG, options: dict[str, Any], sentence: str
+) -> None:
+    """Refused before anything runs (a 400 over HTTP and MCP): 5,000 mentions once froze the
+    server for two minutes."""
+    with pytest.raises(InputError) as refused:
+        checked_call(rag, "Who is Alice?", "hops", options, rag.settings.server)
+    assert str(refused.value).startswith(sentence)

@@ -89,9 +89,14 @@ class _Store:
     def explain_generated(self, text: str) -> Plan:
         return self.plan
 
-    def read_generated(self, text: str, timeout_s: float, max_rows: int) -> list[dict[str, Any]]:
+    def read_generated(
+        self, text: str, timeout_s: float, max_rows: int, tag: str = ""
+    ) -> list[dict[str, Any]]:
         self.ran.append(text)
         return [{"n": 0}]
+
+    def terminate_generated(self, tag: str) -> int:
+        return 0
 
 
 def test_a_query_naming_what_the_graph_lacks_is_not_run() -> None:

@@ -42,6 +42,9 @@ public final class Launcher {
     static final int EXIT_BAD_USAGE = 2;
     static final String LOCALHOST = "127.0.0.1";
     static final String TX_LOG_RETENTION = "128M size";
+    /** Shares of the heap every transaction together, and any one of them, may hold. */
+    static final double TX_MEMORY_TOTAL_SHARE = 0.6;
+    static final double TX_MEMORY_ONE_SHARE = 0.25;
     static final String USER_LOG_CONFIG = "launcher/user-logs.xml";
     /** Written with this JVM's pid once the server has fully started (Bolt answers earlier). */
     static final String READY_FILE = "run/launcher.ready";
@@ -135,9 +138,22 @@ public final class Launcher {
         s.put("db.tx_log.rotation.retention_policy", TX_LOG_RETENTION);
         // 1 GB kept 515 MB for a 22 MB graph; small files let pruning keep ~160 MB at most.
         s.put("db.tx_log.rotation.size", "32M");
+        // One query must not take the heap (a model-written one is the likely culprit): what
+        // Neo4j tracks of a transaction (rows collected, sorted, kept distinct, its writes) is
+        // refused past a share of the heap, with an error naming the limit. Values built inside
+        // one expression are not tracked; their OutOfMemoryError fails that query only, since
+        // the JVM is no longer told to exit on one (server/config.py).
+        long heap = Runtime.getRuntime().maxMemory();
+        s.put("dbms.memory.transaction.total.max", bytes(heap * TX_MEMORY_TOTAL_SHARE));
+        s.put("db.memory.transaction.max", bytes(heap * TX_MEMORY_ONE_SHARE));
         // Bolt's Netty event loops otherwise idle 5 s each before a shutdown completes.
         s.put("internal.dbms.bolt.netty_server_shutdown_quiet_period", "1");
         return s;
+    }
+
+    /** A byte count as Neo4j's memory settings read it. */
+    static String bytes(double amount) {
+        return Long.toString((long) amount);
     }
 
     /** True when the system database (which holds the users) has not been created yet. */
