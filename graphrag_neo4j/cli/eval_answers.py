@@ -16,7 +16,7 @@ from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
 
-from graphrag_neo4j.cli.search_set import SetOption, search_settings_set
+from graphrag_neo4j.cli.search_set import SetOption, search_settings_set, settings_with
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.answer_eval import (
     AnswerSummary,
@@ -36,7 +36,6 @@ from graphrag_neo4j.query.base import with_search_settings
 from graphrag_neo4j.query.evaluation import EvalQuestion, read_questions
 from graphrag_neo4j.query.gold_passages import GOLD, GoldPassages
 from graphrag_neo4j.query.registry import ANSWER_EVAL_METHODS, method_list
-from graphrag_neo4j.settings import load_settings
 
 if TYPE_CHECKING:
     from graphrag_neo4j.engine import GraphRAG
@@ -92,7 +91,7 @@ def answers_command(
             f"--gold-context needs gold passages and answers for every question; {questions}"
             f" lacks them for {len(lacking)} (first: {lacking[0]}): add them or leave it out."
         )
-    base = load_settings()
+    base = settings_with(search_settings_set(settings))
     budget = context_tokens or base.eval.context_tokens
     budgets = budget_overrides(budget)
     # The budgets are this run's settings, not per-query options: a query may only lower those.

@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from graphrag_neo4j.cli.eval_answers import answers_command
-from graphrag_neo4j.cli.search_set import SetOption, search_settings_set
+from graphrag_neo4j.cli.search_set import SetOption, search_settings_set, settings_with
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.base import validated_search
 from graphrag_neo4j.query.evaluation import (
@@ -77,7 +77,7 @@ def retrieval_command(
     methods = [m.strip() for m in method.split(",") if m.strip()]
     items = read_questions(questions, limit)
     runs = variants(methods, overrides, compare_hybrid)
-    with GraphRAG(console=console) as rag, ExitStack() as stack:
+    with GraphRAG(settings_with(overrides), console=console) as rag, ExitStack() as stack:
         if corpus is not None:
             stats = rag.index_triplets(corpus)
             console.print(

@@ -13,7 +13,7 @@ from rich.markdown import Markdown
 from rich.panel import Panel
 from rich.text import Text
 
-from graphrag_neo4j.cli.search_set import SetOption, search_settings_set
+from graphrag_neo4j.cli.search_set import SetOption, search_settings_set, settings_with
 from graphrag_neo4j.query.base import Answer
 from graphrag_neo4j.query.evidence import GENERATED_TABLE
 from graphrag_neo4j.query.grounding import NAMES_UNCHECKED
@@ -66,13 +66,15 @@ def query_command(
     from graphrag_neo4j.query.base import check_question
 
     check_question(question)  # before the models and the connection are opened
-    options = _options(community_level, response_type, search_settings_set(settings))
+    overrides = search_settings_set(settings)
+    run_settings = settings_with(overrides)
+    options = _options(community_level, response_type, overrides)
     if history is not None:
         from graphrag_neo4j.query.conversation import read_history
 
         options["history"] = read_history(history)
     if retrieve_only:
-        with GraphRAG(console=console) as rag:
+        with GraphRAG(run_settings, console=console) as rag:
             answer = rag.retrieve(question, method, **options)
         if as_json:
             out.print_json(json.dumps(asdict(answer), default=str))
@@ -90,7 +92,7 @@ def query_command(
         streamed.append(piece)
         out.print(piece, end="", highlight=False, markup=False)
 
-    with GraphRAG(console=console) as rag:
+    with GraphRAG(run_settings, console=console) as rag:
         if not as_json and rag.query_method(method).streams:
             options["on_token"] = show
         with waiting:

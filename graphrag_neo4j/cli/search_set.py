@@ -9,8 +9,13 @@ from typing import Annotated, Any
 import typer
 
 from graphrag_neo4j.errors import InputError
-from graphrag_neo4j.query.base import validated_search
-from graphrag_neo4j.settings import RENAMED_SEARCH_SETTINGS, SearchSettings
+from graphrag_neo4j.query.base import validated_search, with_search_settings
+from graphrag_neo4j.settings import (
+    RENAMED_SEARCH_SETTINGS,
+    SearchSettings,
+    Settings,
+    load_settings,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -35,6 +40,13 @@ def search_settings_set(assignments: list[str] | None) -> dict[str, Any]:
     for line in deprecations:
         logger.warning(line)
     return {RENAMED_SEARCH_SETTINGS.get(key, key): value for key, value in overrides.items()}
+
+
+def settings_with(overrides: dict[str, Any]) -> Settings:
+    """The run's settings with the `--set` values in them. Whoever runs the CLI is the
+    operator: their `--set` may raise a budget, as the settings file may, while a query's own
+    options (HTTP, MCP) may only lower what these settings allow."""
+    return with_search_settings(load_settings(), overrides)
 
 
 def _assignment(text: str) -> tuple[str, Any]:

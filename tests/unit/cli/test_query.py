@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 from graphrag_neo4j.cli.app import _register_subcommands, app
 from graphrag_neo4j.cli.query import _options
-from graphrag_neo4j.cli.search_set import search_settings_set
+from graphrag_neo4j.cli.search_set import search_settings_set, settings_with
 from graphrag_neo4j.errors import InputError
-from graphrag_neo4j.query.base import Answer
+from graphrag_neo4j.query.base import Answer, make_query
 from graphrag_neo4j.settings import renamed_setting_line
 
 REMOVED_FLAGS = ("--dynamic", "--no-rerank", "--degree", "--hybrid", "--no-hybrid")
@@ -38,6 +38,15 @@ def test_set_values_are_toml_scalars_under_their_dotted_keys() -> None:
     ) == {"hops.degree": 2, "hybrid.enabled": False, "hybrid.fusion": "rrf",
           "local.text_unit_prop": 0.4, "response_type": "Single Sentence"}
     assert search_settings_set(None) == {}
+
+
+def test_set_on_the_command_line_raises_the_ceiling_a_query_could_not_raise() -> None:
+    # The CLI's user is the operator: --set is their settings, not a client's option.
+    overrides = search_settings_set(["cypher.max_rows=500"])
+    with pytest.raises(InputError, match="more than the 50 the settings allow"):
+        make_query(settings_with({}), "Who is Scrooge?", **overrides)
+    query = make_query(settings_with(overrides), "Who is Scrooge?", **overrides)
+    assert query.search.cypher.max_rows == 500
 
 
 def test_an_old_flat_name_is_warned_about_once_and_passed_on_renamed(
