@@ -12,6 +12,7 @@ from rich.text import Text
 
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.llm.context_window import fit_to_window, model_window
+from graphrag_neo4j.loop_thread import LoopThread
 from graphrag_neo4j.settings import Settings, load_settings
 
 if TYPE_CHECKING:
@@ -76,9 +77,8 @@ class GraphRAG:
         self._embedder: EmbeddingCaller | None = None
         self._schema_ready = False
         self._methods: dict[str, QueryMethod] = {}
-        # One loop for every sync call of this engine: model clients keep pooled connections
-        # bound to the loop that opened them, so a second asyncio.run would find them closed.
-        self._runner: asyncio.Runner | None = None
+        # One loop for every sync call of this engine, on a thread of its own (loop_thread).
+        self._loop_thread = LoopThread()
 
     @property
     def store(self) -> Store:
@@ -449,11 +449,10 @@ class GraphRAG:
         return self.run(self.adelete(document_id))
 
     def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
-        """Run `coroutine` to its end on this engine's event loop (the sync twins' one loop;
-        call the async methods instead from code that already runs a loop)."""
-        if self._runner is None:
-            self._runner = asyncio.Runner()
-        return self._runner.run(coroutine)
+        """Run `coroutine` to its end on this engine's event loop (the sync twins' one loop,
+        on its own thread: sync calls work inside a running loop and from several threads;
+        async code should await the async methods instead of blocking its loop)."""
+        return self._loop_thread.run(coroutine)
 
     def close(self) -> None:
         """Close the query methods, the Neo4j connection, the caches and the event loop."""
@@ -463,9 +462,7 @@ class GraphRAG:
         for resource in (self._store, self._llm, self._embedder):
             if resource is not None:
                 resource.close()
-        if self._runner is not None:
-            self._runner.close()
-            self._runner = None
+        self._loop_thread.close()
 
     def __enter__(self) -> GraphRAG:
         return self

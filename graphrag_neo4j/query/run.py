@@ -10,6 +10,7 @@ from dataclasses import replace
 from graphrag_neo4j.llm.usage import usage_scope
 from graphrag_neo4j.query.answer_shape import ANSWER_CHECK, checked_fit
 from graphrag_neo4j.query.base import Answer, Query, QueryMethod, Services
+from graphrag_neo4j.query.citations import cited_rows
 from graphrag_neo4j.query.grounding import (
     NAMES_REMOVED,
     NAMES_UNCHECKED,
@@ -18,6 +19,7 @@ from graphrag_neo4j.query.grounding import (
     GraphNames,
     ground_answer,
 )
+from graphrag_neo4j.query.source_places import place_sources
 
 # The notes that warn a reader about the answer itself (not how it was found): clients that
 # show the answer text alone (OpenAI-compatible chat) show these with it.
@@ -50,7 +52,15 @@ async def run_query(
         ground_answer, answer, query.question, query.search.grounding, find_entities,
         graph_names,
     )
-    return checked_fit(grounded, query.question, query.search.answer_check)
+    checked = checked_fit(grounded, query.question, query.search.answer_check)
+    return await _cited(services, checked)
+
+
+async def _cited(services: Services, answer: Answer) -> Answer:
+    """The answer with its passages' places and the rows its text cites, as data."""
+    await place_sources(services.store, answer)
+    answer.citations = cited_rows(answer)
+    return answer
 
 
 def answer_warnings(answer: Answer) -> list[str]:
@@ -66,7 +76,7 @@ async def retrieve_only(services: Services, name: str, method: QueryMethod, quer
         context = await method.build_context(replace(query, retrieve_only=True))
         return Answer.from_context(name, "", context)
 
-    return _noted(query, await _measured(services, context_only))
+    return await _cited(services, _noted(query, await _measured(services, context_only)))
 
 
 def _noted(query: Query, answer: Answer) -> Answer:

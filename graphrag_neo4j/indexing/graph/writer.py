@@ -46,12 +46,17 @@ def write_documents_and_chunks(
     languages = languages or {}
     rows = [_document_row(d, extraction_method, languages.get(d.id)) for d in documents]
     store.write_rows("indexing/merge_documents", rows)
-    rows = [
-        {**asdict(chunk), "embedding": list(vector)}
-        for chunk, vector in zip(chunks, embeddings, strict=True)
-    ]
+    rows = [_chunk_row(chunk, vector) for chunk, vector in zip(chunks, embeddings, strict=True)]
     store.write_rows("indexing/merge_chunks", rows, on_batch=on_batch)
     store.write_rows("indexing/link_next_chunks", next_chunk_rows([*preceding, *chunks]))
+
+
+def _chunk_row(chunk: Chunk, vector: Sequence[float]) -> dict[str, Any]:
+    """A chunk's properties: its span, pages and section (null when its format has none)."""
+    row = {key: value for key, value in asdict(chunk).items() if key != "pages"}
+    first, last = chunk.pages or (None, None)
+    return {**row, "page_start": first, "page_end": last, "section": chunk.section or None,
+            "embedding": list(vector)}
 
 
 def _document_row(
