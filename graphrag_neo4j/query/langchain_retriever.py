@@ -3,7 +3,7 @@ with where they came from (document, file, page or section, chunk, score, method
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from langchain_core.callbacks import (
     AsyncCallbackManagerForRetrieverRun,
@@ -17,6 +17,7 @@ from graphrag_neo4j.query.base import Answer
 from graphrag_neo4j.query.source_places import PLACE_KEYS, SOURCES, chunk_id
 
 
+@runtime_checkable
 class Retrieves(Protocol):
     """What the retriever needs of `GraphRAG`: its retrieve-only calls."""
 

@@ -58,6 +58,7 @@ def test_word_headings_become_the_section_path_of_each_chunk(tmp_path: Path) -> 
     chunks = chunk_document(document, ChunkingSettings(size=16, overlap=0))
     headings = [(m.start(), m.group(1)) for m in re.finditer(r"^#+ (.+)$", document.text, re.M)]
     for chunk in chunks:  # the section a chunk cites is the one its text starts in
+        assert chunk.char_start is not None
         above = [name for start, name in headings if start <= chunk.char_start]
         assert chunk.section.split(" > ")[-1] == above[-1], chunk
         assert chunk.pages is None
