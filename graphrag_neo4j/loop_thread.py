@@ -46,11 +46,10 @@ class LoopThread:
             self._loop = self._thread = None
         if loop is None or thread is None:
             return
-        asyncio.run_coroutine_threadsafe(_cancel_others(), loop).result()
+        # Wound down on its own thread: the caller's thread may be running a loop itself.
+        asyncio.run_coroutine_threadsafe(_wind_down(loop), loop).result()
         loop.call_soon_threadsafe(loop.stop)
         thread.join()
-        loop.run_until_complete(loop.shutdown_asyncgens())
-        loop.run_until_complete(loop.shutdown_default_executor())
         loop.close()
 
     def _started(self) -> asyncio.AbstractEventLoop:
@@ -64,12 +63,15 @@ class LoopThread:
             return self._loop
 
 
-async def _cancel_others() -> None:
+async def _wind_down(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel every other task, close async generators and the default executor."""
     current = asyncio.current_task()
     tasks = [task for task in asyncio.all_tasks() if task is not current]
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
+    await loop.shutdown_asyncgens()
+    await loop.shutdown_default_executor()
 
 
 def _wait_briefly(future: concurrent.futures.Future[Any]) -> None:
