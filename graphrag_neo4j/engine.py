@@ -179,26 +179,28 @@ class GraphRAG:
         `indexing.input.sharding`).
         """
         from graphrag_neo4j.indexing.input.loaders import load_documents
+        from graphrag_neo4j.indexing.warning_digest import warnings_digested
 
-        settings = self._with_method(method)
-        extraction = settings.extraction
-        loaded = load_documents(
-            [Path(p) for p in paths],
-            text_field=extraction.text_field,
-            title_field=extraction.title_field,
-            follow_links=follow_links,
-        )
-        if not loaded.documents:
-            skipped = loaded.skipped
-            why = (f"all {len(skipped)} inputs were skipped (first: {skipped[0].reason})"
-                   if skipped else "no files were found")
-            raise InputError(f"Nothing to index: {why}; fix or add inputs and run again.")
-        documents = shard.select(loaded.documents) if shard else loaded.documents
-        await self.aensure_schema()
-        stats = await self._indexer(settings).index_documents(
-            documents, progress, corpus=loaded.documents)
-        stats.skipped_files = len(loaded.skipped)
-        return stats, loaded
+        with warnings_digested():  # each kind of warning once, at the end
+            settings = self._with_method(method)
+            extraction = settings.extraction
+            loaded = load_documents(
+                [Path(p) for p in paths],
+                text_field=extraction.text_field,
+                title_field=extraction.title_field,
+                follow_links=follow_links,
+            )
+            if not loaded.documents:
+                skipped = loaded.skipped
+                why = (f"all {len(skipped)} inputs were skipped (first: {skipped[0].reason})"
+                       if skipped else "no files were found")
+                raise InputError(f"Nothing to index: {why}; fix or add inputs and run again.")
+            documents = shard.select(loaded.documents) if shard else loaded.documents
+            await self.aensure_schema()
+            stats = await self._indexer(settings).index_documents(
+                documents, progress, corpus=loaded.documents)
+            stats.skipped_files = len(loaded.skipped)
+            return stats, loaded
 
     async def aestimate(
         self, paths: Sequence[Path | str], method: str | None = None, *, reports: bool = True
@@ -223,6 +225,7 @@ class GraphRAG:
     async def aindex_triplets(self, path: Path | str, shard: Shard | None = None) -> IndexStats:
         """Ingest passages that carry their own triplets (no LLM); `shard` as for `aindex`."""
         from graphrag_neo4j.indexing.input.triplet_corpus import read_triplet_corpus
+        from graphrag_neo4j.indexing.warning_digest import warnings_digested
 
         corpus = read_triplet_corpus(Path(path))
         for reason in corpus.skipped:
@@ -232,7 +235,8 @@ class GraphRAG:
         from graphrag_neo4j.indexing.indexer import TRIPLETS
 
         indexer = self._indexer(self._with_method(TRIPLETS))
-        stats: IndexStats = await indexer.index_triplets(passages)
+        with warnings_digested():
+            stats: IndexStats = await indexer.index_triplets(passages)
         stats.skipped_files = len(corpus.skipped)
         stats.malformed_triplets = corpus.dropped_triplets
         return stats
