@@ -1,4 +1,4 @@
-"""An indexing run's warnings told once at its end: each kind with its count and first two
+"""An indexing run's warnings told once at its end: each kind with its count and first three
 examples, instead of one block per batch or per file."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-EXAMPLES = 2
+EXAMPLES = 3
 PACKAGE_LOGGER = "graphrag_neo4j"
 # What differs between two warnings of one kind when the message is built in advance: paths,
 # quoted names and numbers.
@@ -38,16 +38,16 @@ class WarningDigest(logging.Handler):
             examples.append(message)
 
     def summary(self) -> list[str]:
-        """One entry per kind, in the order first seen: the first example, and for a kind
-        seen more than once its count and a second example."""
+        """One entry per kind, in the order first seen: its first examples, and for a kind seen
+        more than once its count."""
         lines = []
         for kind, examples in self.examples.items():
             count = self.counts[kind]
             if count == 1:
                 lines.append(examples[0])
                 continue
-            more = f"\n  another: {examples[1]}" if len(examples) > 1 else ""
-            lines.append(f"{count:,} warnings like this one: {examples[0]}{more}")
+            also = "".join(f"\n  also: {example}" for example in examples[1:])
+            lines.append(f"{count:,} warnings like this one: {examples[0]}{also}")
         return lines
 
 

@@ -1,4 +1,4 @@
-"""A run's warnings are told once per kind at its end, with a count and two examples."""
+"""A run's warnings are told once per kind at its end, with a count and three examples."""
 
 from __future__ import annotations
 
@@ -24,8 +24,9 @@ def test_twelve_batches_of_one_warning_become_one_line(caplog: pytest.LogCapture
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 3
     assert warnings[0].startswith("12 warnings like this one: 3 extracted names")
-    assert "another: 4 extracted names" in warnings[0]
+    assert "also: 4 extracted names" in warnings[0] and "also: 5 extracted" in warnings[0]
+    assert "6 extracted" not in warnings[0]
     assert warnings[1].startswith("3 warnings like this one: /docs/a.png")
-    assert "another: /docs/b.png" in warnings[1]
+    assert "also: /docs/b.png" in warnings[1] and "also: /docs/c.png" in warnings[1]
     assert warnings[2] == "/docs/z.docx is password-protected; save an unprotected copy."
     assert logging.getLogger("graphrag_neo4j").propagate  # restored
