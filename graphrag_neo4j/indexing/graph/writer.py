@@ -51,12 +51,19 @@ def write_documents_and_chunks(
     store.write_rows("indexing/link_next_chunks", next_chunk_rows([*preceding, *chunks]))
 
 
-def _chunk_row(chunk: Chunk, vector: Sequence[float]) -> dict[str, Any]:
+def write_chunk_places(store: Store, chunks: Sequence[Chunk]) -> None:
+    """Give chunks already in the graph their span, pages and section (same ids: same text)."""
+    store.write_rows("indexing/set_chunk_places", [_chunk_row(chunk) for chunk in chunks])
+
+
+def _chunk_row(chunk: Chunk, vector: Sequence[float] | None = None) -> dict[str, Any]:
     """A chunk's properties: its span, pages and section (null when its format has none)."""
     row = {key: value for key, value in asdict(chunk).items() if key != "pages"}
     first, last = chunk.pages or (None, None)
-    return {**row, "page_start": first, "page_end": last, "section": chunk.section or None,
-            "embedding": list(vector)}
+    row.update(page_start=first, page_end=last, section=chunk.section or None)
+    if vector is not None:
+        row["embedding"] = list(vector)
+    return row
 
 
 def _document_row(
