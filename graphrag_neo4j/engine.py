@@ -12,6 +12,7 @@ from rich.text import Text
 
 from graphrag_neo4j.errors import InputError, check_text
 from graphrag_neo4j.llm.context_window import fit_to_window, model_window
+from graphrag_neo4j.loop_thread import LoopThread
 from graphrag_neo4j.settings import Settings, load_settings
 
 if TYPE_CHECKING:
@@ -76,9 +77,8 @@ class GraphRAG:
         self._embedder: EmbeddingCaller | None = None
         self._schema_ready = False
         self._methods: dict[str, QueryMethod] = {}
-        # One loop for every sync call of this engine: model clients keep pooled connections
-        # bound to the loop that opened them, so a second asyncio.run would find them closed.
-        self._runner: asyncio.Runner | None = None
+        # One loop for every sync call of this engine, on a thread of its own (loop_thread).
+        self._loop_thread = LoopThread()
 
     @property
     def store(self) -> Store:
@@ -181,26 +181,28 @@ class GraphRAG:
         `indexing.input.sharding`).
         """
         from graphrag_neo4j.indexing.input.loaders import load_documents
+        from graphrag_neo4j.indexing.warning_digest import warnings_digested
 
-        settings = self._with_method(method)
-        extraction = settings.extraction
-        loaded = load_documents(
-            [Path(p) for p in paths],
-            text_field=extraction.text_field,
-            title_field=extraction.title_field,
-            follow_links=follow_links,
-        )
-        if not loaded.documents:
-            skipped = loaded.skipped
-            why = (f"all {len(skipped)} inputs were skipped (first: {skipped[0].reason})"
-                   if skipped else "no files were found")
-            raise InputError(f"Nothing to index: {why}; fix or add inputs and run again.")
-        documents = shard.select(loaded.documents) if shard else loaded.documents
-        await self.aensure_schema()
-        stats = await self._indexer(settings).index_documents(
-            documents, progress, corpus=loaded.documents)
-        stats.skipped_files = len(loaded.skipped)
-        return stats, loaded
+        with warnings_digested():  # each kind of warning once, at the end
+            settings = self._with_method(method)
+            extraction = settings.extraction
+            loaded = load_documents(
+                [Path(p) for p in paths],
+                text_field=extraction.text_field,
+                title_field=extraction.title_field,
+                follow_links=follow_links,
+            )
+            if not loaded.documents:
+                skipped = loaded.skipped
+                why = (f"all {len(skipped)} inputs were skipped (first: {skipped[0].reason})"
+                       if skipped else "no files were found")
+                raise InputError(f"Nothing to index: {why}; fix or add inputs and run again.")
+            documents = shard.select(loaded.documents) if shard else loaded.documents
+            await self.aensure_schema()
+            stats = await self._indexer(settings).index_documents(
+                documents, progress, corpus=loaded.documents)
+            stats.skipped_files = len(loaded.skipped)
+            return stats, loaded
 
     async def aestimate(
         self, paths: Sequence[Path | str], method: str | None = None, *, reports: bool = True
@@ -225,6 +227,7 @@ class GraphRAG:
     async def aindex_triplets(self, path: Path | str, shard: Shard | None = None) -> IndexStats:
         """Ingest passages that carry their own triplets (no LLM); `shard` as for `aindex`."""
         from graphrag_neo4j.indexing.input.triplet_corpus import read_triplet_corpus
+        from graphrag_neo4j.indexing.warning_digest import warnings_digested
 
         corpus = read_triplet_corpus(Path(path))  # it has logged each skipped record's reason
         await self.aensure_schema()
@@ -232,7 +235,8 @@ class GraphRAG:
         from graphrag_neo4j.indexing.indexer import TRIPLETS
 
         indexer = self._indexer(self._with_method(TRIPLETS))
-        stats: IndexStats = await indexer.index_triplets(passages)
+        with warnings_digested():
+            stats: IndexStats = await indexer.index_triplets(passages)
         stats.skipped_files = len(corpus.skipped)
         stats.malformed_triplets = corpus.dropped_triplets
         return stats
@@ -456,11 +460,10 @@ class GraphRAG:
         return self.run(self.adelete(document_id))
 
     def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
-        """Run `coroutine` to its end on this engine's event loop (the sync twins' one loop;
-        call the async methods instead from code that already runs a loop)."""
-        if self._runner is None:
-            self._runner = asyncio.Runner()
-        return self._runner.run(coroutine)
+        """Run `coroutine` to its end on this engine's event loop (the sync twins' one loop,
+        on its own thread: sync calls work inside a running loop and from several threads;
+        async code should await the async methods instead of blocking its loop)."""
+        return self._loop_thread.run(coroutine)
 
     def close(self) -> None:
         """Close the query methods, the Neo4j connection, the caches and the event loop."""
@@ -470,9 +473,7 @@ class GraphRAG:
         for resource in (self._store, self._llm, self._embedder):
             if resource is not None:
                 resource.close()
-        if self._runner is not None:
-            self._runner.close()
-            self._runner = None
+        self._loop_thread.close()
 
     def __enter__(self) -> GraphRAG:
         return self

@@ -106,7 +106,7 @@ def answer_json(answer: Answer, with_context: bool = True) -> dict[str, Any]:
     shown: dict[str, Any] = {
         "answer": answer.text,
         "method": answer.method,
-        "citations": cited_rows(answer),
+        "citations": answer.citations or cited_rows(answer),
         "notes": answer.notes,
         "selection": asdict(answer.selection) if answer.selection else None,
         "usage": usage_json(answer),

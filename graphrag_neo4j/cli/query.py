@@ -15,6 +15,7 @@ from rich.text import Text
 
 from graphrag_neo4j.cli.search_set import SetOption, search_settings_set, settings_with
 from graphrag_neo4j.query.base import Answer
+from graphrag_neo4j.query.citations import citation_legend
 from graphrag_neo4j.query.evidence import GENERATED_TABLE
 from graphrag_neo4j.query.grounding import NAMES_UNCHECKED
 from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_list
@@ -138,6 +139,8 @@ def _print_answer(answer: Answer, show_context: bool, already_printed: bool) -> 
         )
     if not already_printed:
         out.print(Markdown(answer.text))
+    for line in citation_legend(answer.citations):
+        out.print(Text(line, style="dim"))
     console.print(
         f"[dim]{answer.method} search: {answer.llm_calls} LLM calls,"
         f" {answer.prompt_tokens:,} prompt + {answer.completion_tokens:,} completion tokens[/dim]"

@@ -26,7 +26,7 @@ from graphrag_neo4j.indexing.extraction.schema_meanings import learn_meanings
 from graphrag_neo4j.indexing.extraction.triplets import TripletExtraction
 from graphrag_neo4j.indexing.graph.deletion import delete_document
 from graphrag_neo4j.indexing.graph.document_styles import DocumentStyles
-from graphrag_neo4j.indexing.graph.writer import write_documents_and_chunks
+from graphrag_neo4j.indexing.graph.writer import write_chunk_places, write_documents_and_chunks
 from graphrag_neo4j.indexing.input.batching import plan_batches
 from graphrag_neo4j.indexing.input.changes import chunks_to_index, documents_to_index
 from graphrag_neo4j.indexing.input.chunking import chunk_document
@@ -173,6 +173,10 @@ class Indexer:
             self.store.read, "indexing/find_indexed_documents", ids=[d.id for d in documents]
         )
         changes = documents_to_index(documents, {row["id"]: row for row in rows})
+        if changes.unplaced:  # indexed before chunks kept their place: the same chunks get it
+            chunking = self.settings.chunking
+            placed = [c for d in changes.unplaced for c in chunk_document(d, chunking)]
+            await asyncio.to_thread(write_chunk_places, self.store, placed)
         chunks, starts = chunks_to_index(changes, self.settings.chunking)
         stats.unchanged_documents += changes.unchanged
         stats.changed_documents += len(changes.changed)

@@ -45,13 +45,25 @@ def relation_id(source_id: str, predicate: str, target_id: str) -> str:
 
 
 @dataclass(frozen=True)
+class Place:
+    """Where a stretch of a document's text starts: its page (PDF pages, slides; None when the
+    format has none) and its heading path ("Install > Upgrading"; "" before any heading)."""
+
+    start: int
+    page: int | None = None
+    section: str = ""
+
+
+@dataclass(frozen=True)
 class Document:
-    """One input text with where it came from."""
+    """One input text with where it came from; `places` mark where pages and sections start,
+    in text order (empty for a format without pages or headings)."""
 
     id: str
     title: str
     source: str
     text: str
+    places: tuple[Place, ...] = ()
 
     @property
     def content_hash(self) -> str:
@@ -61,13 +73,18 @@ class Document:
 
 @dataclass(frozen=True)
 class Chunk:
-    """One sliding window of a document."""
+    """One sliding window of a document: its character span there, its pages (first, last;
+    None without pages) and the heading path where it starts."""
 
     id: str
     document_id: str
     text: str
     chunk_index: int
     n_tokens: int
+    char_start: int | None = None
+    char_end: int | None = None
+    pages: tuple[int, int] | None = None
+    section: str = ""
 
 
 @dataclass(frozen=True)

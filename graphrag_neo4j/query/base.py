@@ -254,6 +254,9 @@ class Answer:
     # search's map points): grounding checks names against it and the graph's entity names
     # instead. None = the context and its rows are the evidence.
     evidence: str | None = None
+    # The rows the text cites, in order, as data (query.citations): table, ref, ids, and for
+    # a passage its document, file, page or section and span (query.source_places).
+    citations: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
     def from_context(cls, method: str, text: str, context: SearchContext) -> Answer:

@@ -7,11 +7,13 @@ from typing import Any
 
 from graphrag_neo4j.query.base import Answer
 from graphrag_neo4j.query.context import Row
+from graphrag_neo4j.query.source_places import PLACE_KEYS
 
 _CITATION = re.compile(r"\[Data:\s*([^\]]*)\]")
 _PART = re.compile(r"^\s*([A-Za-z]+)\s*\(([^)]*)\)\s*$")
 # What a citation shows of a row: its ids and names, never the whole text.
-_KEYS = ("id", "chunk_id", "document_id", "title", "name", "source", "target", "predicate")
+_KEYS = ("id", "chunk_id", "document_id", "title", "name", "source", "target", "predicate",
+         *PLACE_KEYS)
 
 
 def _table(kind: str, tables: list[str]) -> str | None:
@@ -45,3 +47,15 @@ def cited_rows(answer: Answer) -> list[dict[str, Any]]:
                 shown = {key: row[key] for key in _KEYS if row.get(key) is not None}
                 found.append({"table": table, "ref": int(ref), **shown})
     return found
+
+
+def citation_legend(citations: list[dict[str, Any]]) -> list[str]:
+    """One line per cited row, for a reader: "Sources (3): manual.pdf p. 12",
+    "Entities (5): SCROOGE"."""
+    lines = []
+    for cited in citations:
+        label = cited.get("where") or cited.get("name") or cited.get("title") or cited.get("id")
+        if cited.get("predicate"):
+            label = f"{cited.get('source')} {cited['predicate']} {cited.get('target')}"
+        lines.append(f"{cited['table']} ({cited['ref']}): {label}")
+    return lines

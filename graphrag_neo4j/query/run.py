@@ -11,6 +11,7 @@ from graphrag_neo4j.llm.reply_guards import without_repeats
 from graphrag_neo4j.llm.usage import usage_scope
 from graphrag_neo4j.query.answer_shape import ANSWER_CHECK, checked_fit
 from graphrag_neo4j.query.base import Answer, Query, QueryMethod, Services
+from graphrag_neo4j.query.citations import cited_rows
 from graphrag_neo4j.query.grounding import (
     CITATIONS_REPAIRED,
     NAMES_REMOVED,
@@ -20,6 +21,7 @@ from graphrag_neo4j.query.grounding import (
     GraphNames,
     ground_answer,
 )
+from graphrag_neo4j.query.source_places import place_sources
 
 ANSWER_LOOPED = ("The answer began repeating itself: it was stopped and the repeats were"
                  " removed.")
@@ -56,7 +58,15 @@ async def run_query(
         ground_answer, answer, query.question, query.search.grounding, find_entities,
         graph_names,
     )
-    return checked_fit(grounded, query.question, query.search.answer_check)
+    checked = checked_fit(grounded, query.question, query.search.answer_check)
+    return await _cited(services, checked)
+
+
+async def _cited(services: Services, answer: Answer) -> Answer:
+    """The answer with its passages' places and the rows its text cites, as data."""
+    await place_sources(services.store, answer)
+    answer.citations = cited_rows(answer)
+    return answer
 
 
 def _unlooped(answer: Answer) -> Answer:
@@ -82,7 +92,7 @@ async def retrieve_only(services: Services, name: str, method: QueryMethod, quer
         context = await method.build_context(replace(query, retrieve_only=True))
         return Answer.from_context(name, "", context)
 
-    return _noted(query, await _measured(services, context_only))
+    return await _cited(services, _noted(query, await _measured(services, context_only)))
 
 
 def _noted(query: Query, answer: Answer) -> Answer:

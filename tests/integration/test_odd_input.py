@@ -105,4 +105,5 @@ def test_a_skipped_file_is_reported_once(settings: Settings, store: Store, tmp_p
          "--no-communities"], capture_output=True, text=True, env=env, timeout=300,
     )
     assert run.returncode == 0, run.stderr[-2000:]
-    assert (run.stdout + run.stderr).count("looks binary") == 1, run.stdout + run.stderr
+    printed = run.stdout + run.stderr
+    assert printed.count("not a format the indexer reads") == 1, printed

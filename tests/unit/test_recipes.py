@@ -61,9 +61,12 @@ class ToySearch:
 
 
 class NoStore:
-    """A store no toy reads from: any statement run through it is a test failure."""
+    """A store no toy reads from: any statement run through it is a test failure, but the
+    query run's own look-up of where the passages lie (nothing known here)."""
 
     def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        if name == "query/chunk_places":
+            return []
         raise AssertionError(f"the toy method ran {name}")
 
 

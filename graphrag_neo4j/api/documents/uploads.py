@@ -13,11 +13,9 @@ from pathlib import Path
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
 
-from graphrag_neo4j.indexing.input.loaders import SUPPORTED, TEXT_SUFFIXES
-from graphrag_neo4j.indexing.input.record_files import RECORD_SUFFIXES
+from graphrag_neo4j.indexing.input.formats.registry import SUPPORTED, file_format
 from graphrag_neo4j.store import Store
 
-ACCEPTED_SUFFIXES = TEXT_SUFFIXES | RECORD_SUFFIXES | {".pdf"}
 _UNSAFE = re.compile(r"[^\w .-]+", flags=re.UNICODE)
 _CHUNK_BYTES = 1 << 20
 
@@ -30,8 +28,7 @@ def safe_name(name: str, default_suffix: str = "") -> str:
         stem_and_suffix = "document"
     if default_suffix and not Path(stem_and_suffix).suffix:
         stem_and_suffix += default_suffix
-    suffix = Path(stem_and_suffix).suffix.lower()
-    if suffix not in ACCEPTED_SUFFIXES:
+    if file_format(stem_and_suffix) is None:
         raise HTTPException(
             400, f"The file {name!r} has a format the indexer does not read; send {SUPPORTED}."
         )

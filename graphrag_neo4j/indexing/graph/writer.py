@@ -51,12 +51,24 @@ def write_documents_and_chunks(
     rows = [{**_document_row(d, extraction_method, languages.get(d.id)), **recorded}
             for d in documents]
     store.write_rows("indexing/merge_documents", rows)
-    rows = [
-        {**asdict(chunk), "embedding": list(vector)}
-        for chunk, vector in zip(chunks, embeddings, strict=True)
-    ]
+    rows = [_chunk_row(chunk, vector) for chunk, vector in zip(chunks, embeddings, strict=True)]
     store.write_rows("indexing/merge_chunks", rows, on_batch=on_batch)
     store.write_rows("indexing/link_next_chunks", next_chunk_rows([*preceding, *chunks]))
+
+
+def write_chunk_places(store: Store, chunks: Sequence[Chunk]) -> None:
+    """Give chunks already in the graph their span, pages and section (same ids: same text)."""
+    store.write_rows("indexing/set_chunk_places", [_chunk_row(chunk) for chunk in chunks])
+
+
+def _chunk_row(chunk: Chunk, vector: Sequence[float] | None = None) -> dict[str, Any]:
+    """A chunk's properties: its span, pages and section (null when its format has none)."""
+    row = {key: value for key, value in asdict(chunk).items() if key != "pages"}
+    first, last = chunk.pages or (None, None)
+    row.update(page_start=first, page_end=last, section=chunk.section or None)
+    if vector is not None:
+        row["embedding"] = list(vector)
+    return row
 
 
 def _document_row(

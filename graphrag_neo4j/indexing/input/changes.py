@@ -31,6 +31,8 @@ class Changes:
     incomplete: list[str] = field(default_factory=list)  # same text, never marked indexed
     # Of the incomplete ones, those whole batches wrote a part of: where that part ends.
     written: dict[str, WrittenPart] = field(default_factory=dict)
+    # Unchanged ones whose chunks were written before chunks kept their span, pages, section.
+    unplaced: list[Document] = field(default_factory=list)
 
     @property
     def cleared(self) -> list[str]:
@@ -47,6 +49,8 @@ def documents_to_index(
         row = stored.get(document.id)
         if row and row["complete"] and row["content_hash"] == document.content_hash:
             changes.unchanged += 1
+            if row.get("places_missing"):
+                changes.unplaced.append(document)
             continue
         if row and row["content_hash"] != document.content_hash:
             changes.changed.append(document.id)

@@ -8,6 +8,7 @@ from collections.abc import Iterator, Sequence
 
 from graphrag_neo4j.content_ids import content_id
 from graphrag_neo4j.errors import ConfigError
+from graphrag_neo4j.indexing.input.formats.places import locate
 from graphrag_neo4j.indexing.records import Chunk, Document
 from graphrag_neo4j.llm.tokens import count_tokens, get_encoding
 from graphrag_neo4j.settings import ChunkingSettings
@@ -54,10 +55,13 @@ def chunk_document(document: Document, settings: ChunkingSettings) -> list[Chunk
     spans = _window_spans(text, offsets, settings)
     chunks: list[Chunk] = []
     for start, end in spans:
-        piece = text[start:end].strip()
+        window = text[start:end]
+        piece = window.strip()
         if not piece:
             continue
         index = len(chunks)
+        char_start = start + len(window) - len(window.lstrip())
+        pages, section = locate(document.places, char_start, char_start + len(piece))
         chunks.append(
             Chunk(
                 id=content_id("chunk", document.id, str(index), piece),
@@ -65,6 +69,10 @@ def chunk_document(document: Document, settings: ChunkingSettings) -> list[Chunk
                 text=piece,
                 chunk_index=index,
                 n_tokens=count_tokens(piece, settings.encoding),
+                char_start=char_start,
+                char_end=char_start + len(piece),
+                pages=pages,
+                section=section,
             )
         )
     return chunks

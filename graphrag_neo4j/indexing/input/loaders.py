@@ -1,4 +1,4 @@
-"""Reading input files (text, Markdown, PDF, JSON, JSONL, CSV) into Documents, skipping bad ones."""
+"""Reading input files of the formats in `formats` into Documents; bad ones skipped, with why."""
 
 from __future__ import annotations
 
@@ -14,23 +14,21 @@ from typing import Any
 
 from graphrag_neo4j.content_ids import content_id
 from graphrag_neo4j.errors import InputError, check_text
+from graphrag_neo4j.indexing.input.formats.places import heading_places
+from graphrag_neo4j.indexing.input.formats.registry import file_format, unsupported_reason
 from graphrag_neo4j.indexing.input.record_files import (
-    RECORD_SUFFIXES,
     Record,
     file_records,
     id_problem,
     record_id,
 )
-from graphrag_neo4j.indexing.records import Document
+from graphrag_neo4j.indexing.records import Document, Place
 
 # LangChain's loaders are not used: TextLoader, CSVLoader and JSONLoader (which needs jq) raise
 # on a bad file instead of naming it and moving on, and would not give record ids or sources.
 
 MAX_TEXT_BYTES = 50 * 1024 * 1024
 MAX_WARNINGS_PER_FILE = 5
-TEXT_SUFFIXES = frozenset({".txt", ".text", ".md", ".markdown"})
-SUPPORTED = ".txt, .md, .pdf, .json, .jsonl, .csv"
-_SNIFF_BYTES = 8192
 _HEADING = re.compile(r"^\s{0,3}#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 _FRONT_MATTER_TITLE = re.compile(r"\A---\r?\n(?:.*\r?\n)*?title:[ \t]*(.+?)[ \t]*\r?\n", re.I)
 _SPACES = re.compile(r"\s+")
@@ -244,57 +242,44 @@ def _normalise_newlines(text: str) -> str:
 
 
 def _load_file(path: Path, fields: _Fields, max_bytes: int, report: _FileReport) -> None:
-    suffix = path.suffix.lower()
+    kind = file_format(path)
     try:
-        if suffix == ".pdf":
-            title, text = _read_pdf(path, max_chars=max_bytes)
-            report.documents.append(_document(text, title, str(path)))
-        elif suffix in RECORD_SUFFIXES:
+        if kind is None:
+            raise InputError(unsupported_reason(path))
+        if kind.reader is not None:
+            read = kind.reader(path, kind.label, max_bytes)
+            report.documents.append(_document(read.text, read.title, str(path), places=read.places))
+        elif kind.records:
             records = list(file_records(read_text(path, max_bytes=max_bytes), path, report.skip))
             _check_text_field(records, path, fields)
             for index, label, record in records:
                 _add_record(record, index, label, fields, report)
         else:
-            if suffix not in TEXT_SUFFIXES and _looks_binary(path):
-                raise InputError(
-                    f"{path} looks binary and {suffix or 'no extension'} is not a supported "
-                    f"format; convert it to one of {SUPPORTED}."
-                )
             text = read_text(path, max_bytes=max_bytes)
-            report.documents.append(_document(text, _text_title(path, text), str(path)))
+            places = heading_places(text) if kind.markdown else ()
+            title = _markdown_title(text) if kind.markdown else ""
+            report.documents.append(_document(text, title or path.stem, str(path), places=places))
     except InputError as exc:
         report.skip(str(exc))
     except OSError as exc:  # e.g. a file removed or locked while the folder is read
         report.skip(f"{path} cannot be read ({exc.strerror or exc}); check that it is readable.")
 
 
-def _looks_binary(path: Path) -> bool:
-    with path.open("rb") as handle:
-        head = handle.read(_SNIFF_BYTES)
-    if b"\x00" in head:
-        return True
-    try:
-        # An incomplete multi-byte character at the cut is fine; an invalid byte is not.
-        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
-    except UnicodeDecodeError:
-        return True
-    return False
+def _markdown_title(text: str) -> str:
+    """Markdown's title: its front-matter title, else its first heading ("" when neither)."""
+    for pattern in (_FRONT_MATTER_TITLE, _HEADING):
+        match = pattern.search(text)
+        if match:
+            return match.group(1).strip().strip("\"'")
+    return ""
 
 
-def _text_title(path: Path, text: str) -> str:
-    """Markdown: front-matter title, else the first heading; anything else: the file stem."""
-    if path.suffix.lower() in {".md", ".markdown"}:
-        for pattern in (_FRONT_MATTER_TITLE, _HEADING):
-            match = pattern.search(text)
-            if match:
-                return match.group(1).strip().strip("\"'")
-    return path.stem
-
-
-def _document(text: str, title: str, source: str, record_id: str | None = None) -> Document:
+def _document(text: str, title: str, source: str, record_id: str | None = None,
+              places: tuple[Place, ...] = ()) -> Document:
     # Without an id field the text is the identity, so the same text is the same document.
     doc_id = record_id if record_id is not None else content_id("document", text)
-    return Document(id=doc_id, title=title or title_from_text(text), source=source, text=text)
+    return Document(id=doc_id, title=title or title_from_text(text), source=source, text=text,
+                    places=places)
 
 
 def _check_text_field(records: list[Record], path: Path, fields: _Fields) -> None:
@@ -334,30 +319,3 @@ def _add_record(
             own_id or None,
         )
     )
-
-
-def _read_pdf(path: Path, *, max_chars: int) -> tuple[str, str]:
-    """(title, text) of a PDF: metadata title or file stem, and the pages' text joined."""
-    # Imported here: pypdf is only needed when a PDF is read, and it is slow to import.
-    from pypdf import PdfReader
-
-    try:
-        reader = PdfReader(path)
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise InputError(f"{path} is password-protected; save an unprotected copy.")
-        pages = [page.extract_text() or "" for page in reader.pages]
-        title = reader.metadata.title if reader.metadata else None
-    except InputError:
-        raise
-    except Exception as exc:  # pypdf raises many error types on damaged files
-        raise InputError(
-            f"{path} cannot be read as PDF ({type(exc).__name__}: {exc}); re-export it."
-        ) from None
-    text = _normalise_newlines("\n\n".join(page.strip() for page in pages if page.strip()))
-    if not text:
-        raise InputError(f"{path} has no extractable text (scanned pages?); run OCR on it first.")
-    if len(text) > max_chars:
-        raise InputError(
-            f"{path} holds {len(text):,} characters of text, over the limit; split it."
-        )
-    return (title or "").strip() or path.stem, text

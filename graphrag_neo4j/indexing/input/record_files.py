@@ -11,7 +11,6 @@ from typing import Any
 
 from graphrag_neo4j.errors import InputError
 
-RECORD_SUFFIXES = frozenset({".json", ".jsonl", ".ndjson", ".csv", ".tsv"})
 # The csv module refuses fields over 128 KB by default; a document can be far longer.
 _CSV_FIELD_LIMIT = 64 * 1024 * 1024
 

@@ -55,9 +55,14 @@ def test_upload_names_are_made_safe(given: str, saved: str) -> None:
     assert safe_name(given, ".txt") == saved
 
 
-def test_unknown_formats_are_refused() -> None:
-    with pytest.raises(HTTPException, match=r"\.txt, \.md, \.pdf"):
-        safe_name("tool.exe")
+def test_uploads_take_the_formats_the_cli_reads_and_refuse_the_rest() -> None:
+    """One list for both: the HTTP API once refused .html that the CLI indexed as raw text."""
+    for name in ("manual.html", "guide.docx", "talk.pptx", "book.epub", "sheet.xlsx", "a.pdf"):
+        assert safe_name(name) == name
+    for name in ("tool.exe", "style.css", "guide.rst"):
+        with pytest.raises(HTTPException, match=r"\.txt, \.text, \.md") as refused:
+            safe_name(name)
+        assert refused.value.status_code == 400 and ".html" in refused.value.detail
 
 
 def test_sse_frames() -> None:

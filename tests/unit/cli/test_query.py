@@ -144,3 +144,34 @@ def test_retrieve_only_counts_every_context_table_and_prints_json_when_asked(
                                        "--retrieve-only", "--json"])
     assert as_json.exit_code == 0, as_json.output
     assert json.loads(as_json.stdout)["sources"]["Results"] == [{"count": 7}]
+
+
+class _CitingEngine(_RecordingEngine):
+    """Stands in for GraphRAG: answers citing one passage of a PDF and one HTML section."""
+
+    class _Method:
+        streams = False
+
+    def query_method(self, method: str | None) -> Any:
+        return self._Method()
+
+    def query(self, question: str, method: str | None, **options: Any) -> Answer:
+        answer = Answer(text="Press u, then g. [Data: Sources (1, 2)]", method="naive")
+        answer.citations = [
+            {"table": "Sources", "ref": 1, "chunk_id": "c1", "where": "manual.pdf p. 12"},
+            {"table": "Sources", "ref": 2, "chunk_id": "c7",
+             "where": "guide.html, Install > Upgrading"},
+        ]
+        return answer
+
+
+def test_the_answer_is_followed_by_a_legend_of_its_citations(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("graphrag_neo4j.engine.GraphRAG", _CitingEngine)
+    _register_subcommands()
+    result = CliRunner().invoke(app, ["query", "How do I upgrade?", "--method", "naive"])
+    assert result.exit_code == 0, result.output
+    answer_at = result.output.index("Press u, then g.")
+    first = result.output.index("Sources (1): manual.pdf p. 12")
+    assert answer_at < first < result.output.index("Sources (2): guide.html, Install > Upgrading")

@@ -32,3 +32,12 @@ def test_a_half_written_document_resumes_only_if_cut_into_the_same_chunks() -> N
     written = {"a": WrittenPart(4, "a-3"), "b": WrittenPart(4, "other-chunking"),
                "c": WrittenPart(9, "c-8")}
     assert resume_points(written, chunks) == {"a": 4}
+
+
+def test_an_unchanged_document_without_chunk_places_is_kept_but_placed() -> None:
+    placed, unplaced = _document("p"), _document("u")
+    stored = {"p": {**_row(placed, True), "places_missing": False},
+              "u": {**_row(unplaced, True), "places_missing": True}}
+    changes = documents_to_index([placed, unplaced], stored)
+    assert changes.todo == [] and changes.unchanged == 2
+    assert changes.unplaced == [unplaced]

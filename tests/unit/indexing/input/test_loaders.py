@@ -20,38 +20,7 @@ from graphrag_neo4j.indexing.input.loaders import (
     read_text,
     title_from_text,
 )
-
-
-def _pdf(pages: list[str], title: str | None = None) -> bytes:
-    """A minimal but valid PDF whose pages show the given lines in Helvetica."""
-    n_pages = len(pages)
-    kids = " ".join(f"{4 + 2 * index} 0 R" for index in range(n_pages))
-    bodies = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        f"<< /Type /Pages /Kids [{kids}] /Count {n_pages} >>".encode(),
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    ]
-    for index, text in enumerate(pages):
-        escaped = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-        stream = f"BT /F1 12 Tf 72 720 Td ({escaped}) Tj ET".encode() if text else b""
-        bodies.append(
-            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources "
-            f"<< /Font << /F1 3 0 R >> >> /Contents {5 + 2 * index} 0 R >>".encode()
-        )
-        bodies.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
-    if title is not None:
-        bodies.append(f"<< /Title ({title}) >>".encode())
-    out, offsets = bytearray(b"%PDF-1.4\n"), []
-    for number, body in enumerate(bodies, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(bodies) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    info = f" /Info {len(bodies)} 0 R" if title is not None else ""
-    out += f"trailer\n<< /Size {len(bodies) + 1} /Root 1 0 R{info} >>\n".encode()
-    out += b"startxref\n%d\n%%%%EOF\n" % xref
-    return bytes(out)
+from tests.office_files import pdf_bytes
 
 
 def _write(path: Path, content: str | bytes) -> Path:
@@ -144,7 +113,7 @@ def test_bad_files_are_skipped_with_a_named_reason(
     reasons = {skip.path.name: skip.reason for skip in result.skipped}
     assert set(reasons) == {"binary.txt", "image.png", "latin1.md", "empty.txt", "blank.md"}
     assert "NUL bytes" in reasons["binary.txt"]
-    assert "looks binary" in reasons["image.png"] and ".png" in reasons["image.png"]
+    assert ".png is not a format the indexer reads" in reasons["image.png"]
     assert "not valid UTF-8" in reasons["latin1.md"] and "0xe9" in reasons["latin1.md"]
     assert "is empty" in reasons["empty.txt"] and "is empty" in reasons["blank.md"]
     for name, reason in reasons.items():
@@ -160,12 +129,21 @@ def test_broken_symlink_in_a_folder_is_skipped(tmp_path: Path) -> None:
     result = load_documents([tmp_path])
     assert [document.text for document in result.documents] == ["ok"]
     assert [skip.path.name for skip in result.skipped] == ["dangling.bin", "dangling.txt"]
-    assert all("cannot be read" in skip.reason for skip in result.skipped)
+    assert "not a format the indexer reads" in result.skipped[0].reason
+    assert "cannot be read" in result.skipped[1].reason
 
 
-def test_unknown_extension_that_is_text_is_read(tmp_path: Path) -> None:
-    [document] = load_documents([_write(tmp_path / "guide.rst", "Guide\n=====\n")]).documents
-    assert document.title == "guide"
+def test_a_text_file_of_an_unread_format_is_refused_with_the_reason(tmp_path: Path) -> None:
+    """reStructuredText, CSS and XML are text, but indexed as they are their markup fills
+    every chunk: they are refused, one reason each, and counted, as the HTTP API does."""
+    for name in ("guide.rst", "style.css", "data.xml", "README"):
+        _write(tmp_path / name, "Guide\n=====\n")
+    result = load_documents([tmp_path])
+    assert result.documents == []
+    reasons = {skip.path.name: skip.reason for skip in result.skipped}
+    assert set(reasons) == {"guide.rst", "style.css", "data.xml", "README"}
+    assert all("not a format the indexer reads" in reason for reason in reasons.values())
+    assert ".css is not" in reasons["style.css"] and "without extension" in reasons["README"]
 
 
 def test_oversized_file_is_skipped(tmp_path: Path) -> None:
@@ -313,17 +291,18 @@ def test_same_text_in_two_files_is_loaded_once(tmp_path: Path) -> None:
 
 
 def test_pdf_pages_are_joined(tmp_path: Path) -> None:
-    path = _write(tmp_path / "paper.pdf", _pdf(["First page (one).", "Second page."], "A Title"))
+    pages = ["First page (one).", "Second page."]
+    path = _write(tmp_path / "paper.pdf", pdf_bytes(pages, "A Title"))
     [document] = load_documents([path]).documents
     assert document.title == "A Title"
     assert document.text == "First page (one).\n\nSecond page."
-    untitled = _write(tmp_path / "untitled.pdf", _pdf(["Only page."]))
+    untitled = _write(tmp_path / "untitled.pdf", pdf_bytes(["Only page."]))
     assert load_documents([untitled]).documents[0].title == "untitled"
 
 
 def test_bad_pdfs_are_skipped(tmp_path: Path) -> None:
     _write(tmp_path / "garbage.pdf", b"this is not a pdf at all")
-    _write(tmp_path / "scanned.pdf", _pdf([""]))
+    _write(tmp_path / "scanned.pdf", pdf_bytes([""]))
     result = load_documents([tmp_path])
     assert result.documents == []
     reasons = {skip.path.name: skip.reason for skip in result.skipped}

@@ -1,0 +1,1 @@
+"""The formats the indexer reads (`registry`), their readers, and where pages and sections start."""
