@@ -112,6 +112,21 @@ def private_dir(path: Path) -> Path:
     return path
 
 
+def append_private(path: Path, text: str) -> None:
+    """Append `text` to a user-only file in one write, so records that processes append at
+    the same time never interleave (O_APPEND: each write lands whole at the end)."""
+    private_dir(path.parent)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, PRIVATE_FILE_MODE)
+    try:
+        if os.fstat(fd).st_mode & 0o077:  # a log made before logs were private
+            os.fchmod(fd, PRIVATE_FILE_MODE)
+        data = memoryview(text.encode("utf-8", "backslashreplace"))
+        while data:
+            data = data[os.write(fd, data):]
+    finally:
+        os.close(fd)
+
+
 def write_private(path: Path, text: str) -> None:
     """Write a user-only file atomically (a reader never sees it half-written or readable)."""
     private_dir(path.parent)
