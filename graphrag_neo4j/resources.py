@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 from collections.abc import Collection, Sequence
 from functools import cache
 from importlib.resources import files
@@ -130,8 +131,13 @@ def append_private(path: Path, text: str) -> None:
 def write_private(path: Path, text: str) -> None:
     """Write a user-only file atomically (a reader never sees it half-written or readable)."""
     private_dir(path.parent)
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE_MODE)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    temp.replace(path)
+    # A temporary name of its own (mkstemp: user-only, never shared by two writers, threads
+    # of one process included), then renamed over the target in one step.
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        Path(temp).replace(path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
