@@ -11,7 +11,12 @@ import pytest
 
 from graphrag_neo4j.errors import ConfigError
 from graphrag_neo4j.llm import sqlite_file
+from graphrag_neo4j.llm.calls import LLM_CACHE_FILE, LLMCaller
 from graphrag_neo4j.llm.disk_cache import DiskCache
+from graphrag_neo4j.llm.embedding_calls import EMBEDDING_CACHE_FILE, EmbeddingCaller
+from graphrag_neo4j.llm.lazy_model import LazyModel
+from graphrag_neo4j.settings import EmbeddingSettings, LLMSettings
+from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 from tests.unit.llm.sqlite_holder import holding_open
 
 PAGE = 4096
@@ -121,3 +126,23 @@ def test_a_busy_file_costs_a_miss_not_an_error(
     cache.close()
     (warning,) = _warnings(caplog)
     assert str(path) in warning and "locked" in warning
+
+
+async def test_calls_over_damaged_cache_files_go_on_with_one_warning_per_file(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    for name in (LLM_CACHE_FILE, EMBEDDING_CACHE_FILE):
+        (tmp_path / name).write_bytes(b"\x00garbage" * 1000)
+    llm = LLMCaller(LazyModel({"provider": "fake"}, lambda: FakeChatModel(rules=[("Q", "A")])),
+                    LLMSettings(), tmp_path)
+    embedder = EmbeddingCaller(FakeEmbeddings(), EmbeddingSettings(), tmp_path)
+    for _ in range(2):
+        assert await llm.complete("Q 1", stage="x") == "A"
+        assert len((await embedder.embed(["Tulsa"]))[0]) > 0
+    assert llm.usage.stages()["x"].cache_hits == 1  # the new file keeps the first reply
+    llm.close()
+    embedder.close()
+    warnings = _warnings(caplog)
+    assert len(warnings) == 2
+    assert {w.split(" is damaged")[0] for w in warnings} == {
+        f"The cache {tmp_path / LLM_CACHE_FILE}", f"The cache {tmp_path / EMBEDDING_CACHE_FILE}"}
