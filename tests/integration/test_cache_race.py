@@ -1,10 +1,11 @@
-"""A process answering queries beside two CLI loops over one cache folder: no query fails and
-every cache file passes SQLite's integrity check.
+"""A process answering queries beside two CLI loops over one cache folder: no query fails, every
+cache file passes SQLite's integrity check, and every reply and vector written is kept.
 
 Before one connection per process and file, the engine opened a cache file beside its
 connection and closed it, which dropped the process's SQLite locks; a CLI `query` ending beside
-`serve` then deleted the server's WAL, and every later query failed with "database disk image is
-malformed" (issue 59, item 3).
+`serve` then deleted the server's WAL (issue 59, item 3: later "database disk image is
+malformed"). Here that kept 44 of 48 replies and 62 of 66 vectors: the writes of the processes
+left on the deleted WAL were lost.
 """
 
 from __future__ import annotations
