@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 from collections.abc import Collection, Sequence
 from functools import cache
 from importlib.resources import files
@@ -112,11 +113,31 @@ def private_dir(path: Path) -> Path:
     return path
 
 
+def append_private(path: Path, text: str) -> None:
+    """Append `text` to a user-only file in one write, so records that processes append at
+    the same time never interleave (O_APPEND: each write lands whole at the end)."""
+    private_dir(path.parent)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, PRIVATE_FILE_MODE)
+    try:
+        if os.fstat(fd).st_mode & 0o077:  # a log made before logs were private
+            os.fchmod(fd, PRIVATE_FILE_MODE)
+        data = memoryview(text.encode("utf-8", "backslashreplace"))
+        while data:
+            data = data[os.write(fd, data):]
+    finally:
+        os.close(fd)
+
+
 def write_private(path: Path, text: str) -> None:
     """Write a user-only file atomically (a reader never sees it half-written or readable)."""
     private_dir(path.parent)
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE_MODE)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    temp.replace(path)
+    # A temporary name of its own (mkstemp: user-only, never shared by two writers, threads
+    # of one process included), then renamed over the target in one step.
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        Path(temp).replace(path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise

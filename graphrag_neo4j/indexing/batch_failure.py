@@ -9,6 +9,7 @@ from pathlib import Path
 
 from graphrag_neo4j.errors import GraphRAGError
 from graphrag_neo4j.indexing.records import Document
+from graphrag_neo4j.resources import append_private
 
 LOG_NAME = "index-errors.log"
 NAMED_DOCUMENTS = 3  # the sentence names this many documents of the batch, then counts the rest
@@ -29,11 +30,9 @@ def batch_failure(
 ) -> BatchFailedError:
     """Append the traceback to `log` and say, in one sentence, which batch and documents
     failed, where the traceback is, and that a re-run resumes."""
-    log.parent.mkdir(parents=True, exist_ok=True)
-    with log.open("a", encoding="utf-8") as out:
-        out.write(f"--- {datetime.now(UTC).isoformat()} batch {number} of {total}: "
-                  f"{', '.join(d.id for d in documents)}\n")
-        out.write("".join(traceback.format_exception(error)))
+    append_private(log, f"--- {datetime.now(UTC).isoformat()} batch {number} of {total}: "
+                        f"{', '.join(d.id for d in documents)}\n"
+                        + "".join(traceback.format_exception(error)))
     state = ("its writes were rolled back" if rolled_back
              else "its documents were left unmarked and are cleared first on the next run")
     return BatchFailedError(

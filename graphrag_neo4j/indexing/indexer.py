@@ -40,6 +40,7 @@ from graphrag_neo4j.indexing.input.limits import (
 from graphrag_neo4j.indexing.input.triplet_corpus import Triplet, TripletPassage
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction, Document
 from graphrag_neo4j.indexing.resolution.aliases import RunAliasScopes
+from graphrag_neo4j.indexing.run_lock import one_run_per_input
 from graphrag_neo4j.indexing.run_report import IndexStats
 from graphrag_neo4j.indexing.stages import registry as stage_list
 from graphrag_neo4j.indexing.stages.base import CHUNKS_LABEL, BatchState
@@ -106,6 +107,19 @@ class Indexer:
     ) -> IndexStats:
         stats = IndexStats()
         documents, stats.refused_documents = documents_within_limits(documents)
+        # Another run over the same documents finishes first (see run_lock).
+        with one_run_per_input(self.store, documents):
+            return await self._run_alone(method, documents, triplets, shown, corpus, stats)
+
+    async def _run_alone(
+        self,
+        method: ExtractionMethod,
+        documents: Sequence[Document],
+        triplets: Mapping[str, Sequence[Triplet]],
+        shown: StageProgress | None,
+        corpus: Sequence[Document] | None,
+        stats: IndexStats,
+    ) -> IndexStats:
         todo, chunks, starts = await self._documents_to_index(documents, stats)
         every = self._corpus_chunks(method, corpus or documents, chunks)
         # A method deciding over the whole input reads the language of each of its documents.

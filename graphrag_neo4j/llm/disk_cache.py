@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sqlite3
-import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from graphrag_neo4j.errors import ConfigError
-from graphrag_neo4j.resources import PRIVATE_FILE_MODE, private_dir
+from graphrag_neo4j.llm.sqlite_file import SharedFile, shared_file
 
 
 def stable_key(*parts: Any) -> str:
@@ -21,45 +18,43 @@ def stable_key(*parts: Any) -> str:
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
-def _fix(exc: Exception) -> str:
-    """What to do about a cache that cannot be opened: a damaged file (a copy taken while it
-    was written, a full disk) is only cached replies, made again when asked."""
-    if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
-        return ("the file is damaged: delete it (it holds only cached replies, made again when"
-                " needed) or point GRAPHRAG_CACHE_DIR at another folder")
-    return "point GRAPHRAG_CACHE_DIR at a writable folder"
+def _fetch_all(statement: str, parameters: Sequence[Any]
+               ) -> Callable[[sqlite3.Connection], list[Any]]:
+    return lambda conn: conn.execute(statement, parameters).fetchall()
 
 
 class DiskCache:
-    """Maps string keys to JSON values in one SQLite table; safe to share between threads."""
+    """Maps string keys to JSON values in one SQLite table; safe to share between threads and
+    processes (see `sqlite_file`: one connection per process and file, damage set aside).
+
+    A read the file cannot serve is a miss and a write it cannot take is not kept: a cache
+    never fails the run that uses it.
+    """
 
     def __init__(self, path: Path, table: str) -> None:
         if not table.isidentifier():
             raise ValueError(f"Cache table name {table!r} must be an identifier.")
         self.path = path
         self._table = table
-        self._lock = threading.Lock()
-        try:
-            private_dir(path.parent)
-            # Cached prompts and replies hold the user's documents: user-only, like its folder.
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT, PRIVATE_FILE_MODE))
-            # check_same_thread=False because lookups run in worker threads; the lock serialises.
-            self._conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30.0)
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute(
-                f"CREATE TABLE IF NOT EXISTS {table} (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
-            )
-            self._conn.commit()
-        except (OSError, sqlite3.Error) as exc:
-            raise ConfigError(f"Cannot open the cache {path} ({exc}); {_fix(exc)}.") from exc
+        self._file: SharedFile | None = None
+        self._open()
+
+    def _open(self) -> SharedFile:
+        self._file = shared_file(self.path)
+        self._file.ensure(f"CREATE TABLE IF NOT EXISTS {self._table} "
+                          "(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        return self._file
+
+    @property
+    def _db(self) -> SharedFile:
+        if self._file is None:
+            raise RuntimeError(f"The cache {self.path} is closed.")
+        # A handle that crossed a fork: the child uses a connection of its own.
+        return self._file if self._file.opened_here else self._open()
 
     def get(self, key: str) -> Any | None:
         """The stored value of `key`, or None."""
-        with self._lock:
-            row = self._conn.execute(
-                f"SELECT value FROM {self._table} WHERE key = ?", (key,)
-            ).fetchone()
-        return None if row is None else json.loads(row[0])
+        return self.get_many([key]).get(key)
 
     def get_many(self, keys: Iterable[str]) -> dict[str, Any]:
         """The stored values of those `keys` that are present."""
@@ -69,10 +64,8 @@ class DiskCache:
         for start in range(0, len(wanted), 500):
             batch = wanted[start : start + 500]
             marks = ",".join("?" * len(batch))
-            with self._lock:
-                rows = self._conn.execute(
-                    f"SELECT key, value FROM {self._table} WHERE key IN ({marks})", batch
-                ).fetchall()
+            statement = f"SELECT key, value FROM {self._table} WHERE key IN ({marks})"
+            rows: list[Any] = self._db.run(_fetch_all(statement, batch), [])
             found.update((key, json.loads(value)) for key, value in rows)
         return found
 
@@ -83,17 +76,17 @@ class DiskCache:
     def put_many(self, items: Mapping[str, Any]) -> None:
         """Store several values in one transaction."""
         rows = [(key, json.dumps(value, ensure_ascii=False)) for key, value in items.items()]
-        with self._lock, self._conn:
-            self._conn.executemany(
-                f"INSERT OR REPLACE INTO {self._table} (key, value) VALUES (?, ?)", rows
-            )
+        if not rows:
+            return
+        statement = f"INSERT OR REPLACE INTO {self._table} (key, value) VALUES (?, ?)"
+        self._db.write(lambda conn: conn.executemany(statement, rows))
 
     def __len__(self) -> int:
-        with self._lock:
-            row = self._conn.execute(f"SELECT COUNT(*) FROM {self._table}").fetchone()
-        return int(row[0])
+        statement = f"SELECT COUNT(*) FROM {self._table}"
+        return int(self._db.run(lambda conn: conn.execute(statement).fetchone()[0], 0))
 
     def close(self) -> None:
-        """Close the connection."""
-        with self._lock:
-            self._conn.close()
+        """Let go of the file (the process's last user closes its connection)."""
+        if self._file is not None:
+            self._file.release()
+            self._file = None

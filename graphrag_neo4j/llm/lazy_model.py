@@ -67,6 +67,8 @@ class LazyModel(Generic[T]):
         model is built now, read and remembered there."""
         if self.recipe is None or memo_file is None:
             return read(self.model)
+        # A handle on this process's one connection to the file (see `sqlite_file`): taking
+        # one per call costs a lookup, and never drops the locks of the process's cache.
         memo = DiskCache(memo_file, FACTS_TABLE)
         try:
             key = stable_key(_FACTS_VERSION, self.recipe)

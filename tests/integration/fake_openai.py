@@ -13,12 +13,14 @@ request asks for it (`stream_options.include_usage`). /v1/embeddings answers wit
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 from graphrag_neo4j.testing import FakeEmbeddings
@@ -197,3 +199,16 @@ def serving(script: list[Step], answer: Callable[[str], str] | None = None
     finally:
         server.shutdown()
         server.server_close()
+
+
+def hosted_env(base_url: str, cache: Path) -> dict[str, str]:
+    """The environment of a CLI process whose LLM and embedder are the fake at `base_url`."""
+    hosted = {
+        "GRAPHRAG_LLM__PROVIDER": "openai", "GRAPHRAG_LLM__BASE_URL": base_url,
+        "GRAPHRAG_LLM__API_KEY": "fake-key", "GRAPHRAG_LLM__MODEL": "fake-model",
+        "GRAPHRAG_EMBEDDING__PROVIDER": "openai", "GRAPHRAG_EMBEDDING__BASE_URL": base_url,
+        "GRAPHRAG_EMBEDDING__API_KEY": "fake-key", "GRAPHRAG_EMBEDDING__MODEL": "fake-embedder",
+        "GRAPHRAG_CACHE_DIR": str(cache), "COLUMNS": "300",
+        "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+    }  # fmt: skip
+    return {**os.environ, **hosted}

@@ -9,6 +9,10 @@ decided over each shard's documents, the book as one run made 487 entities, 1,99
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -72,13 +76,18 @@ def _graph(store: Store) -> dict[str, Any]:
     }
 
 
-def test_two_fast_shards_at_once_write_the_graph_of_one_run(
-    store: Store, tmp_path: Path
-) -> None:
+def _docs(tmp_path: Path) -> Path:
     docs = tmp_path / "docs"
     docs.mkdir()
     for number, text in enumerate(TEXTS):
         (docs / f"part{number}.txt").write_text(text, encoding="utf-8")
+    return docs
+
+
+def test_two_fast_shards_at_once_write_the_graph_of_one_run(
+    store: Store, tmp_path: Path
+) -> None:
+    docs = _docs(tmp_path)
     _writers(docs, ["all"], tmp_path / "one")
     one = _graph(store)
     halves = [[d for d, _ in one["documents"] if Shard(i, 2).holds(d)] for i in (1, 2)]
@@ -91,3 +100,48 @@ def test_two_fast_shards_at_once_write_the_graph_of_one_run(
     assert ("Scrooge", "person") in one["entities"], "a name alone in a document is no alias"
     for part in one:
         assert two[part] == one[part], part
+
+
+def _long_docs(tmp_path: Path) -> Path:
+    """Each text told over and over: in 20-character chunks, a run of some 50 batches."""
+    docs = tmp_path / "long"
+    docs.mkdir()
+    for number, text in enumerate(TEXTS):
+        (docs / f"part{number}.txt").write_text("\n\n".join([text] * 60), encoding="utf-8")
+    return docs
+
+
+def _run(docs: Path, cache: Path) -> subprocess.Popen[str]:
+    script = WRITER.replace('extraction={"method": "fast"}', 'extraction={"method": "fast"}, '
+                            'chunking={"unit": "chars", "size": 20, "overlap": 0}')
+    return subprocess.Popen([sys.executable, "-c", script, str(docs), "all", str(cache)],
+                            env=dict(os.environ), stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+
+
+def _finish(run: subprocess.Popen[str]) -> str:
+    out, _ = run.communicate(timeout=600)
+    assert run.returncode == 0, out[-3000:]
+    return out
+
+
+def test_a_second_fast_run_of_the_same_documents_waits_for_the_first(
+    store: Store, tmp_path: Path
+) -> None:
+    """The second run found the documents the first had not finished, cleared them and wrote
+    them again beside it (8 documents: 477 entities, 1,728 relations against 464 and 1,419
+    in sequence); it now waits, says so, and then finds them indexed."""
+    docs = _long_docs(tmp_path)
+    _finish(_run(docs, tmp_path / "first"))
+    _finish(_run(docs, tmp_path / "then"))  # in sequence: the second finds them indexed
+    in_sequence = _graph(store)
+    assert len(in_sequence["documents"]) == len(TEXTS)
+    store.run_autocommit("delete_all")
+    first = _run(docs, tmp_path / "overlapping-1")
+    while not _graph(store)["documents"]:  # its first batch is being written
+        assert first.poll() is None, "the first run must be under way when the second starts"
+        time.sleep(0.2)
+    second = _run(docs, tmp_path / "overlapping-2")
+    outputs = [_finish(first), _finish(second)]
+    assert _graph(store) == in_sequence
+    assert "Another index run over these same" in outputs[1]

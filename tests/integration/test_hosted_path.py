@@ -9,7 +9,6 @@ servers for usage when told to.
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -20,7 +19,7 @@ import pytest
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import pipeline_fake_llm
-from tests.integration.fake_openai import serving_answers
+from tests.integration.fake_openai import hosted_env, serving_answers
 
 pytestmark = pytest.mark.integration
 DOCS = {
@@ -30,18 +29,6 @@ DOCS = {
     "turing.txt": "Alan Turing worked at Bletchley Park with Joan Clarke. Gordon Welchman "
                   "joined Alan Turing at Bletchley Park.",
 }
-
-
-def _env(base_url: str, cache: Path) -> dict[str, str]:
-    hosted = {
-        "GRAPHRAG_LLM__PROVIDER": "openai", "GRAPHRAG_LLM__BASE_URL": base_url,
-        "GRAPHRAG_LLM__API_KEY": "fake-key", "GRAPHRAG_LLM__MODEL": "fake-model",
-        "GRAPHRAG_EMBEDDING__PROVIDER": "openai", "GRAPHRAG_EMBEDDING__BASE_URL": base_url,
-        "GRAPHRAG_EMBEDDING__API_KEY": "fake-key", "GRAPHRAG_EMBEDDING__MODEL": "fake-embedder",
-        "GRAPHRAG_CACHE_DIR": str(cache), "COLUMNS": "300",
-        "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
-    }  # fmt: skip
-    return {**os.environ, **hosted}
 
 
 def _row(output: str, stage: str) -> list[int]:
@@ -63,7 +50,7 @@ def test_index_llm_with_reports_in_one_command_over_http(
     with serving_answers(pipeline_fake_llm().answer) as fake:
         run = subprocess.run(
             [sys.executable, "-m", "graphrag_neo4j", "index", str(docs), "--method", "llm",
-             "--reports"], env=_env(fake.base_url, tmp_path / "cache"),
+             "--reports"], env=hosted_env(fake.base_url, tmp_path / "cache"),
             capture_output=True, text=True, timeout=600, check=False)
     output = run.stdout + run.stderr
     assert run.returncode == 0, output[-4000:]

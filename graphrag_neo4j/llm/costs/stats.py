@@ -6,12 +6,11 @@ completion tokens and wall time for the same model. The `models` probe counts to
 
 from __future__ import annotations
 
-import sqlite3
-import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from graphrag_neo4j.errors import ConfigError
+from graphrag_neo4j.llm.sqlite_file import SharedFile, shared_file
 
 # The stage an embedder's measurements are kept under (prompt tokens are the texts' tokens).
 EMBEDDING_STAGE = "embed"
@@ -95,21 +94,19 @@ def fit_throughput(stages: list[StageStats]) -> Throughput | None:
 
 
 class ModelStats:
-    """The `model_stats` table in the LLM cache file; safe to share between threads."""
+    """The `model_stats` table in the LLM cache file; safe to share between threads and
+    processes (one connection per process and file, see `sqlite_file`)."""
 
     def __init__(self, path: Path) -> None:
-        self._lock = threading.Lock()
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30.0)
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute(_CREATE)
-            self._conn.commit()
-        except (OSError, sqlite3.Error) as exc:
-            raise ConfigError(
-                f"Cannot open the model statistics in {path} ({exc}); point "
-                "GRAPHRAG_CACHE_DIR at a writable folder."
-            ) from exc
+        self._file: SharedFile | None = shared_file(path)
+        self._file.ensure(_CREATE)
+        self._path = path
+
+    @property
+    def _db(self) -> SharedFile:
+        if self._file is None:
+            raise RuntimeError(f"The model statistics in {self._path} are closed.")
+        return self._file
 
     def record(self, identity: str, stage: str, prompt_tokens: int, completion_tokens: int,
                seconds: float) -> None:
@@ -118,19 +115,17 @@ class ModelStats:
         ratio = c / p if p > 0 else 0.0
         row = (identity, stage, prompt_tokens, completion_tokens, s, ratio, ratio,
                p * p, c * c, p * c, p * s, c * s)
-        with self._lock, self._conn:
-            self._conn.execute(_UPSERT, row)
+        self._db.write(lambda conn: conn.execute(_UPSERT, row))
 
     def stages(self, identity: str) -> dict[str, StageStats]:
         """Every stage measured for this model."""
-        with self._lock:
-            rows = self._conn.execute(
-                f"SELECT stage, {', '.join(_COLUMNS)} FROM model_stats WHERE identity = ?",
-                (identity,),
-            ).fetchall()
+        statement = f"SELECT stage, {', '.join(_COLUMNS)} FROM model_stats WHERE identity = ?"
+        rows: list[Any] = self._db.run(
+            lambda conn: conn.execute(statement, (identity,)).fetchall(), [])
         return {row[0]: StageStats(*row[1:]) for row in rows}
 
     def close(self) -> None:
-        """Close the connection."""
-        with self._lock:
-            self._conn.close()
+        """Let go of the file (the process's last user closes its connection)."""
+        if self._file is not None:
+            self._file.release()
+            self._file = None

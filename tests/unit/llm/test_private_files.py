@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from graphrag_neo4j.llm.disk_cache import DiskCache
@@ -42,3 +43,17 @@ def test_write_private_replaces_a_file_atomically_and_user_only(tmp_path: Path) 
     assert target.read_text(encoding="utf-8") == "two"
     assert _mode(target) == 0o600
     assert sorted(p.name for p in target.parent.iterdir()) == ["secret"]
+
+
+def test_write_private_from_many_threads_at_once_leaves_one_whole_file(tmp_path: Path) -> None:
+    target = tmp_path / "marker.json"
+    texts = [f"writer {n} " * 2000 for n in range(8)]
+
+    def write_often(text: str) -> None:
+        for _ in range(20):
+            write_private(target, text)
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(write_often, texts))
+    assert target.read_text(encoding="utf-8") in texts
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["marker.json"]
