@@ -861,6 +861,32 @@ class ServerSettings(_Section):
     )
 
 
+class ExecutionSettings(_Section):
+    """Where `index` runs its map work: in this process (the default) or on a Ray cluster."""
+
+    ray: bool = Field(
+        False, description="Run extraction's map work as Ray tasks (`index --ray`): a local Ray"
+        " when no cluster is named, else the cluster at `ray_address` or RAY_ADDRESS. Needs the"
+        " `graphrag-neo4j[ray]` extra.",
+    )
+    ray_address: str | None = Field(
+        None, description="The Ray cluster to join (`host:port` of `ray start --head`, or"
+        " `ray://host:10001`); empty = RAY_ADDRESS, else a local Ray on this machine.",
+    )
+    node_ip_address: str = Field(
+        "127.0.0.1", description="The address this driver gives Ray for itself; keep loopback"
+        " when every node runs on this machine.",
+    )
+    partition_chunks: int = Field(
+        64, ge=1, description="Chunks one Ray task parses and counts: what a worker holds"
+        " parsed at once.",
+    )
+    tasks_in_flight: int = Field(
+        8, ge=1, description="Ray tasks submitted and not yet collected: bounds what the"
+        " driver holds of their results.",
+    )
+
+
 class Settings(BaseSettings):
     """The whole configuration; build it with load_settings() or directly."""
 
@@ -877,6 +903,7 @@ class Settings(BaseSettings):
     search: SearchSettings = Field(default_factory=SearchSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
     eval: EvalSettings = Field(default_factory=EvalSettings)
+    execution: ExecutionSettings = Field(default_factory=ExecutionSettings)
     cache_dir: Path = Field(
         default_factory=_user_cache_dir,
         description="LLM response cache, embedding cache and downloaded models.",
