@@ -3,7 +3,7 @@
 # (1 CPU each, token auth, 127.0.0.1 only), `stop` both. Source `env` for what a driver needs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-action=${1:?usage: scripts/ray-cluster.sh start|stop|env}
+action=${1:?usage: scripts/ray-cluster.sh start|stop|env|kill-worker|start-worker}
 port=${GRAPHRAG_TEST_RAY_PORT:-29900}
 home="$PWD/.graphrag-test/ray"
 start_node() { RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=1 .venv/bin/python scripts/ray_loopback_node.py "$@"; }
@@ -21,6 +21,17 @@ node=(--node-ip-address 127.0.0.1 --num-cpus 1 --temp-dir "$temp" --disable-usag
 case "$action" in
   env)
     echo "export RAY_AUTH_MODE=token RAY_AUTH_TOKEN_PATH=$RAY_AUTH_TOKEN_PATH RAY_ADDRESS=$RAY_ADDRESS RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0"
+    ;;
+  kill-worker)
+    # The worker node's raylet and the workers and agents it started, killed by pid as a
+    # machine failing would: the head and its tasks live on.
+    raylet=$(pgrep -f -- "$temp/session_.*/sockets/raylet\.[0-9]+ " || true)
+    [ -n "$raylet" ] || { echo "no worker node is running" >&2; exit 1; }
+    kill -KILL $(pgrep -P "$raylet" || true) $raylet 2>/dev/null || true
+    echo "killed the worker node (raylet $raylet)"
+    ;;
+  start-worker)
+    start_node --address "$RAY_ADDRESS" "${node[@]}" > "$home/worker.log" 2>&1
     ;;
   start)
     mkdir -p "$home"
@@ -46,7 +57,7 @@ case "$action" in
     [ -z "${alive:-}" ] || kill -KILL $alive 2>/dev/null || true
     ;;
   *)
-    echo "usage: scripts/ray-cluster.sh start|stop|env" >&2
+    echo "usage: scripts/ray-cluster.sh start|stop|env|kill-worker|start-worker" >&2
     exit 2
     ;;
 esac

@@ -32,8 +32,10 @@ def connect(execution: ExecutionSettings) -> None:
     if ray.is_initialized():
         return
     address = ray_address(execution)
+    # A local Ray uses the cores this process may run on (`taskset` included), not the machine's.
+    cpus = None if address else len(os.sched_getaffinity(0))
     try:
-        ray.init(address=address, _node_ip_address=execution.node_ip_address,
+        ray.init(address=address, num_cpus=cpus, _node_ip_address=execution.node_ip_address,
                  include_dashboard=False, log_to_driver=False, configure_logging=False)
     except (ConnectionError, RuntimeError, ValueError) as exc:
         where = address or "a local Ray"
