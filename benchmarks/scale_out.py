@@ -47,7 +47,7 @@ PINNED = ("in-process", "ray-local")
 WORKER_TITLES = ("ray::IDLE", "ray::count_terms", "ray::weigh_statements",
                  "ray::extract_chunks", "ray::placed_triplets")
 WRITE_STAGE = "write graph"
-console = Console()
+console = Console(width=160)
 
 
 @dataclass

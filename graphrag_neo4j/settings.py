@@ -878,8 +878,8 @@ class ExecutionSettings(_Section):
         " when every node runs on this machine.",
     )
     partition_chunks: int = Field(
-        64, ge=1, description="Chunks one Ray task parses and counts: what a worker holds"
-        " parsed at once.",
+        64, ge=1, description="Most chunks (or texts to embed) one Ray task handles: what a"
+        " worker holds at once; fewer when that keeps every CPU of the cluster busy.",
     )
     tasks_in_flight: int = Field(
         8, ge=1, description="Ray tasks submitted and not yet collected: bounds what the"

@@ -14,7 +14,7 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
-from graphrag_neo4j.indexing.cluster.tasks import cluster_map, shared
+from graphrag_neo4j.indexing.cluster.tasks import cluster_map, part_size, shared
 from graphrag_neo4j.settings import ExecutionSettings, Settings
 
 BuildEmbeddings = Callable[[], Embeddings]
@@ -49,7 +49,7 @@ class ClusterEmbeddings(Embeddings):
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         """One vector per text, in order, from the cluster."""
-        size = self._execution.partition_chunks
+        size = part_size(len(texts), self._execution)
         parts = ((self._recipe, texts[start : start + size])
                  for start in range(0, len(texts), size))
         return [vector for part in cluster_map(embed_texts, parts, self._execution)

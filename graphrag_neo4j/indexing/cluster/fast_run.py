@@ -21,7 +21,7 @@ from graphrag_neo4j.indexing.cluster.fast_work import (
     weigh_statements,
 )
 from graphrag_neo4j.indexing.cluster.partial_counts import merged
-from graphrag_neo4j.indexing.cluster.tasks import cluster_map, shared
+from graphrag_neo4j.indexing.cluster.tasks import cluster_map, part_size, shared
 from graphrag_neo4j.indexing.extraction.fast.decisions import Decisions, EdgeWeights, TermCounts
 from graphrag_neo4j.indexing.extraction.fast.parsing import iter_parsed_texts
 from graphrag_neo4j.indexing.extraction.fast.streamed import corpus_scope
@@ -57,12 +57,13 @@ class ClusterCorpusRun:
         readable = [c for c in chunks if c.document_id not in refused]
         # One parser per task: the cluster's CPUs are its parallelism.
         one = settings.model_copy(update={"processes": 1})
-        parts = _partitions(readable, execution.partition_chunks)
+        size = part_size(len(readable), execution)
+        parts = _partitions(readable, size)
         counted = cluster_map(count_terms, ((one, cache_dir, part) for part in parts), execution,
                               None if on_chunk is None else lambda part: on_chunk(part.chunks))
         counts = merged(counted, TermCounts())
         kept = shared(counts.frequent(settings), execution)
-        parts = _partitions(readable, execution.partition_chunks)
+        parts = _partitions(readable, size)
         weighed = cluster_map(weigh_statements, ((one, cache_dir, part, kept) for part in parts),
                               execution)
         weights = merged(weighed, EdgeWeights(counts.frequent(settings), one))
@@ -84,7 +85,7 @@ class ClusterCorpusRun:
         readable = [c for c in chunks if c.document_id not in self.refused]
         items = self._items(readable)
         decisions = shared(self.decisions, self.execution)
-        size = self.execution.partition_chunks
+        size = part_size(len(items), self.execution)
         found = {e.chunk_id: e for part in cluster_map(
             extract_chunks,
             ((decisions, self.cache_dir, items[start : start + size])

@@ -36,6 +36,16 @@ def cluster_map(
         yield _collected(ray.get(pending.popleft()), on_result)
 
 
+def part_size(items: int, execution: ExecutionSettings) -> int:
+    """Items per task: `execution.partition_chunks`, or fewer so that `items` keep every CPU
+    of the cluster busy."""
+    import ray
+
+    connect(execution)
+    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]
+    return max(1, min(execution.partition_chunks, -(-items // cpus)))
+
+
 def shared(value: object, execution: ExecutionSettings) -> Any:
     """`value` put once into the cluster's object store: tasks given the reference read it
     without the driver sending it again with each."""

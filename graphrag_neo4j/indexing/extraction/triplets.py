@@ -95,9 +95,9 @@ class TripletExtraction:
         execution = self.services.settings.execution
         if not execution.ray:
             return placed_triplets(work, advance)
-        from graphrag_neo4j.indexing.cluster.tasks import cluster_map
+        from graphrag_neo4j.indexing.cluster.tasks import cluster_map, part_size
 
-        size = execution.partition_chunks  # documents per task: passages are a chunk or two
+        size = part_size(len(work), execution)  # documents per task: a passage is a chunk or two
         parts = [work[start : start + size] for start in range(0, len(work), size)]
         return [extraction for found in cluster_map(
             placed_triplets, ((part,) for part in parts), execution,
