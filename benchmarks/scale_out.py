@@ -187,7 +187,8 @@ def child(kind: str, corpus: str, passages: int, folder: Path, kill: str = "") -
                             text=True)
     if kill == "worker":
         _kill_worker_when_busy(proc)
-    if kill == "driver" and _kill_when_a_batch_is_written(proc):
+    killed = kill == "driver" and _kill_when_a_batch_is_written(proc, passages)
+    if killed:
         proc = subprocess.Popen([*command, "resume"], env=env, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
     out, err = proc.communicate()
@@ -195,7 +196,10 @@ def child(kind: str, corpus: str, passages: int, folder: Path, kill: str = "") -
     if proc.returncode != 0 or not lines:
         tail = (err.strip().splitlines() or ["no output"])[-1]
         return Run(kind, corpus, error=f"exit {proc.returncode}: {tail}")
-    return Run(**json.loads(lines[-1]))
+    run = Run(**json.loads(lines[-1]))
+    if kill == "driver" and not killed:
+        run.error = "the run ended before a batch could be killed: give it more passages"
+    return run
 
 
 def _models_dir() -> Path:
@@ -216,15 +220,16 @@ def _kill_worker_when_busy(proc: subprocess.Popen[str]) -> None:
         time.sleep(0.05)
 
 
-def _kill_when_a_batch_is_written(proc: subprocess.Popen[str]) -> bool:
-    """SIGKILL the run once some document is indexed whole and some is not; whether it was."""
+def _kill_when_a_batch_is_written(proc: subprocess.Popen[str], documents: int) -> bool:
+    """SIGKILL the run once some but not all of its `documents` are indexed whole; whether it
+    was (a run of one batch is never killed)."""
     from graphrag_neo4j.settings import load_settings
     from graphrag_neo4j.store import Store
 
     with Store.connect(load_settings().neo4j) as store:
         while proc.poll() is None:
             rows = store.read("indexing/list_documents", skip=0, limit=10_000_000)
-            if any(row["complete"] for row in rows):
+            if 0 < sum(row["complete"] for row in rows) < documents:
                 proc.kill()
                 proc.wait()
                 console.print(f"killed the driver with {sum(r['complete'] for r in rows)} of"
@@ -235,7 +240,9 @@ def _kill_when_a_batch_is_written(proc: subprocess.Popen[str]) -> bool:
 
 
 def _cluster(action: str) -> None:
-    subprocess.run([str(CLUSTER), action], check=True, capture_output=True)
+    done = subprocess.run([str(CLUSTER), action], check=False, capture_output=True, text=True)
+    if done.returncode != 0:
+        console.print(f"ray-cluster.sh {action}: exit {done.returncode} {done.stderr.strip()}")
 
 
 def equality(args: argparse.Namespace, folder: Path) -> Table:
