@@ -13,6 +13,7 @@ import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from graphrag_neo4j.indexing.cluster.fast_work import (
     Item,
@@ -36,6 +37,7 @@ class ClusterCorpusRun:
     """What pass 1 decided over the input on the cluster, and the input's readable chunks."""
 
     decisions: Decisions
+    shared_decisions: Any  # the decisions in the cluster's object store, put there once
     by_document: Mapping[str, Sequence[Chunk]]  # readable chunks, per document, in order
     refused: Mapping[str, str]  # document id -> why it was not parsed (its language)
     scope: list[ChunkExtraction]
@@ -72,7 +74,8 @@ class ClusterCorpusRun:
         by_document: dict[str, list[Chunk]] = {}
         for chunk in readable:
             by_document.setdefault(chunk.document_id, []).append(chunk)
-        return cls(decisions, by_document, dict(refused), scope, cache_dir, execution)
+        return cls(decisions, shared(decisions, execution), by_document, dict(refused), scope,
+                   cache_dir, execution)
 
     def covers(self, chunks: Sequence[Chunk]) -> bool:
         """Whether every one of `chunks` was in the input this run decided over."""
@@ -84,11 +87,10 @@ class ClusterCorpusRun:
         """Pass 2 on the cluster: the extraction of each of `chunks`."""
         readable = [c for c in chunks if c.document_id not in self.refused]
         items = self._items(readable)
-        decisions = shared(self.decisions, self.execution)
         size = part_size(len(items), self.execution)
         found = {e.chunk_id: e for part in cluster_map(
             extract_chunks,
-            ((decisions, self.cache_dir, items[start : start + size])
+            ((self.shared_decisions, self.cache_dir, items[start : start + size])
              for start in range(0, len(items), size)),
             self.execution) for e in part}
         return [found[c.id] if c.document_id not in self.refused
