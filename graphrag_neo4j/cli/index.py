@@ -12,12 +12,12 @@ from rich.text import Text
 
 from graphrag_neo4j.cli.budget_options import MaxCost, MaxLLMCalls
 from graphrag_neo4j.cli.estimate_output import index_estimate
+from graphrag_neo4j.cli.ray_option import RayOption, run_settings
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.extraction.registry import (
     check_extraction_method,
     extraction_method_names,
 )
-from graphrag_neo4j.settings import Settings, load_settings
 
 console = Console(stderr=True)
 out = Console()
@@ -56,10 +56,7 @@ def index_command(
         str | None,
         typer.Option(help="I/N: index only shard I of N (N workers, same inputs, one Neo4j)."),
     ] = None,
-    ray: Annotated[
-        bool, typer.Option(help="Run extraction on Ray: the cluster of execution.ray_address or"
-                           " RAY_ADDRESS, else a local Ray (needs graphrag-neo4j[ray]).")
-    ] = False,
+    ray: RayOption = False,
 ) -> None:
     """Index documents (LLM extraction) or a pre-extracted triplet corpus into Neo4j."""
     from graphrag_neo4j.engine import GraphRAG
@@ -76,7 +73,8 @@ def index_command(
         raise InputError("Nothing to index: give files or folders, or --triplets FILE.")
     part = parse_shard(shard) if shard is not None else None
     budget = Budget(max_cost, max_llm_calls)
-    with GraphRAG(_run_settings(ray), console=console, no_cache=no_cache, budget=budget) as rag:
+    settings = run_settings(ray)
+    with GraphRAG(settings=settings, console=console, no_cache=no_cache, budget=budget) as rag:
         if part is not None:
             console.print(f"Shard {part}: indexing the documents whose id hashes to it.")
         if triplets is not None:
@@ -93,15 +91,6 @@ def index_command(
         if rag.llm_in_use:
             console.print(rag.llm.usage_table())
         console.print(_counts_table(rag.counts()))
-
-
-def _run_settings(ray: bool) -> Settings:
-    """The settings file's and environment's, with Ray turned on by `--ray`."""
-    settings = load_settings()
-    if not ray:
-        return settings
-    execution = settings.execution.model_copy(update={"ray": True})
-    return settings.model_copy(update={"execution": execution})
 
 
 def _counts_table(counts: dict[str, int]) -> Table:

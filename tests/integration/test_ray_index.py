@@ -48,7 +48,8 @@ def _fast_graph(store: Store, settings: Settings, docs: list[Path], cache: Path,
     store.run_autocommit("delete_all")
     with _rag(settings, cache, ray, method="fast") as rag:
         rag.index(docs)
-    return graph_parts(store)
+        rag.build_communities(reports="none")  # summaries embedded on the workers with Ray
+        return {**graph_parts(store), "counts": rag.counts()}
 
 
 def test_fast_and_triplets_on_ray_write_the_graph_of_one_run(
@@ -58,7 +59,7 @@ def test_fast_and_triplets_on_ray_write_the_graph_of_one_run(
     one = _fast_graph(store, settings, docs, tmp_path / "cache-one", ray=False)
     on_ray = _fast_graph(store, settings, docs, tmp_path / "cache-ray", ray=True)
     assert [m[:3] for m in one["merges"]] == [("Marley", "Jacob Marley", "alias")]
-    assert len(one["relations"]) > 10
+    assert len(one["relations"]) > 10 and one["counts"]["communities"] > 0
     assert on_ray == one
     corpus = nano_root / "milvus_nano" / "nano_dataset.json"
     graphs = []
