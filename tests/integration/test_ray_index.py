@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +19,18 @@ from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 from tests.integration.ray_processes import TASK_PREFIX, cluster_address, kill_first, titled
 from tests.integration.test_fast_shards import TEXTS, graph_parts
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("ray_driver")]
 PASS_ONE = tuple(TASK_PREFIX + name for name in ("count_terms", "weigh_statements"))
+
+
+@pytest.fixture(scope="module")
+def ray_driver() -> Iterator[None]:
+    """This process joins the cluster as a driver for these tests only: later tests fork
+    spaCy workers, which a process with Ray's threads should not do."""
+    yield
+    import ray
+
+    ray.shutdown()
 
 
 def _rag(settings: Settings, cache: Path, ray: bool, **extraction: Any) -> GraphRAG:
