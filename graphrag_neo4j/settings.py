@@ -874,8 +874,9 @@ class ExecutionSettings(_Section):
         " `ray://host:10001`); empty = RAY_ADDRESS, else a local Ray on this machine.",
     )
     node_ip_address: str = Field(
-        "127.0.0.1", description="The address this driver gives Ray for itself; keep loopback"
-        " when every node runs on this machine.",
+        "127.0.0.1", description="The address this driver gives Ray for itself. Loopback keeps a"
+        " local Ray, or a cluster at a loopback address, on 127.0.0.1; for a cluster on other"
+        " machines Ray replaces it with this machine's network address.",
     )
     partition_chunks: int = Field(
         64, ge=1, description="Most chunks (or texts to embed) one Ray task handles: what a"
