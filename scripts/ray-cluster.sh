@@ -50,7 +50,7 @@ case "$action" in
     [ -z "$pids$children" ] && exit 0
     kill -TERM $children $pids 2>/dev/null || true
     for _ in $(seq 20); do
-      alive=$(for pid in $children $pids; do kill -0 "$pid" 2>/dev/null && echo "$pid"; done)
+      alive=$(for pid in $children $pids; do kill -0 "$pid" 2>/dev/null && echo "$pid"; done || true)
       [ -z "$alive" ] && break
       sleep 0.5
     done
