@@ -121,10 +121,21 @@ class GraphRAG:
                 resolved = resolve_embeddings(self.settings)
                 self.console.print(Text(f"Embedder: {resolved.description}"))
                 model = resolved.source
+            if self.settings.execution.ray:
+                model = self._cluster_embeddings()
             self._embedder = EmbeddingCaller(
                 model, self.settings.embedding, self.settings.cache_dir, no_cache=self.no_cache
             )
         return self._embedder
+
+    def _cluster_embeddings(self) -> Embeddings:
+        """The embedder run by Ray tasks: each worker builds it from the settings (or receives
+        the one given to this engine) once."""
+        from graphrag_neo4j.indexing.cluster.embeddings import ClusterEmbeddings
+
+        if self._embeddings is None:
+            return ClusterEmbeddings.from_settings(self.settings)
+        return ClusterEmbeddings.of(self._embeddings, self.settings.execution)
 
     async def aensure_schema(self) -> int:
         """Apply constraints and indexes sized for the embedder (once per instance)."""

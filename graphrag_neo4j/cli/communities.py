@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from graphrag_neo4j.cli.budget_options import MaxCost, MaxLLMCalls
+from graphrag_neo4j.cli.ray_option import RayOption, run_settings
 from graphrag_neo4j.errors import InputError
 
 console = Console(stderr=True)
@@ -42,6 +43,7 @@ def communities_command(
     as_json: Annotated[bool, typer.Option("--json", help="With --estimate: JSON.")] = False,
     max_cost: MaxCost = None,
     max_llm_calls: MaxLLMCalls = None,
+    ray: RayOption = False,
 ) -> None:
     """Show communities per level and the largest ones; --build runs Leiden and the reports."""
     from graphrag_neo4j.cli.estimate_output import communities_estimate
@@ -54,7 +56,8 @@ def communities_command(
     budget = Budget(max_cost, max_llm_calls)
     if budget.active and not build:
         raise InputError("--max-cost and --max-llm-calls limit a build: add --build.")
-    with GraphRAG(console=console, no_cache=no_cache, budget=budget) as rag:
+    settings = run_settings(ray)
+    with GraphRAG(settings=settings, console=console, no_cache=no_cache, budget=budget) as rag:
         if build:
             stats = rag.build_communities(reports="none" if no_reports else reports)
             console.print(stats.table())

@@ -12,6 +12,7 @@ from rich.text import Text
 
 from graphrag_neo4j.cli.budget_options import MaxCost, MaxLLMCalls
 from graphrag_neo4j.cli.estimate_output import index_estimate
+from graphrag_neo4j.cli.ray_option import RayOption, run_settings
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.extraction.registry import (
     check_extraction_method,
@@ -57,6 +58,7 @@ def index_command(
         str | None,
         typer.Option(help="I/N: index only shard I of N (N workers, same inputs, one Neo4j)."),
     ] = None,
+    ray: RayOption = False,
 ) -> None:
     """Index documents (LLM extraction) or a pre-extracted triplet corpus into Neo4j."""
     from graphrag_neo4j.engine import GraphRAG
@@ -73,7 +75,8 @@ def index_command(
         raise InputError("Nothing to index: give files or folders, or --triplets FILE.")
     part = parse_shard(shard) if shard is not None else None
     budget = Budget(max_cost, max_llm_calls)
-    with GraphRAG(console=console, no_cache=no_cache, budget=budget) as rag:
+    settings = run_settings(ray)
+    with GraphRAG(settings=settings, console=console, no_cache=no_cache, budget=budget) as rag:
         if part is not None:
             console.print(f"Shard {part}: indexing the documents whose id hashes to it.")
         if triplets is not None:

@@ -62,7 +62,7 @@ def _writers(docs: Path, shards: list[str], tmp_path: Path) -> None:
     run_writers(WRITER, docs, shards, tmp_path, timeout=300)
 
 
-def _graph(store: Store) -> dict[str, Any]:
+def graph_parts(store: Store) -> dict[str, Any]:
     return {
         "entities": sorted((e["name"], e["type"]) for e in
                            store.read("indexing/list_entities", skip=0, limit=10_000)),
@@ -89,12 +89,12 @@ def test_two_fast_shards_at_once_write_the_graph_of_one_run(
 ) -> None:
     docs = _docs(tmp_path)
     _writers(docs, ["all"], tmp_path / "one")
-    one = _graph(store)
+    one = graph_parts(store)
     halves = [[d for d, _ in one["documents"] if Shard(i, 2).holds(d)] for i in (1, 2)]
     assert all(halves), "each shard must get documents for the test to mean anything"
     store.run_autocommit("delete_all")
     _writers(docs, ["1/2", "2/2"], tmp_path / "two")
-    two = _graph(store)
+    two = graph_parts(store)
     assert len(one["documents"]) == len(TEXTS) and all(done for _, done in one["documents"])
     assert [m[:3] for m in one["merges"]] == [("Marley", "Jacob Marley", "alias")]
     assert ("Scrooge", "person") in one["entities"], "a name alone in a document is no alias"

@@ -52,6 +52,19 @@ def extractions_from_triplets(
     return list(extractions.values())
 
 
+def placed_triplets(
+    work: Sequence[tuple[Sequence[Chunk], Sequence[tuple[str, str, str]]]],
+    advance: Advance | None = None,
+) -> list[ChunkExtraction]:
+    """The extractions of each (document's chunks, its triplets), one document after another."""
+    extractions = []
+    for chunks, triplets in work:
+        extractions += extractions_from_triplets(chunks, triplets)
+        if advance is not None:
+            advance(len(chunks))
+    return extractions
+
+
 @dataclass
 class TripletExtraction:
     """The subject-predicate-object triplets each passage brings, as untyped mentions; no LLM."""
@@ -71,7 +84,6 @@ class TripletExtraction:
 
     async def extract(self, batch: Batch, advance: Advance) -> list[ChunkExtraction]:
         """Each document's triplets placed in the chunk that names them."""
-        extractions = []
         for document in batch.documents:
             if document.id not in batch.triplets:
                 raise InputError(
@@ -79,10 +91,18 @@ class TripletExtraction:
                     "passages with their own (`graphrag-neo4j index --triplets FILE.jsonl`); "
                     "index plain documents with another method."
                 )
-            chunks = batch.chunks[document.id]
-            extractions += extractions_from_triplets(chunks, batch.triplets.get(document.id, []))
-            advance(len(chunks))
-        return extractions
+        work = [(batch.chunks[d.id], batch.triplets[d.id]) for d in batch.documents]
+        execution = self.services.settings.execution
+        if not execution.ray:
+            return placed_triplets(work, advance)
+        from graphrag_neo4j.indexing.cluster.tasks import cluster_map, part_size
+
+        size = part_size(len(work), execution)  # documents per task: a passage is a chunk or two
+        parts = [work[start : start + size] for start in range(0, len(work), size)]
+        return [extraction for found in cluster_map(
+            placed_triplets, ((part,) for part in parts), execution,
+            lambda found: advance(len(found)))
+            for extraction in found]
 
     def estimate(
         self, chunks: Sequence[Chunk], profile: ModelProfile  # noqa: ARG002 (no model call)

@@ -20,6 +20,7 @@ from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction
 from graphrag_neo4j.llm.costs.estimate import StageEstimate
 
 if TYPE_CHECKING:
+    from graphrag_neo4j.indexing.cluster.fast_run import ClusterCorpusRun
     from graphrag_neo4j.indexing.extraction.fast.streamed import CorpusRun
     from graphrag_neo4j.llm.costs.profile import ModelProfile
 
@@ -32,7 +33,7 @@ class FastExtraction:
 
     services: IndexingServices
     # What the run's whole input decided (pass 1), read by each batch (pass 2).
-    _run: CorpusRun | None = None
+    _run: CorpusRun | ClusterCorpusRun | None = None
     _language: str = "en"  # the spaCy pipeline's, read when it loads
     name = "fast"
     description = (
@@ -83,7 +84,7 @@ class FastExtraction:
         (alias folding decides over them)."""
         return [] if self._run is None else self._run.scope
 
-    async def _decide(self, batch: Batch, advance: Advance) -> CorpusRun:
+    async def _decide(self, batch: Batch, advance: Advance) -> CorpusRun | ClusterCorpusRun:
         # Imported here: the registry is read by every CLI command, spaCy only by runs.
         from graphrag_neo4j.indexing.extraction.fast.extraction import in_own_thread
         from graphrag_neo4j.indexing.extraction.fast.nlp_model import (
@@ -96,6 +97,15 @@ class FastExtraction:
         every = batch.corpus_chunks
         self._language = await asyncio.to_thread(pipeline_language)
         refused = _refusal_reasons(batch, self._language)
+        if settings.execution.ray:
+            from graphrag_neo4j.indexing.cluster.fast_run import ClusterCorpusRun
+
+            on_cluster = await asyncio.to_thread(
+                ClusterCorpusRun.decided, every, refused, settings.extraction.fast,
+                settings.cache_dir, settings.extraction.max_name_words, settings.execution,
+                advance)
+            advance(sum(1 for c in every if c.document_id in refused))
+            return on_cluster
         # spaCy is loaded only if some chunk's parse is not cached (a warm re-run never loads it).
         run = await in_own_thread(
             CorpusRun.decided, load_pipeline, every, refused, settings.extraction.fast,

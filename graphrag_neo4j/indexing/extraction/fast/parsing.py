@@ -59,6 +59,18 @@ def parse_chunks(
     return [terms for window in windows for _, terms in window]
 
 
+def parse_texts(
+    load_nlp: NlpLoader,
+    pairs: Sequence[tuple[str, str]],
+    settings: FastExtractionSettings,
+    cache: ParseCache | None = None,
+) -> list[ChunkTerms]:
+    """The terms of each (chunk id, text to parse), in order: read from `cache`, else parsed
+    (as `settings.processes` says) and stored; texts as `iter_parsed_texts` gives them."""
+    with _Parser(load_nlp, settings) as parse:
+        return [terms for _, terms in _parsed_window(list(pairs), parse, settings, None, cache)]
+
+
 def parsed_windows(
     load_nlp: NlpLoader,
     chunks: Sequence[Chunk],

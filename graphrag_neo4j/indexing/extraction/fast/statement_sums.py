@@ -38,15 +38,33 @@ class StatementSums:
     def add(self, statement: Statement, weight: float) -> None:
         """Add `weight` to the statement's sum (both its keys must be known)."""
         source, predicate, target = statement
-        predicate_id = self._predicate_ids.setdefault(predicate, len(self._predicates))
-        if predicate_id == len(self._predicates):
-            self._predicates.append(predicate)
+        predicate_id = self._predicate_id(predicate)
         pairs, predicates, weights = self._pending
         pairs.append(self._key_ids[source] * len(self._keys) + self._key_ids[target])
         predicates.append(predicate_id)
         weights.append(weight)
         if len(pairs) >= FLUSH_EVERY:
             self._flush()
+
+    def merge(self, other: StatementSums) -> None:
+        """Add the sums of `other`, summed over later chunks of the same input (the same keys):
+        the partial sums of a partitioned run."""
+        if other._keys != self._keys:
+            raise ValueError("statement sums over different keys cannot be merged")
+        other._flush()
+        ids = [self._predicate_id(predicate) for predicate in other._predicates]
+        pairs, predicates, weights = other._summed
+        held_pairs, held_predicates, held_weights = self._pending
+        held_pairs.extend(pairs.tolist())
+        held_predicates.extend(np.asarray(ids, dtype=np.int64)[predicates].tolist())
+        held_weights.extend(weights.tolist())
+        self._flush()
+
+    def _predicate_id(self, predicate: str) -> int:
+        predicate_id = self._predicate_ids.setdefault(predicate, len(self._predicates))
+        if predicate_id == len(self._predicates):
+            self._predicates.append(predicate)
+        return predicate_id
 
     def __len__(self) -> int:
         self._flush()

@@ -74,7 +74,7 @@ class CorpusRun:
         finally:
             cache.close()
         decisions = Decisions.made(counts, weights)
-        scope = _scope(decisions, weights.by_document, readable, max_name_words)
+        scope = corpus_scope(decisions, weights.by_document, readable, max_name_words)
         return cls(decisions, keys, dict(refused), scope, cache_dir)
 
     def covers(self, chunks: Sequence[Chunk]) -> bool:
@@ -102,7 +102,7 @@ class CorpusRun:
         return result
 
 
-def _scope(
+def corpus_scope(
     decisions: Decisions,
     by_document: Mapping[str, set[str]],
     chunks: Sequence[Chunk],

@@ -1,0 +1,352 @@
+"""`index --ray` on a two-node Ray cluster against one in-process run, side by side.
+
+  .venv/bin/python benchmarks/scale_out.py --reset [--passages N] [--sizes A B] [--no-book]
+
+Needs the test Neo4j (the GRAPHRAG_NEO4J__* variables, as for the tests; every run wipes the
+graph, hence --reset); starts and stops its own Ray cluster (scripts/ray-cluster.sh: a head and
+a worker node, 1 CPU each, on 127.0.0.1). Every run is a process of its own with an empty
+cache folder (only model files shared), so nothing owes to an earlier run's parses. Prints:
+- equality: the book and 2Wiki (fast) and MuSiQue (--triplets) on the cluster against one
+  in-process run: entity names and types, relations with weights and chunks, merges, counts
+  (communities included), as one digest each;
+- speed: 2Wiki fast words/s in process under `taskset -c 0`, on a local Ray under
+  `taskset -c 0` (Ray's cost on one core), and on the two-node cluster;
+- memory: each Ray worker's peak RSS at two sizes of 2Wiki;
+- fault: the worker node killed by pid mid-run; the run completes and the digest is the same.
+Timing figures mean something only on otherwise idle cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+BOOK = ROOT / "sample" / "a_christmas_carol.txt"
+WIKI = DATA / "2wiki" / "corpus.jsonl"
+MUSIQUE = DATA / "musique" / "corpus.jsonl"
+CLUSTER = ROOT / "scripts" / "ray-cluster.sh"
+KINDS = ("in-process", "ray-local", "ray-cluster")
+# Run pinned to the first core: the single-core baseline and Ray's cost on one node.
+PINNED = ("in-process", "ray-local")
+# Ray's titles of worker processes that run tasks (its agents have others).
+WORKER_TITLES = ("ray::IDLE", "ray::count_terms", "ray::weigh_statements",
+                 "ray::extract_chunks", "ray::placed_triplets")
+WRITE_STAGE = "write graph"
+console = Console(width=160)
+
+
+@dataclass
+class Run:
+    """One index run: what it read, how long it took, what it wrote, what it held."""
+
+    kind: str
+    corpus: str
+    words: int = 0
+    seconds: float = 0.0
+    digest: str = ""
+    counts: dict[str, int] = field(default_factory=dict)
+    driver_rss_mb: float = 0.0
+    worker_rss_mb: float = 0.0  # the largest peak of the run's Ray worker processes
+    stages: dict[str, float] = field(default_factory=dict)  # seconds per stage of the summary
+    error: str = ""
+
+    @property
+    def words_per_second(self) -> float:
+        return self.words / self.seconds if self.seconds else 0.0
+
+    @property
+    def write_rate(self) -> float:
+        """Entities and relations written per second of the one writer's "write graph" stage."""
+        seconds = self.stages.get(WRITE_STAGE, 0.0)
+        rows = self.counts.get("entities", 0) + self.counts.get("relations", 0)
+        return rows / seconds if seconds else 0.0
+
+
+def corpus_paths(corpus: str, passages: int, folder: Path) -> tuple[list[Path], bool]:
+    """The files of a corpus (2Wiki and MuSiQue: their first `passages` records); whether they
+    are a triplet corpus."""
+    if corpus == "book":
+        return [BOOK], False
+    source = WIKI if corpus.startswith("2wiki") else MUSIQUE
+    out = folder / f"{corpus}-{passages}.jsonl"
+    with source.open(encoding="utf-8") as lines, out.open("w", encoding="utf-8") as sink:
+        for number, line in enumerate(lines):
+            if number >= passages:
+                break
+            sink.write(line)
+    return [out], corpus == "musique"
+
+
+def graph_digest(rag: Any) -> tuple[str, dict[str, int]]:
+    """One digest of what the runs must agree on, and the graph's counts."""
+    store = rag.store
+    parts = {
+        "entities": sorted((e["name"], e["type"]) for e in
+                           store.read("indexing/list_entities", skip=0, limit=10_000_000)),
+        "relations": sorted((r["source"], r["predicate"], r["target"], r["weight"],
+                             sorted(r["chunk_ids"]))
+                            for r in store.read("interop/export_relations")),
+        "merges": sorted((m["from_name"], m["into_name"], m["decided_by"], m["reason"])
+                         for m in store.read("indexing/list_merges")),
+        "counts": rag.counts(),
+    }
+    text = json.dumps(parts, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16], parts["counts"]
+
+
+def one_run(kind: str, corpus: str, passages: int, folder: Path, resume: bool = False) -> Run:
+    """Index one corpus in this process, as `kind` says, and build its communities; on an
+    empty graph, or (`resume`) on what a killed run of the same command wrote."""
+    from graphrag_neo4j.engine import GraphRAG
+    from graphrag_neo4j.settings import load_settings
+
+    run = Run(kind, corpus)
+    paths, triplets = corpus_paths(corpus, passages, folder)
+    settings = load_settings(extraction={"method": "fast"})
+    execution = settings.execution.model_copy(update={
+        "ray": kind != "in-process",
+        "ray_address": os.environ.get("RAY_ADDRESS") if kind == "ray-cluster" else None})
+    settings = settings.model_copy(update={"execution": execution})
+    if kind == "ray-local":
+        os.environ.pop("RAY_ADDRESS", None)
+    with GraphRAG(settings, console=Console(stderr=True, quiet=True)) as rag:
+        if not resume:
+            rag.store.run_autocommit("delete_all")
+        rag.run(rag.aensure_schema())
+        started = time.perf_counter()
+        if triplets:
+            rag.index_triplets(paths[0])
+            run.words = sum(len(json.loads(line)["text"].split())
+                            for line in paths[0].read_text(encoding="utf-8").splitlines())
+        else:
+            stats, loaded = rag.index(paths, method="fast")
+            run.words = sum(len(d.text.split()) for d in loaded.documents)
+            run.stages = dict(stats.stage_seconds)
+        run.seconds = time.perf_counter() - started
+        rag.build_communities(reports="none")
+        run.digest, run.counts = graph_digest(rag)
+    run.driver_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    run.worker_rss_mb = max((_peak_rss_mb(pid) for pid in _titled(WORKER_TITLES)), default=0.0)
+    return run
+
+
+def _titled(titles: tuple[str, ...]) -> list[int]:
+    """This user's processes whose title is one of `titles`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and entry.stat().st_uid == os.getuid():
+                title = (entry / "cmdline").read_bytes().split(b"\0")[0].decode().strip()
+                if title in titles:
+                    found.append(int(entry.name))
+        except (OSError, UnicodeDecodeError):
+            continue
+    return found
+
+
+def _peak_rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def child(kind: str, corpus: str, passages: int, folder: Path, kill: str = "") -> Run:
+    """`one_run` in a process of its own (pinned to core 0 for the single-core kinds), with an
+    empty cache folder; `kill` "worker" kills the cluster's worker node once its tasks run,
+    "driver" kills this run once a batch is written and starts it again."""
+    for pid in _titled(("ray::IDLE",)):  # fresh workers: their peak RSS is this run's
+        os.kill(pid, 9)
+    cache = Path(tempfile.mkdtemp(dir=folder, prefix=f"cache-{kind}-"))
+    models = _models_dir()
+    if models.is_dir():
+        (cache / "models").symlink_to(models, target_is_directory=True)
+    command = [sys.executable, __file__, "--one", kind, corpus, str(passages), str(folder)]
+    if kind in PINNED:
+        command = ["taskset", "-c", "0", *command]
+    env = {**os.environ, "GRAPHRAG_CACHE_DIR": str(cache)}
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    if kill == "worker":
+        _kill_worker_when_busy(proc)
+    killed = kill == "driver" and _kill_when_a_batch_is_written(proc, passages)
+    if killed:
+        proc = subprocess.Popen([*command, "resume"], env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+    out, err = proc.communicate()
+    lines = [line for line in out.splitlines() if line.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        tail = (err.strip().splitlines() or ["no output"])[-1]
+        return Run(kind, corpus, error=f"exit {proc.returncode}: {tail}")
+    run = Run(**json.loads(lines[-1]))
+    if kill == "driver" and not killed:
+        run.error = "the run ended before a batch could be killed: give it more passages"
+    return run
+
+
+def _models_dir() -> Path:
+    from graphrag_neo4j.settings import load_settings
+
+    return load_settings().cache_dir / "models"
+
+
+def _kill_worker_when_busy(proc: subprocess.Popen[str]) -> None:
+    """Kill the worker node once a pass-1 task runs (the run has work on it to lose)."""
+    while proc.poll() is None:
+        if _titled(("ray::count_terms", "ray::weigh_statements")):
+            time.sleep(1.0)
+            done = subprocess.run([str(CLUSTER), "kill-worker"], capture_output=True, text=True,
+                                  check=False)
+            console.print(done.stdout.strip() or done.stderr.strip())
+            return
+        time.sleep(0.05)
+
+
+def _kill_when_a_batch_is_written(proc: subprocess.Popen[str], documents: int) -> bool:
+    """SIGKILL the run once some but not all of its `documents` are indexed whole; whether it
+    was (a run of one batch is never killed)."""
+    from graphrag_neo4j.settings import load_settings
+    from graphrag_neo4j.store import Store
+
+    with Store.connect(load_settings().neo4j) as store:
+        while proc.poll() is None:
+            rows = store.read("indexing/list_documents", skip=0, limit=10_000_000)
+            if 0 < sum(row["complete"] for row in rows) < documents:
+                proc.kill()
+                proc.wait()
+                console.print(f"killed the driver with {sum(r['complete'] for r in rows)} of"
+                              f" {len(rows)} documents indexed")
+                return True
+            time.sleep(0.2)
+    return False
+
+
+def _cluster(action: str) -> None:
+    done = subprocess.run([str(CLUSTER), action], check=False, capture_output=True, text=True)
+    if done.returncode != 0:
+        console.print(f"ray-cluster.sh {action}: exit {done.returncode} {done.stderr.strip()}")
+
+
+def equality(args: argparse.Namespace, folder: Path) -> Table:
+    table = Table("corpus", "words", "in-process", "Ray, 2 nodes", "same graph",
+                  title="Equality: one in-process run against the two-node cluster")
+    corpora = (["book"] if args.book else []) + ["2wiki", "musique"]
+    for corpus in corpora:
+        one = child("in-process", corpus, args.passages, folder)
+        two = child("ray-cluster", corpus, args.passages, folder)
+        same = bool(one.digest) and one.digest == two.digest
+        table.add_row(corpus, f"{one.words:,}", _graph(one), _graph(two),
+                      "yes" if same else "NO")
+    return table
+
+
+def _graph(run: Run) -> str:
+    if run.error:
+        return run.error[:80]
+    counts = run.counts
+    return (f"{counts.get('entities', 0):,} ent, {counts.get('relations', 0):,} rel, "
+            f"{counts.get('communities', 0):,} comm, {run.digest}")
+
+
+def speed(args: argparse.Namespace, folder: Path) -> Table:
+    table = Table("run", "words", "seconds", "words/s", "vs in-process", "driver RSS MB",
+                  "worker peak RSS MB", "graph rows/s written",
+                  title=f"2Wiki fast, {args.passages:,} passages")
+    runs = [child(kind, "2wiki", args.passages, folder) for kind in KINDS]
+    base = runs[0].words_per_second
+    console.print({run.kind: {k: round(v, 1) for k, v in run.stages.items()} for run in runs})
+    for run in runs:
+        ratio = f"{run.words_per_second / base:.2f}x" if base and not run.error else "-"
+        table.add_row(run.kind + (" (taskset -c 0)" if run.kind in PINNED else ", 2 nodes"),
+                      f"{run.words:,}", f"{run.seconds:.1f}", f"{run.words_per_second:,.0f}",
+                      ratio if not run.error else run.error[:60], f"{run.driver_rss_mb:.0f}",
+                      f"{run.worker_rss_mb:.0f}", f"{run.write_rate:,.0f}")
+    return table
+
+
+def memory(args: argparse.Namespace, folder: Path) -> Table:
+    table = Table("passages", "words", "worker peak RSS MB", "driver RSS MB",
+                  title="Ray workers' peak RSS by corpus size (2Wiki fast, 2 nodes)")
+    for size in args.sizes:
+        run = child("ray-cluster", "2wiki", size, folder)
+        table.add_row(f"{size:,}", f"{run.words:,}", f"{run.worker_rss_mb:.0f}",
+                      f"{run.driver_rss_mb:.0f}" if not run.error else run.error[:60])
+    return table
+
+
+def fault(args: argparse.Namespace, folder: Path) -> Table:
+    table = Table("run", "seconds", "graph", "same graph",
+                  title="Faults on the two-node cluster (2Wiki fast)")
+    one = child("in-process", "2wiki", args.passages, folder)
+    runs = {"in-process": one}
+    runs["worker node killed mid-run"] = child("ray-cluster", "2wiki", args.passages, folder,
+                                               kill="worker")
+    _cluster("start-worker")
+    runs["driver killed after a batch, run again"] = child("ray-cluster", "2wiki",
+                                                           args.passages, folder, kill="driver")
+    for name, run in runs.items():
+        table.add_row(name, f"{run.seconds:.1f}", _graph(run),
+                      "yes" if one.digest and run.digest == one.digest else "NO")
+    return table
+
+
+SECTIONS = {"equality": equality, "speed": speed, "memory": memory, "fault": fault}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--reset", action="store_true", help="wipe the graph (required)")
+    parser.add_argument("--passages", type=int, default=6119,
+                        help="2Wiki and MuSiQue passages for equality, speed and fault")
+    parser.add_argument("--sizes", type=int, nargs=2, default=[2000, 6119],
+                        help="2Wiki passages of the two memory runs")
+    parser.add_argument("--no-book", dest="book", action="store_false",
+                        help="leave the book out of the equality runs")
+    parser.add_argument("--only", nargs="+", choices=list(SECTIONS), default=list(SECTIONS),
+                        help="the sections to run (default: all)")
+    parser.add_argument("--one", nargs="+", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        kind, corpus, passages, folder, *resume = args.one
+        run = one_run(kind, corpus, int(passages), Path(folder), resume=bool(resume))
+        print(json.dumps(asdict(run)))
+        return
+    if not args.reset:
+        parser.error("every run wipes the graph: pass --reset against a Neo4j of its own")
+    started = time.perf_counter()
+    _cluster("start")
+    try:
+        exported = subprocess.check_output([str(CLUSTER), "env"], text=True)
+        for pair in exported.removeprefix("export ").split():
+            name, value = pair.split("=", 1)
+            os.environ[name] = value
+        with tempfile.TemporaryDirectory(prefix="scale-out-") as tmp:
+            folder = Path(tmp)
+            for name in args.only:
+                console.print(SECTIONS[name](args, folder))
+    finally:
+        _cluster("stop")
+    console.print(f"{os.cpu_count()} cores; whole benchmark {time.perf_counter() - started:.0f} s."
+                  " Timing figures are valid only on otherwise idle cores.")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+"""Submitting map work to Ray: bounded in flight, collected in order, retried when a worker dies."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
+
+from graphrag_neo4j.indexing.cluster.runtime import connect
+from graphrag_neo4j.settings import ExecutionSettings
+
+T = TypeVar("T")
+# A task lost with its worker (killed, out of memory, its node gone) runs again this many times.
+TASK_RETRIES = 5
+
+
+def cluster_map(
+    function: Callable[..., T],
+    arguments: Iterable[tuple[Any, ...]],
+    execution: ExecutionSettings,
+    on_result: Callable[[T], None] | None = None,
+) -> Iterator[T]:
+    """`function(*args)` for each of `arguments` as Ray tasks (one CPU each), results in the
+    order of `arguments`; at most `execution.tasks_in_flight` tasks are submitted and not yet
+    collected, so neither the driver nor the object store holds the whole input."""
+    import ray
+
+    connect(execution)
+    remote = ray.remote(num_cpus=1, max_retries=TASK_RETRIES)(function)
+    pending: deque[Any] = deque()
+    for args in arguments:
+        pending.append(remote.remote(*args))
+        if len(pending) >= execution.tasks_in_flight:
+            yield _collected(ray.get(pending.popleft()), on_result)
+    while pending:
+        yield _collected(ray.get(pending.popleft()), on_result)
+
+
+def part_size(items: int, execution: ExecutionSettings) -> int:
+    """Items per task: `execution.partition_chunks`, or fewer so that `items` keep every CPU
+    of the cluster busy."""
+    import ray
+
+    connect(execution)
+    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]
+    return max(1, min(execution.partition_chunks, -(-items // cpus)))
+
+
+def shared(value: object, execution: ExecutionSettings) -> Any:
+    """`value` put once into the cluster's object store: tasks given the reference read it
+    without the driver sending it again with each."""
+    import ray
+
+    connect(execution)
+    return ray.put(value)
+
+
+def _collected(result: T, on_result: Callable[[T], None] | None) -> T:
+    if on_result is not None:
+        on_result(result)
+    return result
