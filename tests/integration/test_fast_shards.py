@@ -134,14 +134,14 @@ def test_a_second_fast_run_of_the_same_documents_waits_for_the_first(
     docs = _long_docs(tmp_path)
     _finish(_run(docs, tmp_path / "first"))
     _finish(_run(docs, tmp_path / "then"))  # in sequence: the second finds them indexed
-    in_sequence = _graph(store)
+    in_sequence = graph_parts(store)
     assert len(in_sequence["documents"]) == len(TEXTS)
     store.run_autocommit("delete_all")
     first = _run(docs, tmp_path / "overlapping-1")
-    while not _graph(store)["documents"]:  # its first batch is being written
+    while not graph_parts(store)["documents"]:  # its first batch is being written
         assert first.poll() is None, "the first run must be under way when the second starts"
         time.sleep(0.2)
     second = _run(docs, tmp_path / "overlapping-2")
     outputs = [_finish(first), _finish(second)]
-    assert _graph(store) == in_sequence
+    assert graph_parts(store) == in_sequence
     assert "Another index run over these same" in outputs[1]
