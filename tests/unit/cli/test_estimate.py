@@ -35,10 +35,14 @@ def test_an_empty_folder_is_one_sentence(tmp_path: Path, monkeypatch: pytest.Mon
 
 def test_an_unreadable_file_is_one_sentence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                                             ) -> None:
-    binary = tmp_path / "scan.bin"
+    binary = tmp_path / "scan.txt"
     binary.write_bytes(b"\x00\x01\x02" * 100)
     text = _one_sentence(_estimate(tmp_path, binary, monkeypatch))
-    assert "no readable document" in text and "scan.bin" in text and "binary" in text
+    assert "no readable document" in text and "scan.txt" in text and "binary" in text
+    unknown = tmp_path / "scan.bin"
+    unknown.write_bytes(b"\x00\x01\x02" * 100)
+    text = _one_sentence(_estimate(tmp_path, unknown, monkeypatch))
+    assert "scan.bin" in text and "not a format the indexer reads" in text
 
 
 def test_a_missing_path_is_one_sentence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
