@@ -77,7 +77,7 @@ def retrieval_command(
     methods = [m.strip() for m in method.split(",") if m.strip()]
     items = read_questions(questions, limit)
     runs = variants(methods, overrides, compare_hybrid)
-    with GraphRAG(settings_with(overrides), console=console) as rag, ExitStack() as stack:
+    with GraphRAG(settings=settings_with(overrides), console=console) as rag, ExitStack() as stack:
         if corpus is not None:
             stats = rag.index_triplets(corpus)
             console.print(

@@ -75,7 +75,7 @@ def query_command(
 
         options["history"] = read_history(history)
     if retrieve_only:
-        with GraphRAG(run_settings, console=console) as rag:
+        with GraphRAG(settings=run_settings, console=console) as rag:
             answer = rag.retrieve(question, method, **options)
         if as_json:
             out.print_json(json.dumps(asdict(answer), default=str))
@@ -93,7 +93,7 @@ def query_command(
         streamed.append(piece)
         out.print(piece, end="", highlight=False, markup=False)
 
-    with GraphRAG(run_settings, console=console) as rag:
+    with GraphRAG(settings=run_settings, console=console) as rag:
         if not as_json and rag.query_method(method).streams:
             options["on_token"] = show
         with waiting:

@@ -12,7 +12,7 @@ RayOption = Annotated[
     bool,
     typer.Option(help="Run the map work (parsing, embeddings) on Ray: the cluster of"
                  " execution.ray_address or RAY_ADDRESS, else a local Ray (needs"
-                 " graphrag-neo4j[ray])."),
+                 " graphrag-neo4j\\[ray])."),
 ]
 
 

@@ -30,6 +30,8 @@ MODEL_SIDE = {
     "graphrag_neo4j.llm.model_requests", "graphrag_neo4j.llm.call_errors",
     "graphrag_neo4j.llm.prompt_tokens", "graphrag_neo4j.llm.offline.llm",
     "graphrag_neo4j.llm.offline.embeddings", "graphrag_neo4j.llm.offline.multilingual",
+    # The window guard, imported by the call path only when a call goes to the model.
+    "graphrag_neo4j.llm.prompt_window",
     # The embedder of `--ray` runs, a LangChain model the engine builds only with Ray on.
     "graphrag_neo4j.indexing.cluster.embeddings",
 }
