@@ -43,8 +43,8 @@ def load_input(paths: list[Path], extraction: ExtractionSettings) -> list[Docume
         files = f"{len(loaded.skipped)} file{'s' if len(loaded.skipped) != 1 else ''}"
         raise InputError(
             f"Nothing to estimate: no readable document in {named} ({files} skipped; "
-            f"{first.path}: {first.reason.rstrip('.')}); give files of a format docs/formats.md lists,"
-            " with text in them."
+            f"{first.path}: {first.reason.rstrip('.')}); give files of a format"
+            " docs/formats.md lists, with text in them."
         )
     raise InputError(f"Nothing to estimate: {named} holds no files; give files or folders "
                      "with documents in them.")
