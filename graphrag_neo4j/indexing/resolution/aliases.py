@@ -23,6 +23,27 @@ def _is_alias(short_key: str, full_key: str) -> bool:
     return full[: len(short)] == short or full[-len(short) :] == short
 
 
+# The longest lower-case word a full name may add to a short one: a particle of a name ("of",
+# "de", "van", "von"). A longer one makes a phrase about the name, not a fuller name of it.
+MAX_PARTICLE_CHARS = 3
+
+
+def _names_alike(short: str, full: str) -> bool:
+    """Whether `full` may be a fuller name of `short` as written: the short name is a proper
+    name (it opens with a capital or a digit), and the words the full name adds are too, or
+    particles, and it does not follow a particle. "Scrooge" of "Ebenezer Scrooge"; not
+    "autovacuum" of "autovacuum logging", nor "Arch" of "Arch jargon" (a term and a phrase that
+    holds it are two things), nor "London" of "City of London"."""
+    if not short[:1].isupper() and not short[:1].isdigit():
+        return False
+    words, short_words = full.split(), short.split()
+    if words[-len(short_words):] == short_words and words[-len(short_words) - 1].islower():
+        return False  # "City of London" is a place of London, not London's full name
+    added = [w for w in words if w.casefold() not in set(short.casefold().split())]
+    return all(w[:1].isupper() or w[:1].isdigit() or len(w) <= MAX_PARTICLE_CHARS
+               or not w[:1].isalpha() for w in added)
+
+
 Key = tuple[str, str]  # a mention's normalised name and type (grouping.mention_key)
 
 
@@ -122,7 +143,8 @@ class DocumentNames:
         """Ids of the longer names of a compatible type that `short`'s name opens or closes."""
         candidates = self.by_edge.get(tuple(short.name_key.split()), ())
         return [full.id for full in candidates
-                if compatible(short.type, full.type) and _is_alias(short.name_key, full.name_key)]
+                if compatible(short.type, full.type) and _is_alias(short.name_key, full.name_key)
+                and _names_alike(short.name, full.name)]
 
 
 NamesOf = Callable[[str], DocumentNames]

@@ -201,3 +201,19 @@ def test_a_run_builds_its_scope_once_for_all_batches() -> None:
     first = scopes.of(extractions, documents)
     assert scopes.of(extractions, documents) is first and len(built) == 1
     assert scopes.of(list(extractions), documents) is not first and len(built) == 2
+
+
+@pytest.mark.parametrize(("short", "full"), [
+    ("autovacuum", "autovacuum logging"),  # a term in lower case is no proper name
+    ("Arch", "Arch jargon"),  # a phrase about the name adds a common word
+    ("ACL", "ACL privilege abbreviations"),
+    ("London", "City of London"),  # a thing of London, not London's full name
+])
+def test_a_term_is_not_folded_into_a_phrase_that_holds_it(short: str, full: str) -> None:
+    resolution = _fold([_extraction("c1", full, short, kind="organization")], {"c1": "d1"})
+    assert [m for m in resolution.merges if m.decided_by == "alias"] == []
+
+
+def test_a_name_with_a_particle_still_folds_into_its_full_name() -> None:
+    resolution = _fold([_extraction("c1", "Ludwig van Beethoven", "Ludwig")], {"c1": "d1"})
+    assert [m.from_name for m in resolution.merges if m.decided_by == "alias"] == ["Ludwig"]
