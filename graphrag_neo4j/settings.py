@@ -286,6 +286,13 @@ class FastExtractionSettings(_Section):
         default_factory=lambda: ["person", "organization", "location"],
         description="Entity types alias folding applies to.",
     )
+    alias_opening_types: list[str] = Field(
+        default_factory=lambda: ["person"],
+        description="Alias types whose short name may open the full name (a first name: "
+        "\"Ebenezer\" -> \"Ebenezer Scrooge\"). Other short names fold only into a name "
+        "they close (\"Vegas\" -> \"Las Vegas\"): a name that opens a longer one is its "
+        "modifier (\"Oxford University\" of \"Oxford University Cricket Club\").",
+    )
     llm_summaries: bool = Field(
         False, description="Summarise long descriptions with the LLM instead of keeping "
         "`sentences_per_description` sentences."

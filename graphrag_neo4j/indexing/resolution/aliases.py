@@ -15,12 +15,13 @@ from graphrag_neo4j.indexing.resolution.grouping import ProtoEntity, compatible,
 DECIDER = "alias"
 
 
-def _is_alias(short_key: str, full_key: str) -> bool:
-    """The short name's words open or close the longer name: "scrooge" of "ebenezer scrooge"."""
+def _is_alias(short_key: str, full_key: str, may_open: bool = True) -> bool:
+    """The short name's words close the longer name ("scrooge" of "ebenezer scrooge"), or,
+    when `may_open`, open it ("ebenezer")."""
     short, full = short_key.split(), full_key.split()
     if not short or len(short) >= len(full) or set(full) <= set(short):
         return False  # "scrooge scrooge" is a stutter, not a fuller name
-    return full[: len(short)] == short or full[-len(short) :] == short
+    return (may_open and full[: len(short)] == short) or full[-len(short) :] == short
 
 
 # The longest lower-case word a full name may add to a short one: a particle of a name ("of",
@@ -37,7 +38,9 @@ def _names_alike(short: str, full: str) -> bool:
     if not short[:1].isupper() and not short[:1].isdigit():
         return False
     words, short_words = full.split(), short.split()
-    if words[-len(short_words):] == short_words and words[-len(short_words) - 1].islower():
+    closes = len(words) > len(short_words) and words[-len(short_words):] == short_words
+    before = words[-len(short_words) - 1] if closes else ""
+    if before.islower() or before.endswith("-"):
         return False  # "City of London" is a place of London, not London's full name
     added = [w for w in words if w.casefold() not in set(short.casefold().split())]
     return all(w[:1].isupper() or w[:1].isdigit() or len(w) <= MAX_PARTICLE_CHARS
@@ -139,11 +142,16 @@ class DocumentNames:
                 by_edge[edge].append(entity)
         return cls(entities, dict(by_edge))
 
-    def full_names(self, short: ProtoEntity) -> list[str]:
-        """Ids of the longer names of a compatible type that `short`'s name opens or closes."""
+    def full_names(self, short: ProtoEntity, opening_types: Collection[str] = ()) -> list[str]:
+        """Ids of the longer names of a compatible type that `short`'s name closes, or opens
+        when its type is one of `opening_types` (a person's first name: other names end on
+        their head, so "Oxford University" opens "Oxford University Cricket Club", another
+        thing)."""
         candidates = self.by_edge.get(tuple(short.name_key.split()), ())
+        may_open = short.type in opening_types
         return [full.id for full in candidates
-                if compatible(short.type, full.type) and _is_alias(short.name_key, full.name_key)
+                if compatible(short.type, full.type)
+                and _is_alias(short.name_key, full.name_key, may_open)
                 and _names_alike(short.name, full.name)]
 
 
@@ -171,7 +179,8 @@ def _document_names(
     return names_of
 
 
-def _one_full_name(short_id: str, documents: Iterable[str], names_of: NamesOf) -> str | None:
+def _one_full_name(short_id: str, documents: Iterable[str], names_of: NamesOf,
+                   opening_types: Collection[str]) -> str | None:
     """The one full name holding `short_id` in every document where it stands; None when it
     is ambiguous or stands alone in one of them (the rest are then not read), or in none."""
     chosen: str | None = None
@@ -180,7 +189,7 @@ def _one_full_name(short_id: str, documents: Iterable[str], names_of: NamesOf) -
         short = names.entities.get(short_id)
         if short is None:
             continue
-        fulls = names.full_names(short)
+        fulls = names.full_names(short, opening_types)
         if len(fulls) != 1 or chosen not in (None, fulls[0]):
             return None
         chosen = fulls[0]
@@ -188,20 +197,22 @@ def _one_full_name(short_id: str, documents: Iterable[str], names_of: NamesOf) -
 
 
 def alias_folds(
-    resolution: Resolution, scope: AliasScope, types: Collection[str]
+    resolution: Resolution, scope: AliasScope, types: Collection[str],
+    opening_types: Collection[str] = (),
 ) -> dict[str, str]:
     """short id -> full id, where every document using the short name holds one full name;
     only entities of `resolution` are folded."""
     names_of = _document_names(resolution, scope, types)
     folds: dict[str, str] = {}
     for short_id, documents in sorted(scope.documents_holding(resolution).items()):
-        full_id = _one_full_name(short_id, documents, names_of)
+        full_id = _one_full_name(short_id, documents, names_of, opening_types)
         if full_id is not None and full_id in resolution.protos:
             folds[short_id] = full_id
     return folds
 
 
-def fold_aliases(resolution: Resolution, scope: AliasScope, types: Collection[str]) -> int:
+def fold_aliases(resolution: Resolution, scope: AliasScope, types: Collection[str],
+                 opening_types: Collection[str] = ()) -> int:
     """Merge each unambiguous alias into its full name, recorded as an undoable merge;
     `scope` may cover more than the batch: the run's input.
 
@@ -209,7 +220,7 @@ def fold_aliases(resolution: Resolution, scope: AliasScope, types: Collection[st
     away by an earlier fold (into a stored short name, which keeps its id): every merge lands
     on whatever its two ends have become, so no fold needs another to have run first.
     """
-    folds = alias_folds(resolution, scope, types)
+    folds = alias_folds(resolution, scope, types, opening_types)
     # Read before any merge: an earlier fold may have merged the full name away.
     names = {proto_id: proto.name for proto_id, proto in resolution.protos.items()}
     before = len(resolution.merges)
