@@ -110,3 +110,21 @@ def test_a_bad_history_file_stops_the_query_before_any_connection(tmp_path: Path
     result = CliRunner().invoke(app, ["query", "Who?", "--history", str(bad)])
     assert isinstance(result.exception, InputError)
     assert str(result.exception).startswith(f"History file {bad} is not a JSON list")
+
+
+class _NotingEngine(_RecordingEngine):
+    """A retrieval whose context says what it read."""
+
+    def retrieve(self, question: str, method: str | None, **options: Any) -> Answer:
+        answer = Answer(text="", method=method or "global")
+        answer.notes.append("Read 34 of level 2's 34 communities, 100% of its 159 entities.")
+        return answer
+
+
+def test_retrieve_only_prints_what_the_context_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("graphrag_neo4j.engine.GraphRAG", _NotingEngine)
+    _register_subcommands()
+    result = CliRunner().invoke(app, ["query", "Themes?", "--method", "global",
+                                      "--retrieve-only"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "Read 34 of level 2's 34 communities, 100% of its 159 entities." in result.output
