@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from graphrag_neo4j.indexing.records import ChunkExtraction, entity_id
@@ -62,6 +62,15 @@ class AliasScope:
     # the documents holding each key's own entity id (a stored entity found by a merge
     # keeps the id of its first name, which other documents may hold under that name)
     documents_by_id: dict[str, set[str]]
+    # the chunks each normalised name is found in: a first name folds only into a full name
+    # it is found beside at least once
+    chunks_by_name: dict[str, set[str]] = field(default_factory=dict)
+
+    def together(self, short_key: str, full_key: str) -> bool:
+        """Whether the two names are found in one chunk at least once."""
+        short, full = self.chunks_by_name.get(short_key, set()), self.chunks_by_name.get(
+            full_key, set())
+        return not short.isdisjoint(full)
 
     @classmethod
     def of(cls, extractions: Sequence[ChunkExtraction],
@@ -71,6 +80,7 @@ class AliasScope:
         outside: dict[Key, ProtoEntity] = {}
         by_key: dict[Key, set[str]] = defaultdict(set)
         by_id: dict[str, set[str]] = defaultdict(set)
+        by_name: dict[str, set[str]] = defaultdict(set)
         for extraction in extractions:
             document = chunk_documents.get(extraction.chunk_id)
             if document is None:
@@ -84,7 +94,8 @@ class AliasScope:
                 mentions[document][key] = mentions[document].pop(key, entity)
                 by_key[key].add(document)
                 by_id[entity.id].add(document)
-        return cls(dict(mentions), dict(by_key), dict(by_id))
+                by_name[key[0]].add(extraction.chunk_id)
+        return cls(dict(mentions), dict(by_key), dict(by_id), dict(by_name))
 
     def documents_holding(self, resolution: Resolution) -> dict[str, Iterator[str]]:
         """Each entity of the resolution -> the documents it may stand in (those of its names,
@@ -142,20 +153,25 @@ class DocumentNames:
                 by_edge[edge].append(entity)
         return cls(entities, dict(by_edge))
 
-    def full_names(self, short: ProtoEntity, opening_types: Collection[str] = ()) -> list[str]:
+    def full_names(self, short: ProtoEntity, opening_types: Collection[str] = (),
+                   together: Together | None = None) -> list[str]:
         """Ids of the longer names of a compatible type that `short`'s name closes, or opens
         when its type is one of `opening_types` (a person's first name: other names end on
         their head, so "Oxford University" opens "Oxford University Cricket Club", another
-        thing)."""
+        thing). A name it opens must be found beside it in some chunk (`together`): a long
+        text may name old Joe throughout and Joe Miller once."""
         candidates = self.by_edge.get(tuple(short.name_key.split()), ())
         may_open = short.type in opening_types
         return [full.id for full in candidates
                 if compatible(short.type, full.type)
-                and _is_alias(short.name_key, full.name_key, may_open)
+                and (_is_alias(short.name_key, full.name_key, False) or (
+                    _is_alias(short.name_key, full.name_key, may_open)
+                    and (together is None or together(short.name_key, full.name_key))))
                 and _names_alike(short.name, full.name)]
 
 
 NamesOf = Callable[[str], DocumentNames]
+Together = Callable[[str, str], bool]
 
 
 def _document_names(
@@ -180,7 +196,7 @@ def _document_names(
 
 
 def _one_full_name(short_id: str, documents: Iterable[str], names_of: NamesOf,
-                   opening_types: Collection[str]) -> str | None:
+                   opening_types: Collection[str], together: Together) -> str | None:
     """The one full name holding `short_id` in every document where it stands; None when it
     is ambiguous or stands alone in one of them (the rest are then not read), or in none."""
     chosen: str | None = None
@@ -189,7 +205,7 @@ def _one_full_name(short_id: str, documents: Iterable[str], names_of: NamesOf,
         short = names.entities.get(short_id)
         if short is None:
             continue
-        fulls = names.full_names(short, opening_types)
+        fulls = names.full_names(short, opening_types, together)
         if len(fulls) != 1 or chosen not in (None, fulls[0]):
             return None
         chosen = fulls[0]
@@ -205,7 +221,7 @@ def alias_folds(
     names_of = _document_names(resolution, scope, types)
     folds: dict[str, str] = {}
     for short_id, documents in sorted(scope.documents_holding(resolution).items()):
-        full_id = _one_full_name(short_id, documents, names_of, opening_types)
+        full_id = _one_full_name(short_id, documents, names_of, opening_types, scope.together)
         if full_id is not None and full_id in resolution.protos:
             folds[short_id] = full_id
     return folds

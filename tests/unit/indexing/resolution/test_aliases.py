@@ -36,7 +36,7 @@ def _fold(
 
 def test_a_short_name_with_one_full_name_is_folded_and_recorded() -> None:
     extractions = [_extraction("c1", "Ebenezer Scrooge", "Bob Cratchit"),
-                   _extraction("c2", "Scrooge", "Bob", "scrooge")]
+                   _extraction("c2", "Scrooge", "Bob", "scrooge", "Bob Cratchit")]
     resolution = _fold(extractions, {"c1": "d1", "c2": "d1"})
     folded = {(m.from_name, m.decided_by): m.into_id for m in resolution.merges}
     scrooge = entity_id("Ebenezer Scrooge", "person")
@@ -225,3 +225,13 @@ def test_a_first_name_folds_and_a_place_folds_into_the_name_it_closes() -> None:
                        {"c1": "d1", "c2": "d2"})
     assert sorted(m.from_name for m in resolution.merges if m.decided_by == "alias") == [
         "Ludwig", "Vegas"]
+
+
+def test_a_first_name_never_found_beside_the_full_name_is_not_folded() -> None:
+    # The book's old Joe, named throughout, and Joe Miller, named once, far from him.
+    extractions = [_extraction("c1", "Joe"), _extraction("c2", "Joe"),
+                   _extraction("c3", "Joe Miller"), _extraction("c4", "Scrooge"),
+                   _extraction("c5", "Ebenezer Scrooge")]
+    resolution = _fold(extractions, {f"c{n}": "book" for n in range(1, 6)})
+    # A surname closes its full name: folded even when they are never in one chunk.
+    assert [m.from_name for m in resolution.merges if m.decided_by == "alias"] == ["Scrooge"]
