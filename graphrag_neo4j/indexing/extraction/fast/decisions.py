@@ -169,21 +169,22 @@ def _statement(
 @dataclass
 class EdgeWeights:
     """The weight of each statement among kept terms summed over the chunks (in chunk order, as
-    pruning always summed them), without their sentences; and the kept keys each document holds."""
+    pruning always summed them), without their sentences; and the kept keys each chunk holds
+    (alias folding reads which names are found together)."""
 
     kept: set[str]
     settings: FastExtractionSettings
-    by_document: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    by_chunk: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     sums: StatementSums = field(init=False)
 
     def __post_init__(self) -> None:
         self.sums = StatementSums(self.kept)
 
-    def add(self, chunk: ChunkTerms, document_id: str) -> None:
-        """The statements of one chunk."""
+    def add(self, chunk: ChunkTerms, chunk_id: str) -> None:
+        """The statements of one chunk (`chunk_id`: its id, as cached terms carry none)."""
         for statement, pair in chunk_pairs(chunk, self.kept, self.settings).items():
             self.sums.add(statement, pair.weight)
-        self.by_document[document_id].update(t.key for t in chunk.terms if t.key in self.kept)
+        self.by_chunk[chunk_id].update(t.key for t in chunk.terms if t.key in self.kept)
 
     def strong(self) -> dict[Statement, float]:
         """The statements whose summed weight reaches min_edge_weight (pruning drops the rest)."""
