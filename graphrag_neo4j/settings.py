@@ -221,9 +221,9 @@ class FastExtractionSettings(_Section):
     concepts: bool = Field(True, description="Also take noun phrases as `concept` entities.")
     concept_type: str = Field("concept", description="Entity type of noun-phrase concepts.")
     min_type_agreement: float = Field(
-        0.5, description="Share of a name's mentions its most frequent type (NER label, or the "
-        "shape of inline code) must be given to; a name typed less consistently is a concept "
-        "(the news-trained NER labels a product a place, an index type a person).",
+        0.5, description="Share of a name's typed mentions its most frequent type (NER label, "
+        "or the shape of inline code) must be given to; a name typed less consistently is a "
+        "concept (the news-trained NER labels a product a place, an index type a person).",
     )
     min_concept_frequency: int = Field(
         3, description="Chunks of the run's input a noun phrase must appear in to become a concept."

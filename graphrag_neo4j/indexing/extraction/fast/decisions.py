@@ -76,16 +76,18 @@ class TermCounts:
 
     def voted_types(self, kept: set[str], settings: FastExtractionSettings) -> dict[str, str]:
         """One type per key: its most frequent type, when that type is given to at least
-        `min_type_agreement` of the key's mentions; otherwise (the tagger unsure, a name it
-        never typed, or one found only as a heading) a concept."""
+        `min_type_agreement` of the key's typed mentions; otherwise (the tagger unsure, a name
+        it never typed, or one found only as a heading) a concept."""
         concepts = self.concept_keys()
         types = {}
         for key in kept:
             votes = self.ner_types.get(key) if key not in concepts else None
             best, count = votes.most_common(1)[0] if votes else ("", 0)
-            mentions = self.mentions(key)
-            sure = count >= settings.min_type_agreement * mentions > 0
-            sure = sure and self.headings[key] < mentions
+            # Agreement among the typed mentions: a name the tagger types now and then, but
+            # always alike, is its type ("Scrooge"); one it types every way is not.
+            typed = sum(votes.values()) if votes else 0
+            sure = count >= settings.min_type_agreement * typed > 0
+            sure = sure and self.headings[key] < self.mentions(key)
             types[key] = best if sure else settings.concept_type
         return types
 
