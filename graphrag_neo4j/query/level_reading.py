@@ -48,7 +48,8 @@ def level_reading(
     the coverage they give."""
     first = {str(row["id"]) for row in nearest}
     # The nearest rows are read as selected by vector: they carry the question's score.
-    rest = sorted((row for row in level_rows if str(row["id"]) not in first),
+    rest = sorted(({**row, "nearest": False} for row in level_rows
+                   if str(row["id"]) not in first),
                   key=lambda row: (-_size(row), str(row["id"])))
     chosen: list[Row] = []
     used = 0
