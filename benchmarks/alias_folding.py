@@ -49,7 +49,7 @@ def batch_ms(chunks: int, batch: int, one_document: bool = False) -> float:
     grouping = group_mentions([m for x in everything[:batch] for m in x.entities], [])
     resolution = Resolution(grouping.protos, grouping.assignment, surface_merges(grouping))
     started = time.perf_counter()
-    fold_aliases(resolution, scope, ["person"])
+    fold_aliases(resolution, scope, ["person"], ["person"])
     return 1000 * (time.perf_counter() - started)
 
 

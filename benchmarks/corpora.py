@@ -7,7 +7,8 @@ Run against a Neo4j of its own (each corpus wipes the graph, so --reset is requi
 Corpora (../shared/data and ../shared/seeds): the book (sample/a_christmas_carol.txt), the book
 as a PDF made with enscript + ps2pdf (skipped, said so, when they are not installed), Operation
 Dulce (Markdown), MuSiQue passage text and MuSiQue triplets, 2Wiki (6,119 passages), the
-biomedical passages, the Chinese seeds and the English Markdown seed with code.
+biomedical passages, the Chinese seeds, the English Markdown seed with code, and the git
+manual's HTML pages (benchmarks/data/git-manual, with 20 questions).
 
 Each corpus runs in a process of its own (`--one NAME`), so its peak RSS (the indexing process
 and its forked spaCy workers) is its own. Per corpus: documents, words, seconds per stage,
@@ -84,6 +85,9 @@ CORPORA = (
     Corpus("seeds-zh", (SEEDS / "tiny_graphrag.zh.md", SEEDS / "msgraphrag_query_on_neo4j.zh.md"),
            expected_unextracted=2),
     Corpus("seeds-en-code", (SEEDS / "graph_rag_with_milvus.en.md",)),
+    # 126 HTML pages of Debian's git manual (benchmarks/data/git-manual): read as the loaders
+    # read HTML (as raw text until an HTML loader lands).
+    Corpus("git-manual", (ROOT / "benchmarks" / "data" / "git-manual" / "pages",)),
 )
 
 

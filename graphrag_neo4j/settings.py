@@ -229,6 +229,11 @@ class FastExtractionSettings(_Section):
     )
     concepts: bool = Field(True, description="Also take noun phrases as `concept` entities.")
     concept_type: str = Field("concept", description="Entity type of noun-phrase concepts.")
+    min_type_agreement: float = Field(
+        0.5, description="Share of a name's typed mentions its most frequent type (NER label, "
+        "or the shape of inline code) must be given to; a name typed less consistently is a "
+        "concept (the news-trained NER labels a product a place, an index type a person).",
+    )
     min_concept_frequency: int = Field(
         3, description="Chunks of the run's input a noun phrase must appear in to become a concept."
     )
@@ -289,6 +294,13 @@ class FastExtractionSettings(_Section):
     alias_types: list[str] = Field(
         default_factory=lambda: ["person", "organization", "location"],
         description="Entity types alias folding applies to.",
+    )
+    alias_opening_types: list[str] = Field(
+        default_factory=lambda: ["person"],
+        description="Alias types whose short name may open the full name (a first name: "
+        "\"Ebenezer\" -> \"Ebenezer Scrooge\"). Other short names fold only into a name "
+        "they close (\"Vegas\" -> \"Las Vegas\"): a name that opens a longer one is its "
+        "modifier (\"Oxford University\" of \"Oxford University Cricket Club\").",
     )
     llm_summaries: bool = Field(
         False, description="Summarise long descriptions with the LLM instead of keeping "
@@ -472,6 +484,14 @@ class GlobalSearchSettings(_Section):
         2, ge=0, json_schema_extra=TUNABLE, description="Community level to map over."
     )
     map_batch_tokens: int = Field(8000, description="Report tokens per map call.")
+    map_budget_tokens: int = Field(
+        24000,
+        description="A level without LLM reports (lazy): the most tokens of community text "
+        "the map stage reads. The communities nearest the question come first (their reports "
+        "written within `search.lazy_report_budget`), then the others largest first, by "
+        "extractive summary; the answer's notes say what share of the level's entities they "
+        "cover. Raise it to read more of the level (more map calls).",
+    )
     reduce_tokens: int = Field(8000, description="Token budget of the reduce context.")
     dynamic_selection: bool = Field(
         False, description="Rate reports from the root down and map only relevant ones."
@@ -631,6 +651,7 @@ RENAMED_SEARCH_SETTINGS: dict[str, str] = {
     "local_seeds_per_mention": "local.seeds_per_mention",
     "community_level": "global.community_level",
     "map_batch_tokens": "global.map_batch_tokens",
+    "map_budget_tokens": "global.map_budget_tokens",
     "reduce_tokens": "global.reduce_tokens",
     "dynamic_selection": "global.dynamic_selection",
     "dynamic_min_rating": "global.dynamic_min_rating",

@@ -8,6 +8,7 @@ YIELD node AS c, score
 WHERE ($level IS NULL OR c.level = $level) AND c.full_content IS NOT NULL
 RETURN c.id AS id, c.level AS level, c.title AS title, c.summary AS summary,
        c.full_content AS full_content, coalesce(c.rank, 0.0) AS rank,
-       c.report_status AS report_status, coalesce(c.report_mode, 'all') AS report_mode, score
+       c.report_status AS report_status, coalesce(c.report_mode, 'all') AS report_mode,
+       coalesce(c.size, 0) AS size, score
 ORDER BY score DESC, rank DESC, id
 LIMIT $k

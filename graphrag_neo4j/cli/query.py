@@ -118,6 +118,8 @@ def _print_retrieval(answer: Answer, show_context: bool, show_cypher: bool) -> N
     counts = ", ".join(f"{len(rows)} {name.lower()}" for name, rows in answer.sources.items()
                        if name != GENERATED_TABLE and rows)
     console.print(f"{answer.method} context: {counts or 'nothing found'} (no answer call).")
+    for note in answer.notes:  # what the context read (a global level's coverage, say)
+        console.print(note, style="yellow", highlight=False, markup=False)
     if show_context and answer.context:
         console.print(Panel(Text(answer.context), title="Context", expand=False))
     if show_cypher:

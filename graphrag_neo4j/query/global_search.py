@@ -28,6 +28,7 @@ from graphrag_neo4j.query.lazy_reports import (
     selection_note,
     write_missing,
 )
+from graphrag_neo4j.query.level_reading import level_reading
 from graphrag_neo4j.resources import load_prompt
 
 NOTHING_RELEVANT = "The indexed data holds nothing relevant to this question."
@@ -116,10 +117,14 @@ class GlobalSearch:
         rating_calls, saved = 0, 0
         lazy = is_lazy(status["waiting"], query)
         if lazy:
-            # Only the nearest communities are read: the level's others are counted, not read.
-            reports = numbered(await nearest_at_level(
-                self.services, query, chosen, status["communities"], status["total"]))
-            notes.append(selection_note(chosen, reports))
+            # The nearest communities get their reports written; the whole level is read,
+            # within the map budget, by reports or extractive summaries.
+            nearest = await nearest_at_level(
+                self.services, query, chosen, status["communities"], status["total"])
+            rows, coverage = level_reading(chosen, nearest, await self._reports(chosen),
+                                           search.global_.map_budget_tokens)
+            reports = numbered(rows)
+            notes.extend([selection_note(chosen, nearest), coverage.note])
             batches = report_batches(reports, budget)
             saved = unread_map_calls(batches, len(reports), status["communities"], budget)
         else:

@@ -112,7 +112,10 @@ class Written:
 async def write_reports(services: Services, rows: Sequence[Row], budget: int) -> Written:
     """Have the LLM write the missing reports of the first `budget` waiting rows (the rows come
     nearest first), store them as a build does, and return the rows with those reports."""
-    todo = [str(r["id"]) for r in waiting(rows)[: max(budget, 0)]]
+    # Only the rows chosen by vector get reports: a global level read whole marks the rest
+    # `nearest: False`, to be read by their extracts (DRIFT's rows are all chosen).
+    chosen = [r for r in waiting(rows) if r.get("nearest", True)]
+    todo = [str(r["id"]) for r in chosen[: max(budget, 0)]]
     written: dict[str, Row] = {}
     if todo:
         stage = ReportStage(services.store, services.settings, services.llm, services.embedder)

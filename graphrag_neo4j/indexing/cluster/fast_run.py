@@ -70,7 +70,7 @@ class ClusterCorpusRun:
                               execution)
         weights = merged(weighed, EdgeWeights(counts.frequent(settings), one))
         decisions = Decisions.made(counts, weights)
-        scope = corpus_scope(decisions, weights.by_document, readable, max_name_words)
+        scope = corpus_scope(decisions, weights.by_chunk, max_name_words)
         by_document: dict[str, list[Chunk]] = {}
         for chunk in readable:
             by_document.setdefault(chunk.document_id, []).append(chunk)

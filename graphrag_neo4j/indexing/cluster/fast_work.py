@@ -38,9 +38,9 @@ def weigh_statements(settings: FastExtractionSettings, cache_dir: Path, items: S
     """Pass 1's second walk over one partition: its statements' weights among `kept` keys."""
     weights = EdgeWeights(kept, settings)
     with collector_paused():
-        for (_, document_id, _), terms in zip(items, _terms(settings, cache_dir, items),
-                                              strict=True):
-            weights.add(terms, document_id)
+        for (chunk_id, _, _), terms in zip(items, _terms(settings, cache_dir, items),
+                                           strict=True):
+            weights.add(terms, chunk_id)
     return weights
 
 

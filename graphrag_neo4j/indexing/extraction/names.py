@@ -11,8 +11,11 @@ import re
 
 _URL = re.compile(r"https?://|\bwww\.|\b[\w-]+\.(?:com|org|net|edu|gov|io|info)\b", re.I)
 # Brackets, braces, angle brackets, assignments, pipes, backslashes, backticks, `::`, calls
-# (`f(` or `x.f(`), shell variables and snake_case or CONSTANT_CASE identifiers.
-_CODE = re.compile(r"[\[\]{}<>=;|\\`]|::|\w\(|\$[A-Za-z_{]|\b[A-Za-z0-9]+_[A-Za-z0-9_]+")
+# (`f(` or `x.f(`) and shell variables.
+_CODE = re.compile(r"[\[\]{}<>=;|\\`]|::|\w\(|\$[A-Za-z_{]")
+# A snake_case or CONSTANT_CASE identifier among other words is a line of code; alone, it is
+# the name of a setting, command or function (`wal_level`, `pg_dump`): a manual is about them.
+_IDENTIFIER_IN_WORDS = re.compile(r"\b[A-Za-z0-9]+_[A-Za-z0-9_]+")
 # Words a title keeps in lower case ("Organisation for Economic Co-operation and Development"),
 # and the particles of personal and place names ("Ana García de los Ríos y Caller", "Khalid
 # bin Abdullah Al Saud", "Mato Grosso do Sul", "Jan ter Horst").
@@ -54,7 +57,7 @@ def junk_reason(name: str, max_words: int) -> str | None:
         return "a phrase of time or place"
     if _URL.search(name):
         return "a URL"
-    if _CODE.search(name):
+    if _CODE.search(name) or (len(words) > 1 and _IDENTIFIER_IN_WORDS.search(name)):
         return "code or markup"
     if len(words) > max_words and name.upper() == name:
         return "a heading or notice in capitals"

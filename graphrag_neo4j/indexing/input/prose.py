@@ -1,8 +1,10 @@
 """What of a text is prose: fenced and inline code, URLs, tables and front matter are not.
 
 Readers that take names off sentences (fast extraction, language detection) see only prose;
-the chunks keep every character for retrieval. Masked characters become spaces, line breaks
-stay, so a masked text has the length and the lines of the original.
+the chunks keep every character for retrieval. Fast extraction keeps inline code (`pg_dump`):
+in a manual it names what the text is about, and blanking it left holes in the sentences.
+Masked characters become spaces, line breaks stay, so a masked text has the length and the
+lines of the original.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ _URL = re.compile(r"\b(?:https?://|www\.)\S+", re.I)
 # A Markdown link or image keeps its words, not its target: [words](target).
 _LINK_TARGET = re.compile(r"(?<=\])\([^)\s]*\)")
 _HTML_TAG = re.compile(r"</?[A-Za-z][^<>\n]*>")
+_INLINE_CODE_KEPT = re.compile(f"({_INLINE_CODE.pattern})")
 
 
 class ProseMask:
@@ -27,7 +30,8 @@ class ProseMask:
     A fenced block left open at the end of a piece stays open into the next one.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, keep_inline_code: bool = False) -> None:
+        self._keep_inline_code = keep_inline_code  # backticks and all, to mark it
         self._fence: str | None = None  # the marker of the fenced block we are inside
         self._front_matter = False
         self._first_line = True
@@ -61,7 +65,7 @@ class ProseMask:
         if _TABLE_ROW.match(line) or (_INDENTED_CODE.match(line) and not was_paragraph):
             return _blank(line)
         self._in_paragraph = bool(bare) and not bare.startswith("#")  # a heading is one line
-        return _masked_spans(line)
+        return _masked_spans(line, self._keep_inline_code)
 
 
 def prose_of(text: str) -> str:
@@ -75,7 +79,11 @@ def prose_of_pieces(pieces: Iterable[str]) -> list[str]:
     return [mask.prose(piece) for piece in pieces]
 
 
-def _masked_spans(line: str) -> str:
+def _masked_spans(line: str, keep_inline_code: bool = False) -> str:
+    if keep_inline_code:
+        # Inline code kept is kept whole: `<key>` in it is a placeholder, not a tag.
+        pieces = _INLINE_CODE_KEPT.split(line)
+        return "".join(piece if n % 2 else _masked_spans(piece) for n, piece in enumerate(pieces))
     for pattern in (_INLINE_CODE, _LINK_TARGET, _URL, _HTML_TAG):
         line = pattern.sub(lambda match: _blank(match.group()), line)
     return line

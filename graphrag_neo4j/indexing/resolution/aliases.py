@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from graphrag_neo4j.indexing.records import ChunkExtraction, entity_id
@@ -15,12 +15,36 @@ from graphrag_neo4j.indexing.resolution.grouping import ProtoEntity, compatible,
 DECIDER = "alias"
 
 
-def _is_alias(short_key: str, full_key: str) -> bool:
-    """The short name's words open or close the longer name: "scrooge" of "ebenezer scrooge"."""
+def _is_alias(short_key: str, full_key: str, may_open: bool = True) -> bool:
+    """The short name's words close the longer name ("scrooge" of "ebenezer scrooge"), or,
+    when `may_open`, open it ("ebenezer")."""
     short, full = short_key.split(), full_key.split()
     if not short or len(short) >= len(full) or set(full) <= set(short):
         return False  # "scrooge scrooge" is a stutter, not a fuller name
-    return full[: len(short)] == short or full[-len(short) :] == short
+    return (may_open and full[: len(short)] == short) or full[-len(short) :] == short
+
+
+# The longest lower-case word a full name may add to a short one: a particle of a name ("of",
+# "de", "van", "von"). A longer one makes a phrase about the name, not a fuller name of it.
+MAX_PARTICLE_CHARS = 3
+
+
+def _names_alike(short: str, full: str) -> bool:
+    """Whether `full` may be a fuller name of `short` as written: the short name is a proper
+    name (it opens with a capital or a digit), and the words the full name adds are too, or
+    particles, and it does not follow a particle. "Scrooge" of "Ebenezer Scrooge"; not
+    "autovacuum" of "autovacuum logging", nor "Arch" of "Arch jargon" (a term and a phrase that
+    holds it are two things), nor "London" of "City of London"."""
+    if not short[:1].isupper() and not short[:1].isdigit():
+        return False
+    words, short_words = full.split(), short.split()
+    closes = len(words) > len(short_words) and words[-len(short_words):] == short_words
+    before = words[-len(short_words) - 1] if closes else ""
+    if before.islower() or before.endswith("-"):
+        return False  # "City of London" is a place of London, not London's full name
+    added = [w for w in words if w.casefold() not in set(short.casefold().split())]
+    return all(w[:1].isupper() or w[:1].isdigit() or len(w) <= MAX_PARTICLE_CHARS
+               or not w[:1].isalpha() for w in added)
 
 
 Key = tuple[str, str]  # a mention's normalised name and type (grouping.mention_key)
@@ -38,6 +62,15 @@ class AliasScope:
     # the documents holding each key's own entity id (a stored entity found by a merge
     # keeps the id of its first name, which other documents may hold under that name)
     documents_by_id: dict[str, set[str]]
+    # the chunks each normalised name is found in: a first name folds only into a full name
+    # it is found beside at least once
+    chunks_by_name: dict[str, set[str]] = field(default_factory=dict)
+
+    def together(self, short_key: str, full_key: str) -> bool:
+        """Whether the two names are found in one chunk at least once."""
+        short, full = self.chunks_by_name.get(short_key, set()), self.chunks_by_name.get(
+            full_key, set())
+        return not short.isdisjoint(full)
 
     @classmethod
     def of(cls, extractions: Sequence[ChunkExtraction],
@@ -47,6 +80,7 @@ class AliasScope:
         outside: dict[Key, ProtoEntity] = {}
         by_key: dict[Key, set[str]] = defaultdict(set)
         by_id: dict[str, set[str]] = defaultdict(set)
+        by_name: dict[str, set[str]] = defaultdict(set)
         for extraction in extractions:
             document = chunk_documents.get(extraction.chunk_id)
             if document is None:
@@ -60,7 +94,8 @@ class AliasScope:
                 mentions[document][key] = mentions[document].pop(key, entity)
                 by_key[key].add(document)
                 by_id[entity.id].add(document)
-        return cls(dict(mentions), dict(by_key), dict(by_id))
+                by_name[key[0]].add(extraction.chunk_id)
+        return cls(dict(mentions), dict(by_key), dict(by_id), dict(by_name))
 
     def documents_holding(self, resolution: Resolution) -> dict[str, Iterator[str]]:
         """Each entity of the resolution -> the documents it may stand in (those of its names,
@@ -118,14 +153,25 @@ class DocumentNames:
                 by_edge[edge].append(entity)
         return cls(entities, dict(by_edge))
 
-    def full_names(self, short: ProtoEntity) -> list[str]:
-        """Ids of the longer names of a compatible type that `short`'s name opens or closes."""
+    def full_names(self, short: ProtoEntity, opening_types: Collection[str] = (),
+                   together: Together | None = None) -> list[str]:
+        """Ids of the longer names of a compatible type that `short`'s name closes, or opens
+        when its type is one of `opening_types` (a person's first name: other names end on
+        their head, so "Oxford University" opens "Oxford University Cricket Club", another
+        thing). A name it opens must be found beside it in some chunk (`together`): a long
+        text may name old Joe throughout and Joe Miller once."""
         candidates = self.by_edge.get(tuple(short.name_key.split()), ())
+        may_open = short.type in opening_types
         return [full.id for full in candidates
-                if compatible(short.type, full.type) and _is_alias(short.name_key, full.name_key)]
+                if compatible(short.type, full.type)
+                and (_is_alias(short.name_key, full.name_key, False) or (
+                    _is_alias(short.name_key, full.name_key, may_open)
+                    and (together is None or together(short.name_key, full.name_key))))
+                and _names_alike(short.name, full.name)]
 
 
 NamesOf = Callable[[str], DocumentNames]
+Together = Callable[[str, str], bool]
 
 
 def _document_names(
@@ -149,7 +195,8 @@ def _document_names(
     return names_of
 
 
-def _one_full_name(short_id: str, documents: Iterable[str], names_of: NamesOf) -> str | None:
+def _one_full_name(short_id: str, documents: Iterable[str], names_of: NamesOf,
+                   opening_types: Collection[str], together: Together) -> str | None:
     """The one full name holding `short_id` in every document where it stands; None when it
     is ambiguous or stands alone in one of them (the rest are then not read), or in none."""
     chosen: str | None = None
@@ -158,7 +205,7 @@ def _one_full_name(short_id: str, documents: Iterable[str], names_of: NamesOf) -
         short = names.entities.get(short_id)
         if short is None:
             continue
-        fulls = names.full_names(short)
+        fulls = names.full_names(short, opening_types, together)
         if len(fulls) != 1 or chosen not in (None, fulls[0]):
             return None
         chosen = fulls[0]
@@ -166,20 +213,22 @@ def _one_full_name(short_id: str, documents: Iterable[str], names_of: NamesOf) -
 
 
 def alias_folds(
-    resolution: Resolution, scope: AliasScope, types: Collection[str]
+    resolution: Resolution, scope: AliasScope, types: Collection[str],
+    opening_types: Collection[str] = (),
 ) -> dict[str, str]:
     """short id -> full id, where every document using the short name holds one full name;
     only entities of `resolution` are folded."""
     names_of = _document_names(resolution, scope, types)
     folds: dict[str, str] = {}
     for short_id, documents in sorted(scope.documents_holding(resolution).items()):
-        full_id = _one_full_name(short_id, documents, names_of)
+        full_id = _one_full_name(short_id, documents, names_of, opening_types, scope.together)
         if full_id is not None and full_id in resolution.protos:
             folds[short_id] = full_id
     return folds
 
 
-def fold_aliases(resolution: Resolution, scope: AliasScope, types: Collection[str]) -> int:
+def fold_aliases(resolution: Resolution, scope: AliasScope, types: Collection[str],
+                 opening_types: Collection[str] = ()) -> int:
     """Merge each unambiguous alias into its full name, recorded as an undoable merge;
     `scope` may cover more than the batch: the run's input.
 
@@ -187,7 +236,7 @@ def fold_aliases(resolution: Resolution, scope: AliasScope, types: Collection[st
     away by an earlier fold (into a stored short name, which keeps its id): every merge lands
     on whatever its two ends have become, so no fold needs another to have run first.
     """
-    folds = alias_folds(resolution, scope, types)
+    folds = alias_folds(resolution, scope, types, opening_types)
     # Read before any merge: an earlier fold may have merged the full name away.
     names = {proto_id: proto.name for proto_id, proto in resolution.protos.items()}
     before = len(resolution.merges)

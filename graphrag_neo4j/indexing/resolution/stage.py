@@ -55,7 +55,7 @@ class ResolvingStage:
             fast = self.settings.fast
             if self.settings.method == "fast" and fast.fold_aliases and scope is not None:
                 resolution.vetoed = await self._vetoed(keys)
-                fold_aliases(resolution, scope, fast.alias_types)
+                fold_aliases(resolution, scope, fast.alias_types, fast.alias_opening_types)
             return resolution
         protos = list(grouping.protos.values())
         vectors = await self.embedder.embed([p.name for p in protos])

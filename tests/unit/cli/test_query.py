@@ -175,3 +175,21 @@ def test_the_answer_is_followed_by_a_legend_of_its_citations(
     answer_at = result.output.index("Press u, then g.")
     first = result.output.index("Sources (1): manual.pdf p. 12")
     assert answer_at < first < result.output.index("Sources (2): guide.html, Install > Upgrading")
+
+
+class _NotingEngine(_RecordingEngine):
+    """A retrieval whose context says what it read."""
+
+    def retrieve(self, question: str, method: str | None, **options: Any) -> Answer:
+        answer = Answer(text="", method=method or "global")
+        answer.notes.append("Read 34 of level 2's 34 communities, 100% of its 159 entities.")
+        return answer
+
+
+def test_retrieve_only_prints_what_the_context_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("graphrag_neo4j.engine.GraphRAG", _NotingEngine)
+    _register_subcommands()
+    result = CliRunner().invoke(app, ["query", "Themes?", "--method", "global",
+                                      "--retrieve-only"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "Read 34 of level 2's 34 communities, 100% of its 159 entities." in result.output

@@ -14,19 +14,21 @@ from graphrag_neo4j.query.base import make_query
 from graphrag_neo4j.query.candidates import ann_candidates
 from graphrag_neo4j.query.global_search import GlobalSearch, unread_map_calls
 from graphrag_neo4j.query.lazy_reports import LEVEL_MARGIN, level_candidates
+from graphrag_neo4j.query.level_reading import level_reading
 from graphrag_neo4j.query.run import retrieve_only, run_query
 from tests.unit.query.fakes import fake_services
 
 Row = dict[str, Any]
 
 
-def extract(cid: str, title: str, status: str = "extractive", mode: str = "lazy") -> Row:
+def extract(cid: str, title: str, status: str = "extractive", mode: str = "lazy",
+            size: int = 2) -> Row:
     return {"id": cid, "level": 0, "title": title, "summary": f"{title} sentences.",
             "full_content": f"# {title}\n\n{title} sentences.", "rank": 0.0,
-            "report_status": status, "report_mode": mode}
+            "report_status": status, "report_mode": mode, "size": size}
 
 
-LEVEL = [extract("k1", "Scrooge and Marley"), extract("k2", "Fezziwig"),
+LEVEL = [extract("k1", "Scrooge and Marley", size=5), extract("k2", "Fezziwig", size=3),
          extract("k3", "Tiny Tim")]
 NEAREST = [{**LEVEL[0], "score": 0.9}, {**LEVEL[2], "score": 0.7}]
 
@@ -58,7 +60,9 @@ def rows(contexts: list[Row]) -> dict[str, list[Row]]:
             "communities/community_contexts": contexts}
 
 
-async def test_a_lazy_level_writes_the_nearest_reports_and_maps_over_them(tmp_path: Path) -> None:
+async def test_a_lazy_level_writes_the_nearest_reports_and_maps_over_the_level(
+    tmp_path: Path,
+) -> None:
     contexts = [context_row("k1", "Scrooge"), context_row("k3", "Tim")]
     services = fake_services(rows(contexts), [
         ("briefing reports on communities", report),
@@ -76,7 +80,9 @@ async def test_a_lazy_level_writes_the_nearest_reports_and_maps_over_them(tmp_pa
     selection = answer.selection
     assert selection is not None and selection.lazy and selection.reports_written == 2
     assert answer.notes[-1] == "Wrote 2 community reports for this question; 0 reused."
-    assert [r["title"] for r in answer.sources["Reports"]] == ["Scrooge report", "Tim report"]
+    # The nearest two by their fresh reports, then the rest of the level by its extracts.
+    assert [r["title"] for r in answer.sources["Reports"]] == [
+        "Scrooge report", "Tim report", "Fezziwig"]
     assert answer.llm_calls == 4  # two reports, one map, one reduce
 
 
@@ -89,7 +95,8 @@ async def test_retrieve_only_shows_extracts_and_writes_nothing(tmp_path: Path) -
     assert "1|Scrooge and Marley|# Scrooge and Marley Scrooge and Marley sentences." in (
         answer.context)
     assert answer.notes == ["Level 0 has communities without an LLM report; chose the 2"
-                            " nearest the question (2 of them without one yet)."]
+                            " nearest the question (2 of them without one yet).",
+                            "Read 3 of level 0's 3 communities, 100% of its 10 entities."]
 
 
 async def test_a_level_built_without_reports_maps_over_all_extracts(tmp_path: Path) -> None:
@@ -139,7 +146,8 @@ async def test_a_level_short_of_k_near_ones_is_searched_whole(tmp_path: Path) ->
     asked = [p["candidates"] for p in services.store.params_of(
         "query/search_communities_by_vector")]
     assert asked == [100, 1000]  # the share's search found 2 of 3: then the whole index
-    assert not services.store.params_of("query/community_reports_at_level")
+    # The level's rows are read once, for the map to cover the level (issue 58).
+    assert services.store.params_of("query/community_reports_at_level") == [{"level": 0}]
     assert not services.store.params_of("query/community_levels")  # the level exists: no list
 
 
@@ -152,3 +160,15 @@ def test_the_calls_a_lazy_level_saved_are_estimated_from_the_reports_read() -> N
     assert unread_map_calls([batch], read=2, communities=10, budget=1000) == 1  # 2,000 tokens
     assert unread_map_calls([batch], read=2, communities=2, budget=1000) == 0
     assert unread_map_calls([], read=0, communities=10, budget=1000) == 0
+
+
+def test_the_map_budget_reads_the_nearest_then_the_largest_and_says_the_share() -> None:
+    big = [extract(f"b{n}", "word " * 200, size=40) for n in range(3)]  # ~500 tokens each
+    small = [extract(f"s{n}", "Tim", size=1) for n in range(20)]
+    nearest = [small[0]]
+    rows, coverage = level_reading(1, nearest, [*big, *small], budget_tokens=1200)
+    assert rows[0]["id"] == "s0" and [r["id"] for r in rows[1:3]] == ["b0", "b1"]
+    assert "b2" not in {r["id"] for r in rows}  # over the budget: the small ones still fit
+    assert coverage.read == len(rows) and coverage.entities == 140
+    assert coverage.entities_read == 2 * 40 + (len(rows) - 2)  # two big ones, the small
+    assert "global.map_budget_tokens (1,200) reads more when raised" in coverage.note

@@ -11,6 +11,7 @@ run holds the parses of one batch at a time.
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
@@ -23,6 +24,9 @@ from graphrag_neo4j.settings import FastExtractionSettings
 
 # Concepts need a corpus to tell common from telling; below this many chunks the share is noise.
 MIN_CHUNKS_FOR_SHARE = 20
+# How many times more chunks a term's mentions would fill at random than it is found in, for
+# the term to count as clumped (central to the input, see `TermCounts.central`).
+MIN_CLUMPING = 1.5
 
 
 @dataclass
@@ -34,6 +38,7 @@ class TermCounts:
     concept_votes: Counter[str] = field(default_factory=Counter)  # + as a noun phrase, - name
     ner_types: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     spellings: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    headings: Counter[str] = field(default_factory=Counter)  # mentions alone on their line
 
     def add(self, chunk: ChunkTerms) -> None:
         """Count one chunk's terms."""
@@ -44,6 +49,7 @@ class TermCounts:
             if term.type != UNTYPED and not term.concept:
                 self.ner_types[term.key][term.type] += 1
             self.spellings[term.key][term.name] += 1
+            self.headings[term.key] += term.heading
 
     def concept_keys(self) -> set[str]:
         """Keys found as common-noun phrases more often than as names (the tagger errs both
@@ -64,14 +70,40 @@ class TermCounts:
                 kept.add(key)
         return kept
 
+    def mentions(self, key: str) -> int:
+        """How many times the input mentions the key (every spelling)."""
+        return sum(self.spellings[key].values())
+
     def voted_types(self, kept: set[str], settings: FastExtractionSettings) -> dict[str, str]:
-        """One type per key: its most frequent NER type; a name NER never typed is a concept."""
+        """One type per key: its most frequent type, when that type is given to at least
+        `min_type_agreement` of the key's typed mentions; otherwise (the tagger unsure, a name
+        it never typed, or one found only as a heading) a concept."""
         concepts = self.concept_keys()
         types = {}
         for key in kept:
             votes = self.ner_types.get(key) if key not in concepts else None
-            types[key] = votes.most_common(1)[0][0] if votes else settings.concept_type
+            best, count = votes.most_common(1)[0] if votes else ("", 0)
+            # Agreement among the typed mentions: a name the tagger types now and then, but
+            # always alike, is its type ("Scrooge"); one it types every way is not.
+            typed = sum(votes.values()) if votes else 0
+            sure = count >= settings.min_type_agreement * typed > 0
+            sure = sure and self.headings[key] < self.mentions(key)
+            types[key] = best if sure else settings.concept_type
         return types
+
+    def central(self, keys: set[str]) -> set[str]:
+        """The keys the input dwells on: found in markedly fewer chunks than their mentions
+        would fill if spread at random (Poisson). A filler word ("kind", "situation") is used
+        once here and once there; a domain term clumps where it is discussed, so it is kept
+        even when it is a hub. Counts only: they add up over parts of an input."""
+        if self.chunks < MIN_CHUNKS_FOR_SHARE:
+            return set()
+        central = set()
+        for key in keys:
+            spread = self.chunks * -math.expm1(-self.mentions(key) / self.chunks)
+            if spread >= MIN_CLUMPING * self.chunks_with[key]:
+                central.add(key)
+        return central
 
     def display_names(self, kept: set[str]) -> dict[str, str]:
         """The most frequent spelling of each key, capitalised ones first on ties."""
@@ -139,21 +171,22 @@ def _statement(
 @dataclass
 class EdgeWeights:
     """The weight of each statement among kept terms summed over the chunks (in chunk order, as
-    pruning always summed them), without their sentences; and the kept keys each document holds."""
+    pruning always summed them), without their sentences; and the kept keys each chunk holds
+    (alias folding reads which names are found together)."""
 
     kept: set[str]
     settings: FastExtractionSettings
-    by_document: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    by_chunk: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     sums: StatementSums = field(init=False)
 
     def __post_init__(self) -> None:
         self.sums = StatementSums(self.kept)
 
-    def add(self, chunk: ChunkTerms, document_id: str) -> None:
-        """The statements of one chunk."""
+    def add(self, chunk: ChunkTerms, chunk_id: str) -> None:
+        """The statements of one chunk (`chunk_id`: its id, as cached terms carry none)."""
         for statement, pair in chunk_pairs(chunk, self.kept, self.settings).items():
             self.sums.add(statement, pair.weight)
-        self.by_document[document_id].update(t.key for t in chunk.terms if t.key in self.kept)
+        self.by_chunk[chunk_id].update(t.key for t in chunk.terms if t.key in self.kept)
 
     def strong(self) -> dict[Statement, float]:
         """The statements whose summed weight reaches min_edge_weight (pruning drops the rest)."""
@@ -176,7 +209,8 @@ class Decisions:
         settings, kept = weights.settings, weights.kept
         types = counts.voted_types(kept, settings)
         concepts = {key for key in kept if types[key] == settings.concept_type}
-        pruned = prune_summed(weights.strong(), types, concepts, settings)
+        central = counts.central(concepts)
+        pruned = prune_summed(weights.strong(), types, concepts, settings, central)
         return cls(kept, types, counts.display_names(kept), pruned, settings)
 
     def extraction(self, chunk: ChunkTerms) -> ChunkExtraction:

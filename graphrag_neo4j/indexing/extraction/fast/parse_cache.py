@@ -22,7 +22,8 @@ from graphrag_neo4j.settings import FastExtractionSettings
 # the text folding, `terms.chunk_terms`): every cached parse is then made again.
 # 2: ASCII dashes ("--") are folded into an em dash.
 # 3: a blank line ends a sentence; an indented line continuing a paragraph is prose, not code.
-PARSER_VERSION = 3
+# 4: inline code is parsed, and a name in it is a term typed by its shape.
+PARSER_VERSION = 4
 PARSE_CACHE_FILE = "fast_parse_cache.sqlite"
 # The settings `terms.chunk_terms` reads; the others apply after parsing, to all chunks at once.
 TERM_SETTINGS = ("label_types", "concepts", "concept_type", "min_concept_chars",

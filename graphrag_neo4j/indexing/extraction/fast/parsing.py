@@ -40,7 +40,8 @@ _BLOCK_START = re.compile(r"[-*+>|#]|\d+[.)][ \t]")
 _TRAILING_SPACE = re.compile(r"[ \t]+(?=\r?\n|$)")
 # Two or more hyphens touching a word: a dash typed in ASCII (Project Gutenberg texts). spaCy
 # keeps "him----Yes" or "voice--" as one token, which became an entity name.
-_ASCII_DASH = re.compile(r"(?<=[^\s-])-{2,}|-{2,}(?=[^\s-])")
+# Inline code is matched first and kept: `--all` is an option, not a dash.
+_ASCII_DASH = re.compile(r"(`[^`\n]*`)|(?<=[^\s-])-{2,}|-{2,}(?=[^\s-])")
 
 # What a forked worker parses with: set by its initializer, inherited from the parent by fork.
 _worker: tuple[Language, FastExtractionSettings] | None = None
@@ -126,8 +127,9 @@ def parsed_texts(chunks: Sequence[Chunk]) -> list[str]:
 
 
 def iter_parsed_texts(chunks: Iterable[Chunk]) -> Iterator[str]:
-    """The text parsed of each chunk: its overlap read once, its prose only (no code, URLs,
-    tables or front matter), line wraps and space runs folded.
+    """The text parsed of each chunk: its overlap read once, its prose only (no code blocks,
+    URLs, tables or front matter; inline code kept in its backticks), line wraps and space runs
+    folded.
 
     Each sentence is parsed, and counted as support, once: not again in the next window.
     Paragraph breaks stay, so no sentence runs across them. A code block spanning chunks is
@@ -138,7 +140,7 @@ def iter_parsed_texts(chunks: Iterable[Chunk]) -> Iterator[str]:
     for chunk in chunks:
         text = text_after_overlap(previous, chunk)
         previous = chunk
-        prose = masks.setdefault(chunk.document_id, ProseMask()).prose(text)
+        prose = masks.setdefault(chunk.document_id, ProseMask(keep_inline_code=True)).prose(text)
         yield unwrapped(_TRAILING_SPACE.sub("", prose))
 
 
@@ -158,7 +160,7 @@ def unwrapped(text: str) -> str:
         hyphenated = text[start - 1] == "-" and text[start - 2 : start - 1].isalnum()
         return "" if hyphenated and text[end].isalnum() else " "
 
-    dashed = _ASCII_DASH.sub(" \u2014 ", _LINE_BREAK.sub(fold, text))
+    dashed = _ASCII_DASH.sub(lambda m: m.group(1) or " \u2014 ", _LINE_BREAK.sub(fold, text))
     return _SPACE_RUN.sub(" ", dashed)
 
 

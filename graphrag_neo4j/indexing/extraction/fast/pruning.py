@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,12 +34,14 @@ def prune(
     types: dict[str, str],
     concepts: set[str],
     settings: FastExtractionSettings,
+    central: Collection[str] = frozenset(),
 ) -> Pruned:
-    """Weak edges, then hub entities of the hub types, then concepts left unconnected, go."""
+    """Weak edges, then hub entities of the hub types (but the `central` ones), then concepts
+    left unconnected, go."""
     weights: dict[tuple[str, str, str], float] = defaultdict(float)
     for edge in edges:
         weights[(edge.source, edge.predicate, edge.target)] += edge.weight
-    return prune_summed(weights, types, concepts, settings)
+    return prune_summed(weights, types, concepts, settings, central)
 
 
 def prune_summed(
@@ -47,10 +49,11 @@ def prune_summed(
     types: dict[str, str],
     concepts: set[str],
     settings: FastExtractionSettings,
+    central: Collection[str] = frozenset(),
 ) -> Pruned:
     """`prune` over each statement's weight summed over the chunks already."""
     strong = {s for s, weight in weights.items() if weight >= settings.min_edge_weight}
-    hubs = _hubs(strong, types, settings)
+    hubs = _hubs(strong, types, settings) - set(central)
     kept_edges = {s for s in strong if s[0] not in hubs and s[2] not in hubs}
     connected = {end for s in kept_edges for end in (s[0], s[2])}
     nodes = {

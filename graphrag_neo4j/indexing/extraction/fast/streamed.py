@@ -70,11 +70,11 @@ class CorpusRun:
                 found = cache.get_keyed(keys[c.id] for c in part)
                 with collector_paused():
                     for chunk in part:
-                        weights.add(found[keys[chunk.id]], chunk.document_id)
+                        weights.add(found[keys[chunk.id]], chunk.id)
         finally:
             cache.close()
         decisions = Decisions.made(counts, weights)
-        scope = corpus_scope(decisions, weights.by_document, readable, max_name_words)
+        scope = corpus_scope(decisions, weights.by_chunk, max_name_words)
         return cls(decisions, keys, dict(refused), scope, cache_dir)
 
     def covers(self, chunks: Sequence[Chunk]) -> bool:
@@ -103,19 +103,12 @@ class CorpusRun:
 
 
 def corpus_scope(
-    decisions: Decisions,
-    by_document: Mapping[str, set[str]],
-    chunks: Sequence[Chunk],
-    max_name_words: int,
+    decisions: Decisions, by_chunk: Mapping[str, set[str]], max_name_words: int
 ) -> list[ChunkExtraction]:
-    """Each document's surviving names a batch would not refuse, as one extraction under the
-    document's first chunk (alias folding groups names by document only)."""
-    first: dict[str, str] = {}
-    for chunk in chunks:
-        first.setdefault(chunk.document_id, chunk.id)
+    """Each chunk's surviving names a batch would not refuse, as one extraction (alias folding
+    groups them by document, and asks which names a chunk holds together)."""
     scope = []
-    for document_id, keys in by_document.items():
-        chunk_id = first[document_id]
+    for chunk_id, keys in by_chunk.items():
         entities = [EntityMention(chunk_id, name, entity_type, "")
                     for name, entity_type in decisions.entities_of(keys)
                     if not too_long(name) and junk_reason(name, max_name_words) is None]

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from graphrag_neo4j.indexing.extraction.fast.code_names import CodeName, code_names
 from graphrag_neo4j.indexing.extraction.fast.nlp_model import Lemma
 from graphrag_neo4j.indexing.records import normalize_name
 from graphrag_neo4j.settings import FastExtractionSettings
@@ -37,6 +38,7 @@ class Term:
     concept: bool
     verb: int  # token index of the verb that governs it, -1 when none
     subject: bool  # it is the verb's subject, so it comes first in a verb relation
+    heading: bool = False  # its sentence holds no other word: a title line
 
 
 @dataclass
@@ -52,13 +54,14 @@ class ChunkTerms:
 def chunk_terms(
     chunk_id: str, doc: Doc, settings: FastExtractionSettings, lemma: Lemma
 ) -> ChunkTerms:
-    """Every term of `doc`, longest claim first: titled names, then NER, then noun phrases."""
+    """Every term of `doc`, longest claim first: names in inline code, titled names, then NER,
+    then noun phrases."""
     result = ChunkTerms(chunk_id)
-    claimed: set[int] = set()
     starts: list[int] = []  # the first token of each sentence, to find a token's sentence
     for sentence in doc.sents:
         result.sentences.append(_SPACES.sub(" ", sentence.text).strip())
         starts.append(sentence.start)
+    claimed = _code_terms(doc, starts, result, lemma)
     entity_labels = {t.i: e.label_ for e in doc.ents for t in e}
     spans: list[tuple[Span, str, bool]] = []
     for span in _titled_names(doc):
@@ -78,6 +81,33 @@ def chunk_terms(
             if term.verb >= 0:
                 result.verbs[term.verb] = lemma(doc[term.verb]).lower()
     return result
+
+
+def _code_terms(doc: Doc, starts: list[int], result: ChunkTerms, lemma: Lemma) -> set[int]:
+    """Add a term for each name in inline code; every code span's tokens are claimed, so no
+    noun phrase or NER span is made of code."""
+    claimed: set[int] = set()
+    for (start, end), found in code_names(doc.text):
+        code = doc.char_span(start, end, alignment_mode="expand")
+        if code is None:
+            continue
+        claimed.update(range(code.start, code.end))
+        term = _code_term(doc, found, starts) if found is not None else None
+        if term is not None:
+            result.terms.append(term)
+            if term.verb >= 0:
+                result.verbs[term.verb] = lemma(doc[term.verb]).lower()
+    return claimed
+
+
+def _code_term(doc: Doc, found: CodeName, starts: list[int]) -> Term | None:
+    span = doc.char_span(found.start, found.end, alignment_mode="expand")
+    key = normalize_name(found.name)
+    if span is None or not any(ch.isalpha() for ch in key):
+        return None
+    sentence = bisect.bisect_right(starts, span.root.i) - 1
+    verb, subject = _governing_verb(span.root)
+    return Term(key, found.name, found.type, sentence, False, verb, subject)
 
 
 def _mapped(label: str | None, settings: FastExtractionSettings) -> str:
@@ -137,7 +167,13 @@ def _term(
         return None
     verb, subject = _governing_verb(span.root)
     sentence = bisect.bisect_right(starts, span.root.i) - 1
-    return Term(key, name, entity_type, sentence, concept, verb, subject)
+    return Term(key, name, entity_type, sentence, concept, verb, subject, _alone(span))
+
+
+def _alone(span: Span) -> bool:
+    """Whether `span` is the only word of its sentence: a heading ("ACL Privilege
+    Abbreviations"), whose capitals say nothing of what it names."""
+    return not any(t.is_alpha for t in span.sent if not span.start <= t.i < span.end)
 
 
 def _core(span: Span) -> list[Token]:

@@ -68,7 +68,7 @@ def test_names_that_name_nothing_are_refused_with_their_relations_and_counted() 
         "c1",
         [EntityMention("c1", "Ada", "person", ""),
          EntityMention("c1", "http://www.pgdp.net A CHRISTMAS CAROL", "concept", ""),
-         EntityMention("c1", "NEO4J_PASSWORD", "organization", "")],
+         EntityMention("c1", "print(NEO4J_PASSWORD)", "organization", "")],
         [RelationMention("c1", "Ada", "visits", "http://www.pgdp.net A CHRISTMAS CAROL"),
          RelationMention("c1", "Ada", "meets", "Babbage")],
     )
@@ -78,8 +78,8 @@ def test_names_that_name_nothing_are_refused_with_their_relations_and_counted() 
     # The relation to the URL names Ada: it stays, as a fact in her description.
     assert kept.entities[0].description == "Ada visits http://www.pgdp.net A CHRISTMAS CAROL."
     assert kept.dropped_records == 2 and kept.value_facts == 1
-    assert kept.refused_names == [("NEO4J_PASSWORD", "code or markup"),
-                                  ("http://www.pgdp.net A CHRISTMAS CAROL", "a URL")]
+    assert kept.refused_names == [("http://www.pgdp.net A CHRISTMAS CAROL", "a URL"),
+                                  ("print(NEO4J_PASSWORD)", "code or markup")]
 
 
 def test_a_relation_to_a_value_becomes_a_fact_on_the_entity_it_names() -> None:

@@ -13,6 +13,7 @@ from graphrag_neo4j.indexing.resolution.decisions import Resolution, surface_mer
 from graphrag_neo4j.indexing.resolution.grouping import ExistingEntity, group_mentions
 
 TYPES = ("person", "location", "organization")
+OPENING = ("person",)  # the default of extraction.fast.alias_opening_types
 
 
 def _extraction(chunk: str, *names: str, kind: str = "person") -> ChunkExtraction:
@@ -24,17 +25,18 @@ def _fold(
     documents: dict[str, str],
     vetoed: frozenset[tuple[str, str]] = frozenset(),
     stored: tuple[ExistingEntity, ...] = (),
+    opening: tuple[str, ...] = OPENING,
 ) -> Resolution:
     grouping = group_mentions([m for x in extractions for m in x.entities], stored)
     resolution = Resolution(grouping.protos, grouping.assignment, surface_merges(grouping))
     resolution.vetoed = set(vetoed)
-    fold_aliases(resolution, AliasScope.of(extractions, documents), TYPES)
+    fold_aliases(resolution, AliasScope.of(extractions, documents), TYPES, opening)
     return resolution
 
 
 def test_a_short_name_with_one_full_name_is_folded_and_recorded() -> None:
     extractions = [_extraction("c1", "Ebenezer Scrooge", "Bob Cratchit"),
-                   _extraction("c2", "Scrooge", "Bob", "scrooge")]
+                   _extraction("c2", "Scrooge", "Bob", "scrooge", "Bob Cratchit")]
     resolution = _fold(extractions, {"c1": "d1", "c2": "d1"})
     folded = {(m.from_name, m.decided_by): m.into_id for m in resolution.merges}
     scrooge = entity_id("Ebenezer Scrooge", "person")
@@ -77,7 +79,8 @@ def test_two_stored_short_names_of_one_new_full_name_do_not_crash() -> None:
     extractions = [_extraction(f"c{n}", full, short, kind="organization")
                    for n, short in enumerate(shorts)]
     stored = tuple(_stored(name, "organization") for name in shorts)
-    resolution = _fold(extractions, {"c0": "d0", "c1": "d1"}, stored=stored)
+    # Organizations' opening folds allowed here: the crash was on that path.
+    resolution = _fold(extractions, {"c0": "d0", "c1": "d1"}, stored=stored, opening=TYPES)
     (merge,) = [m for m in resolution.merges if m.decided_by == "alias"]
     assert merge.from_name == full and merge.into_id in {s.id for s in stored}
     assert all(s.id in resolution.protos for s in stored)  # two stored entities never merge
@@ -151,9 +154,9 @@ def test_a_short_name_in_a_long_document_compares_only_names_it_opens_or_closes(
     compared: list[tuple[str, str]] = []
     real = aliases._is_alias
 
-    def counting(short_key: str, full_key: str) -> bool:
+    def counting(short_key: str, full_key: str, may_open: bool = True) -> bool:
         compared.append((short_key, full_key))
-        return real(short_key, full_key)
+        return real(short_key, full_key, may_open)
 
     monkeypatch.setattr(aliases, "_is_alias", counting)
     extractions = [_extraction(f"c{n}", f"Person{n} Surname{n}") for n in range(2000)]
@@ -201,3 +204,34 @@ def test_a_run_builds_its_scope_once_for_all_batches() -> None:
     first = scopes.of(extractions, documents)
     assert scopes.of(extractions, documents) is first and len(built) == 1
     assert scopes.of(list(extractions), documents) is not first and len(built) == 2
+
+
+@pytest.mark.parametrize(("short", "full"), [
+    ("autovacuum", "autovacuum logging"),  # a term in lower case is no proper name
+    ("Arch", "Arch jargon"),  # a phrase about the name adds a common word
+    ("ACL", "ACL privilege abbreviations"),
+    ("London", "City of London"),  # a thing of London, not London's full name
+    ("Saarbrücken", "Count of Nassau- Saarbrücken"),  # a part of a compound
+    ("Oxford University", "Oxford University Cricket Club"),  # a modifier of another thing
+])
+def test_a_term_is_not_folded_into_a_phrase_that_holds_it(short: str, full: str) -> None:
+    resolution = _fold([_extraction("c1", full, short, kind="organization")], {"c1": "d1"})
+    assert [m for m in resolution.merges if m.decided_by == "alias"] == []
+
+
+def test_a_first_name_folds_and_a_place_folds_into_the_name_it_closes() -> None:
+    resolution = _fold([_extraction("c1", "Ludwig van Beethoven", "Ludwig"),
+                        _extraction("c2", "Las Vegas", "Vegas", kind="location")],
+                       {"c1": "d1", "c2": "d2"})
+    assert sorted(m.from_name for m in resolution.merges if m.decided_by == "alias") == [
+        "Ludwig", "Vegas"]
+
+
+def test_a_first_name_never_found_beside_the_full_name_is_not_folded() -> None:
+    # The book's old Joe, named throughout, and Joe Miller, named once, far from him.
+    extractions = [_extraction("c1", "Joe"), _extraction("c2", "Joe"),
+                   _extraction("c3", "Joe Miller"), _extraction("c4", "Scrooge"),
+                   _extraction("c5", "Ebenezer Scrooge")]
+    resolution = _fold(extractions, {f"c{n}": "book" for n in range(1, 6)})
+    # A surname closes its full name: folded even when they are never in one chunk.
+    assert [m.from_name for m in resolution.merges if m.decided_by == "alias"] == ["Scrooge"]

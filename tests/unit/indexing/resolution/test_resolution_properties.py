@@ -38,6 +38,7 @@ from graphrag_neo4j.indexing.resolution.grouping import (
 )
 
 TYPES = ("person", "organization", "location")
+OPENING = ("person",)  # the default of extraction.fast.alias_opening_types
 # Few words, so names share words, abbreviate each other in chains and collide after folding.
 WORDS = ("Tim", "Tiny", "Cratchit", "Award", "Academy", "Best", "École", "ÉCOLE", "Straße",
          "ﬁsh", "the", "!!", "🚀", "-", "")
@@ -102,7 +103,8 @@ def folded(batch: Batch, vetoed: frozenset[tuple[str, str]] = frozenset()) -> Re
     grouping = group_mentions(batch.mentions, batch.stored)
     resolution = Resolution(grouping.protos, grouping.assignment, surface_merges(grouping))
     resolution.vetoed = set(vetoed)
-    fold_aliases(resolution, AliasScope.of(batch.extractions(), batch.documents), TYPES)
+    fold_aliases(resolution, AliasScope.of(batch.extractions(), batch.documents), TYPES,
+                 OPENING)
     return resolution
 
 
@@ -178,8 +180,11 @@ def folds_by_scanning(resolution: Resolution, extractions: Sequence[ChunkExtract
     """Alias folds as a scan of every mention of the input finds them (the rule, read
     slowly): each document's entities, then each short name's one full name everywhere."""
     found: dict[str, dict[str, ProtoEntity]] = defaultdict(dict)
+    chunks: dict[str, set[str]] = defaultdict(set)  # a first name needs its full name beside it
     for extraction in extractions:
         for mention in extraction.entities:
+            if extraction.chunk_id in documents:
+                chunks[mention_key(mention)[0]].add(extraction.chunk_id)
             key = mention_key(mention)
             entity = (resolution.entity_of(key) if key in resolution.assignment else
                       ProtoEntity(entity_id(mention.name, mention.type), mention.name,
@@ -191,7 +196,9 @@ def folds_by_scanning(resolution: Resolution, extractions: Sequence[ChunkExtract
         entities = [by_id[i] for i in sorted(by_id)]
         for short in entities:
             fulls = [full.id for full in entities if compatible(short.type, full.type)
-                     and _is_alias(short.name_key, full.name_key)]
+                     and (_is_alias(short.name_key, full.name_key, False) or (
+                         _is_alias(short.name_key, full.name_key, short.type in OPENING)
+                         and chunks[short.name_key] & chunks[full.name_key]))]
             targets[short.id].add(fulls[0] if len(fulls) == 1 else None)
     return {short: only for short, chosen in targets.items() if len(chosen) == 1
             and (only := next(iter(chosen))) is not None
@@ -228,5 +235,5 @@ def test_a_batch_folds_as_a_scan_of_the_whole_input_would(
     grouping = group_mentions([m for x in everything[:cut] for m in x.entities], stored)
     resolution = Resolution(grouping.protos, grouping.assignment, surface_merges(grouping))
     scope = AliasScope.of(everything, documents)
-    assert alias_folds(resolution, scope, TYPES) == folds_by_scanning(
+    assert alias_folds(resolution, scope, TYPES, OPENING) == folds_by_scanning(
         resolution, everything, documents)
