@@ -59,7 +59,7 @@ def test_partitions_merged_decide_as_the_whole_input(cuts: tuple[int, ...]) -> N
     whole = _weighed(chunks, kept)
     weights = merged((_weighed(part, kept) for part in parts), EdgeWeights(kept, SETTINGS))
     assert weights.strong() == whole.strong() and weights.strong()
-    assert weights.by_document == whole.by_document
+    assert weights.by_chunk == whole.by_chunk
     assert Decisions.made(counts, weights) == Decisions.made(whole_counts, whole)
 
 
