@@ -511,10 +511,12 @@ class PprSearchSettings(_Section):
         description="Probability that the walk follows an edge rather than restarting at a"
         " seed (HippoRAG 2's 0.5).",
     )
-    passage_weight: float = Field(
-        0.05, ge=0, le=1000,
-        description="Restart weight of a seeded passage at the best passage's score (HippoRAG"
-        " 2's 0.05); entities weigh their similarity over the passages they are in.",
+    passage_share: float = Field(
+        0.5, ge=0, le=1,
+        description="Share of the walk's restarts at the passages nearest the question (by"
+        " their min-max normalised scores); the rest restarts at the entities, each by its"
+        " similarity over the passages it is in. Half and half: neither the passages' words"
+        " nor the graph's entities alone decide.",
     )
     seed_passages: int = Field(
         20, ge=0, le=1000, description="Passages nearest the question seeded into the walk."

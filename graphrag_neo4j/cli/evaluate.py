@@ -162,21 +162,20 @@ def against_baseline(
 
 
 def significance_table(comparisons: list[list[RecallComparison]]) -> Table:
-    """Per method: each Recall@k's difference to the baseline with its 95 % interval, the
-    questions it ranks better and worse at each k, McNemar's p at the largest k."""
+    """Per method: each Recall@k's difference to the baseline with its 95 % interval and the
+    questions it ranks better and worse, McNemar's p at the largest k, whether beyond chance."""
     first = comparisons[0]
     table = Table(title=f"Against {first[0].baseline} on the same questions (paired; recall"
-                  " points with a 95 % bootstrap interval)")
-    table.add_column("method")
+                  " points with a 95 % bootstrap interval; questions better / worse)")
+    table.add_column("method", no_wrap=True)
     for c in first:
         # The interval whole: wrapped, "[+1.8, +4.8]" lost its end to the next line.
-        table.add_column(f"Recall@{c.k}\ndifference", justify="right", no_wrap=True)
-        table.add_column(f"@{c.k} better\n/ worse", justify="right")
-    table.add_column(f"McNemar p\n@{first[-1].k}", justify="right")
-    table.add_column("beyond\nchance", justify="right")
+        table.add_column(f"Recall@{c.k}", justify="right", no_wrap=True)
+    table.add_column(f"McNemar p @{first[-1].k}", justify="right")
+    table.add_column("beyond chance", justify="right")
     for row in comparisons:
-        cells = [cell for c in row for cell in (
-            f"{c.difference:+.1f} [{c.low:+.1f}, {c.high:+.1f}]", f"+{c.gained} / -{c.lost}")]
+        cells = [f"{c.difference:+.1f} [{c.low:+.1f}, {c.high:+.1f}]\n+{c.gained} / -{c.lost}"
+                 for c in row]
         differs = ", ".join(f"@{c.k}" for c in row if c.differs) or "no"
         table.add_row(row[0].method, *cells, f"{row[-1].p_value:.3f}", differs)
     return table

@@ -54,18 +54,28 @@ def neighbourhood(row: Mapping[str, object]) -> Neighbourhood:
 def seed_weights(
     seeds: Seeds, passages_of: Mapping[str, int], settings: PprSearchSettings
 ) -> dict[Key, float]:
-    """Restart weights: an entity's divided by the passages it is in (a rare name says more, as
-    in HippoRAG 2), a passage's `passage_weight` times its score relative to the best one."""
-    weights: dict[Key, float] = {
-        (ENTITY, entity_id): weight / max(passages_of.get(entity_id, 1), 1)
-        for entity_id, weight in seeds.entities.items()
-    }
-    top = max((float(row["score"]) for row in seeds.passages), default=0.0)
-    for row in seeds.passages:
-        relative = float(row["score"]) / top if top > 0 else 0.0
-        key = (PASSAGE, str(row["chunk_id"]))
-        weights[key] = weights.get(key, 0.0) + settings.passage_weight * relative
+    """Restart weights summing to 1: `passage_share` of them at the nearest passages (by their
+    scores min-max normalised, as HippoRAG 2 normalises them), the rest at the entities (each by
+    its weight over the passages it is in: a rare name says more, as in HippoRAG 2). A group
+    with no seed leaves its share to the other."""
+    entities = _shares({(ENTITY, entity_id): weight / max(passages_of.get(entity_id, 1), 1)
+                        for entity_id, weight in seeds.entities.items()})
+    scores = {(PASSAGE, str(row["chunk_id"])): float(row["score"]) for row in seeds.passages}
+    low, high = min(scores.values(), default=0.0), max(scores.values(), default=0.0)
+    # Min-max puts the last seeded passage at 0; a single passage (or equal scores) weighs 1.
+    passages = _shares({key: (score - low) / (high - low) if high > low else 1.0
+                        for key, score in scores.items()})
+    share = settings.passage_share if entities and passages else float(bool(passages))
+    weights = {key: (1.0 - share) * weight for key, weight in entities.items()}
+    for key, weight in passages.items():
+        weights[key] = weights.get(key, 0.0) + share * weight
     return weights
+
+
+def _shares(weights: Mapping[Key, float]) -> dict[Key, float]:
+    """The weights scaled to sum to 1 (none when they sum to 0)."""
+    total = sum(weights.values())
+    return {key: weight / total for key, weight in weights.items()} if total > 0 else {}
 
 
 async def rank_passages(
