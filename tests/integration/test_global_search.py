@@ -109,4 +109,7 @@ def test_retrieve_only_shows_the_context_the_answer_reads(rag: GraphRAG) -> None
     answer = rag.query(QUESTION, method="global")
     retrieved = rag.retrieve(QUESTION, method="global")
     assert answer.text and not retrieved.text
-    assert retrieved.context == answer.context != ""
+    # The answer's context is the map's points (model-written); the reports it mapped are its
+    # evidence, and they are what retrieval only shows.
+    assert retrieved.context == answer.evidence != ""
+    assert retrieved.sources["Reports"] == answer.sources["Reports"]
