@@ -45,12 +45,23 @@ def time_methods(rag: GraphRAG, queries: int) -> dict[str, tuple[float, float]]:
     return timings
 
 
+def time_graph_as_it_is(queries: int) -> None:
+    """Time the methods on the graph as it is (no indexing), for a run stopped mid-way."""
+    with GraphRAG(load_settings(), console=Console(stderr=True, quiet=True)) as rag:
+        console.print(f"{rag.counts()}")
+        console.print(_table({rag.counts()["documents"]: time_methods(rag, queries)}))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[2000, 6119])
     parser.add_argument("--queries", type=int, default=100)
     parser.add_argument("--reset", action="store_true", help="Wipe the graph first.")
+    parser.add_argument("--as-is", action="store_true", help="Only time the graph as it is.")
     args = parser.parse_args()
+    if args.as_is:
+        time_graph_as_it_is(args.queries)
+        return
     if not args.reset:
         raise SystemExit("benchmarks/ppr_latency.py wipes the graph: pass --reset (and point"
                          " GRAPHRAG_NEO4J__* at a server of its own).")
@@ -66,7 +77,7 @@ def main() -> None:
             console.print(f"{size} passages indexed in {time.perf_counter() - started:.0f} s"
                           f" ({rag.counts()})")
             results[size] = time_methods(rag, args.queries)
-    console.print(_table(results))
+            console.print(_table(results))  # each size as it comes: a long run may be stopped
 
 
 def _table(results: dict[int, dict[str, tuple[float, float]]]) -> Table:
