@@ -446,7 +446,10 @@ class LocalSearchSettings(_Section):
     """Local search: the entities nearest the question and what surrounds them."""
 
     top_k_entities: int = Field(10, description="Entities from the vector search.")
-    top_chunks: int = Field(3, description="Text units in the context.")
+    top_chunks: int = Field(
+        3, description="Text units in the context: those the walk from the found entities and"
+        " the nearest passages visits most (the [search.ppr] settings).",
+    )
     top_communities: int = Field(3, description="Community reports in the context.")
     top_outside_rels: int = Field(10, description="Relations to outside entities.")
     top_inside_rels: int = Field(10, description="Relations among the found entities.")
@@ -460,11 +463,6 @@ class LocalSearchSettings(_Section):
     )
     community_prop: float = Field(
         0.15, ge=0, le=1, json_schema_extra=TUNABLE, description="Share for community reports."
-    )
-    mention_weight: float = Field(
-        0.01, json_schema_extra=TUNABLE,
-        description="Weight of the share of found entities a passage mentions, added to its"
-        " similarity to the question when ranking passages.",
     )
     seeds_per_mention: int = Field(
         2, description="Entities added per name the question mentions (fulltext match)."
@@ -515,7 +513,12 @@ class HopsSearchSettings(_Section):
         1, ge=1, le=2, json_schema_extra=TUNABLE, description="Subgraph expansion degree (1 or 2)."
     )
     final_k: int = Field(2, description="Passages in the answer context.")
-    rerank: bool = Field(True, description="Rerank relations with the LLM.")
+    rerank: bool = Field(
+        False,
+        description="Find the question's names and rerank relations with the LLM (two calls);"
+        " off by default: with the offline model it put Recall@2 below naive's"
+        " (docs/benchmarks.md). Retrieval only makes the same calls.",
+    )
     max_candidates: int = Field(
         100, description="Candidate relations kept from the subgraph, nearest first."
     )
@@ -541,6 +544,43 @@ class HopsSearchSettings(_Section):
     bridge_max_passages: int = Field(
         50, description="An entity named in more passages is too common to be a bridge."
     )
+
+
+class PprSearchSettings(_Section):
+    """PPR search: Personalized PageRank from the question's entities and passages."""
+
+    damping: float = Field(
+        0.5, gt=0, lt=1, json_schema_extra=TUNABLE,
+        description="Probability that the walk follows an edge rather than restarting at a"
+        " seed (HippoRAG 2's 0.5).",
+    )
+    passage_share: float = Field(
+        0.5, ge=0, le=1, json_schema_extra=TUNABLE,
+        description="Share of the walk's restarts at the passages nearest the question (by"
+        " their min-max normalised scores); the rest restarts at the entities, each by its"
+        " similarity over the passages it is in. Half and half: neither the passages' words"
+        " nor the graph's entities alone decide.",
+    )
+    seed_passages: int = Field(
+        20, ge=0, le=1000, description="Passages nearest the question seeded into the walk."
+    )
+    named_per_mention: int = Field(
+        2, ge=0, le=1000,
+        description="Entities seeded per name the question mentions (fulltext match).",
+    )
+    entity_top_k: int = Field(
+        5, ge=0, le=1000, description="Entities nearest the question seeded into the walk."
+    )
+    fact_top_k: int = Field(
+        5, ge=0, le=1000,
+        description="Relations nearest the question whose two entities are seeded.",
+    )
+    max_degree: int = Field(
+        100, ge=1, le=1_000_000,
+        description="A node with more edges (a hub) is reached but not walked through when the"
+        " seeds' neighbourhood is read.",
+    )
+    top_k: int = Field(3, ge=1, le=1000, description="Passages in the answer context.")
 
 
 class DriftSearchSettings(_Section):
@@ -647,7 +687,6 @@ RENAMED_SEARCH_SETTINGS: dict[str, str] = {
     "local_context_tokens": "local.context_tokens",
     "text_unit_prop": "local.text_unit_prop",
     "community_prop": "local.community_prop",
-    "local_mention_weight": "local.mention_weight",
     "local_seeds_per_mention": "local.seeds_per_mention",
     "community_level": "global.community_level",
     "map_batch_tokens": "global.map_batch_tokens",
@@ -748,6 +787,9 @@ class SearchSettings(_Section):
     )
     hops: HopsSearchSettings = Field(
         default_factory=HopsSearchSettings, description="Settings of hops search."
+    )
+    ppr: PprSearchSettings = Field(
+        default_factory=PprSearchSettings, description="Settings of PPR search."
     )
     drift: DriftSearchSettings = Field(
         default_factory=DriftSearchSettings, description="Settings of DRIFT search."

@@ -1,17 +1,14 @@
 // Local search context. The entities are $seed_ids, the entities the question names (found by
 // name in Python), then up to $passage_entities of those the question's best passages
-// ($chunk_scores) mention (those of the best passage first, the most frequent first), then the
-// $top_k whose vectors are nearest the question ($query_vector). The passage entities matter
-// where vectors encode names only (fast graphs): a question that names no one, such as "who is
-// Scrooge's clerk?", finds its answer's entities only through the passages. The passages are
-// ranked by their similarity to the question plus $mention_weight times the share of the seeds
-// and vector hits (the anchors: passage entities would only echo the passages that named them)
-// they mention, among the passages mentioning any anchor and those of $chunk_scores (the
-// question's best passages: id -> score, kept where above the similarity, as hybrid search
-// scores a passage found by its words). Then their highest ranked
-// community reports, their relations (inside the set first, a budget per entity) and their
-// descriptions. Communities holding only an extractive summary ($extractive: sentences picked
-// from member descriptions, no LLM report) are left out: the passages say the same in context.
+// ($chunk_scores: id -> score) mention (those of the best passage first, the most frequent
+// first), then the $top_k whose vectors are nearest the question ($query_vector). The passage
+// entities matter where vectors encode names only (fast graphs): a question that names no one,
+// such as "who is Scrooge's clerk?", finds its answer's entities only through the passages.
+// The passages are $chunk_ids in their order (ranked in Python by the walk from the found
+// entities and the nearest passages). Then the entities' highest ranked community reports,
+// their relations (inside the set first, a budget per entity) and their descriptions.
+// Communities holding only an extractive summary ($extractive: sentences picked from member
+// descriptions, no LLM report) are left out: the passages say the same in context.
 // One row, even when nothing is found: `text` is never null, `score` is the best
 // vector score and every entity keeps its own score in `metadata`.
 CALL db.index.vector.queryNodes('entity_description_embedding', $top_k, $query_vector)
@@ -40,33 +37,13 @@ CALL (seeds) {
 WITH vector_hits, seeds, seeds + mentioned AS named
 WITH vector_hits, seeds,
      named + [hit IN vector_hits WHERE NOT hit.node IN [n IN named | n.node]] AS hits
-WITH vector_hits, hits, [hit IN hits | hit.node] AS nodes,
-     [hit IN seeds | hit.node] + [hit IN vector_hits
-                                  WHERE NOT hit.node IN [seed IN seeds | seed.node] | hit.node]
-       AS anchors
-CALL (anchors) {
-  CALL (anchors) {
-    UNWIND anchors AS n
-    MATCH (c:__Chunk__)-[:HAS_ENTITY]->(n)
-    RETURN c
-    UNION
-    UNWIND keys($chunk_scores) AS chunk_id
-    MATCH (c:__Chunk__ {id: chunk_id})
-    RETURN c
-  }
-  OPTIONAL MATCH (c)-[:HAS_ENTITY]->(m:__Entity__)
-  WHERE m IN anchors
-  WITH c, count(DISTINCT m) AS mentioned,
-       coalesce(vector.similarity.cosine(c.embedding, $query_vector), 0.0) AS cosine,
-       coalesce($chunk_scores[c.id], 0.0) AS found
-  WITH c, mentioned, CASE WHEN found > cosine THEN found ELSE cosine END AS similarity
-  WITH c, mentioned, similarity,
-       similarity + $mention_weight * toFloat(mentioned) / CASE size(anchors) WHEN 0 THEN 1
-                                                              ELSE size(anchors) END AS rank
-  ORDER BY rank DESC, c.id
-  LIMIT $top_chunks
-  RETURN collect({id: c.id, document_id: c.document_id, text: c.text, mentioned: mentioned,
-                  similarity: similarity}) AS chunks
+WITH vector_hits, hits, [hit IN hits | hit.node] AS nodes
+CALL () {
+  UNWIND range(0, size($chunk_ids) - 1) AS position
+  MATCH (c:__Chunk__ {id: $chunk_ids[position]})
+  WITH c, position
+  ORDER BY position
+  RETURN collect({id: c.id, document_id: c.document_id, text: c.text}) AS chunks
 }
 CALL (nodes) {
   UNWIND nodes AS n

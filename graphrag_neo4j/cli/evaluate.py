@@ -16,7 +16,6 @@ from rich.text import Text
 from graphrag_neo4j.cli.eval_answers import answers_command
 from graphrag_neo4j.cli.search_set import SetOption, search_settings_set, settings_with
 from graphrag_neo4j.errors import InputError
-from graphrag_neo4j.query.base import validated_search
 from graphrag_neo4j.query.evaluation import (
     EvalQuestion,
     MethodResult,
@@ -24,10 +23,11 @@ from graphrag_neo4j.query.evaluation import (
     ranker_for,
     read_questions,
 )
-from graphrag_neo4j.query.registry import EVAL_METHODS, method_list
+from graphrag_neo4j.query.registry import EVAL_BASELINE, EVAL_METHODS, method_list
 
 if TYPE_CHECKING:
     from graphrag_neo4j.engine import GraphRAG
+    from graphrag_neo4j.query.retrieval_significance import RecallComparison
 
 app = typer.Typer(
     no_args_is_help=True, help="Measure retrieval and answer quality on a question set."
@@ -89,9 +89,9 @@ def retrieval_command(
         sink = stack.enter_context(per_question.open("w")) if per_question else None
         results = rag.run(_evaluate(rag, runs, items, ks, sink))
         out.print(results_table(results, ks, len(items), overrides))
-        ran = [name for (label, name, _), r in zip(runs, results, strict=True) if not r.unavailable]
-        reranks = validated_search(rag.settings.search, overrides)[0].hops.rerank
-        if reranks and any(rag.query_method(m).needs_llm for m in ran):
+        if comparisons := against_baseline(results, EVAL_BASELINE):
+            out.print(significance_table(comparisons))
+        if rag.llm_in_use:  # a method's retrieval called the LLM (hops.rerank, say)
             console.print(rag.llm.usage_table("LLM usage (retrieval calls)"))
 
 
@@ -149,4 +149,33 @@ def results_table(
             continue
         cells = [f"{result.recall(cut):.1f}" for cut in sorted(ks)]
         table.add_row(result.method, *cells, f"{result.mean_ms:.0f}", f"{result.median_ms:.0f}")
+    return table
+
+
+def against_baseline(
+    results: list[MethodResult], baseline: str
+) -> list[list[RecallComparison]]:
+    """Every other method against the baseline, per k (scipy.stats loads only here)."""
+    from graphrag_neo4j.query import retrieval_significance
+
+    return retrieval_significance.against_baseline(results, baseline)
+
+
+def significance_table(comparisons: list[list[RecallComparison]]) -> Table:
+    """Per method: each Recall@k's difference to the baseline with its 95 % interval and the
+    questions it ranks better and worse, McNemar's p at the largest k, whether beyond chance."""
+    first = comparisons[0]
+    table = Table(title=f"Against {first[0].baseline} on the same questions (paired; recall"
+                  " points with a 95 % bootstrap interval; questions better / worse)")
+    table.add_column("method", no_wrap=True)
+    for c in first:
+        # The interval whole: wrapped, "[+1.8, +4.8]" lost its end to the next line.
+        table.add_column(f"Recall@{c.k}", justify="right", no_wrap=True)
+    table.add_column(f"McNemar p @{first[-1].k}", justify="right")
+    table.add_column("beyond chance", justify="right")
+    for row in comparisons:
+        cells = [f"{c.difference:+.1f} [{c.low:+.1f}, {c.high:+.1f}]\n+{c.gained} / -{c.lost}"
+                 for c in row]
+        differs = ", ".join(f"@{c.k}" for c in row if c.differs) or "no"
+        table.add_row(row[0].method, *cells, f"{row[-1].p_value:.3f}", differs)
     return table

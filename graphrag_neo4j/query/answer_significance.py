@@ -43,17 +43,22 @@ def compare(summary: AnswerSummary, baseline: AnswerSummary) -> PairedComparison
     if not pairs:
         return None
     differences = np.array([100.0 * (float(a["f1"]) - float(b["f1"])) for a, b in pairs])
-    low, high = _interval(differences)
+    low, high = paired_interval(differences)
     gained = sum(1 for a, b in pairs if a["right"] and not b["right"])
     lost = sum(1 for a, b in pairs if b["right"] and not a["right"])
-    # McNemar's exact test: only the questions where the two disagree carry information.
-    p_value = binomtest(gained, gained + lost, 0.5).pvalue if gained + lost else 1.0
     return PairedComparison(summary.method, baseline.method, len(pairs),
-                            float(differences.mean()), low, high, gained, lost, float(p_value))
+                            float(differences.mean()), low, high, gained, lost,
+                            mcnemar_p(gained, lost))
 
 
-def _interval(differences: np.ndarray) -> tuple[float, float]:
-    """The bootstrap interval of the mean difference (a point when every difference is one)."""
+def mcnemar_p(gained: int, lost: int) -> float:
+    """McNemar's exact test: only the questions where the two disagree carry information."""
+    return float(binomtest(gained, gained + lost, 0.5).pvalue) if gained + lost else 1.0
+
+
+def paired_interval(differences: np.ndarray) -> tuple[float, float]:
+    """The bootstrap interval of the mean of paired differences (a point when every
+    difference is one)."""
     if np.ptp(differences) == 0:
         return float(differences[0]), float(differences[0])
     result = bootstrap((differences,), np.mean, n_resamples=RESAMPLES,

@@ -70,7 +70,6 @@ class Query:
     on_token: TokenSink | None = None
     mentions: tuple[str, ...] | None = None
     notes: tuple[str, ...] = ()  # for the answer: e.g. an option given by its deprecated name
-    retrieve_only: bool = False  # no answer will be written: a method skips optional LLM calls
 
     def with_search(self, **updates: Any) -> Query:
         """The same query with some search settings changed (validated), e.g.

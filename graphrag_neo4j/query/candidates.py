@@ -9,6 +9,7 @@ from typing import Any
 from graphrag_neo4j.lucene import content_query
 from graphrag_neo4j.query.base import Services
 from graphrag_neo4j.query.context import Row
+from graphrag_neo4j.query.hops.mentions import capitalised_mentions
 from graphrag_neo4j.query.hybrid import max_score_fusion, reciprocal_rank_fusion
 from graphrag_neo4j.settings import SearchSettings
 
@@ -88,6 +89,17 @@ def fuse(rankings: Sequence[Sequence[Row]], key: str, search: SearchSettings) ->
     top = vector_scores[0] if vector_scores else 1.0
     scored = max_score_fusion(rankings, key=lambda row: row[key], score=lambda row: row["score"])
     return [{**row, "score": relative * top} for row, relative in scored]
+
+
+async def named_entity_ids(
+    services: Services, question: str, per_mention: int, search: SearchSettings
+) -> list[str]:
+    """Entities the question names (fulltext on its capitalised phrases; the whole question too
+    when hybrid): vectors of short names blur, so these join by name."""
+    hits = await entities_by_text(services, capitalised_mentions(question), per_mention)
+    if search.hybrid.enabled:
+        hits += await entities_by_text(services, [question], per_mention)
+    return list(dict.fromkeys(row["id"] for row in hits))
 
 
 async def entities_by_text(services: Services, texts: Sequence[str], k: int) -> list[Row]:

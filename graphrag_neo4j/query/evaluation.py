@@ -43,6 +43,8 @@ class MethodResult:
     ks: list[int]
     recall_sums: dict[int, float] = field(default_factory=dict)
     seconds: list[float] = field(default_factory=list)
+    # Each question's Recall@k by question id, for paired comparisons between methods.
+    per_question: dict[str, dict[int, float]] = field(default_factory=dict)
     unavailable: str | None = None
 
     def recall(self, k: int) -> float:
@@ -133,6 +135,7 @@ async def evaluate_method(
         ranked = await ranker(item.question, deepest)
         result.seconds.append(time.perf_counter() - started)
         recalls = {k: recall_at(ranked, item.gold, k) for k in result.ks}
+        result.per_question[item.id] = recalls
         for k, value in recalls.items():
             result.recall_sums[k] = result.recall_sums.get(k, 0.0) + value
         if per_question is not None:

@@ -10,7 +10,7 @@ from typing import Any
 from graphrag_neo4j.communities.extractive import STATUS as EXTRACTIVE
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.base import Answer, GraphReader, Query, Services
-from graphrag_neo4j.query.candidates import entities_by_text, passages
+from graphrag_neo4j.query.candidates import named_entity_ids
 from graphrag_neo4j.query.context import (
     Row,
     SearchContext,
@@ -19,8 +19,8 @@ from graphrag_neo4j.query.context import (
     join_tables,
 )
 from graphrag_neo4j.query.facts import FactsBuilder, fact_cells, stated_relations
-from graphrag_neo4j.query.hops.mentions import capitalised_mentions
 from graphrag_neo4j.query.passages import answer_from_context
+from graphrag_neo4j.query.ppr.ranking import rank_passages
 from graphrag_neo4j.settings import SearchSettings
 
 ENTITY_INDEX = "entity_description_embedding"
@@ -31,18 +31,19 @@ def retrieval_params(
     vector: Sequence[float],
     seed_ids: Sequence[str] = (),
     chunk_scores: Mapping[str, float] | None = None,
+    chunk_ids: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """The parameters of cypher/query/local_retrieval.cypher for the question's vector."""
+    """The parameters of cypher/query/local_retrieval.cypher for the question's vector and
+    the passages to show (`chunk_ids`, best first)."""
     return {
         "query_vector": list(vector),
         "top_k": search.local.top_k_entities,
         "passage_entities": search.local.passage_entities,
-        "top_chunks": search.local.top_chunks,
+        "chunk_ids": list(chunk_ids[: search.local.top_chunks]),
         "top_communities": search.local.top_communities,
         "top_inside_rels": search.local.top_inside_rels,
         "top_outside_rels": search.local.top_outside_rels,
         "rels_per_entity": search.local.rels_per_entity,
-        "mention_weight": search.local.mention_weight,
         "seed_ids": list(seed_ids),
         "chunk_scores": dict(chunk_scores or {}),
         "extractive": EXTRACTIVE,
@@ -132,24 +133,18 @@ class LocalSearch:
     def close(self) -> None:
         """Nothing to release: the method reads through the engine's store."""
 
-    async def _seeds(self, question: str, search: SearchSettings) -> list[str]:
-        """Entities the question names (fulltext on its capitalised phrases; the whole
-        question too when hybrid): vectors of short names blur, so these join by name."""
-        per_mention = search.local.seeds_per_mention
-        hits = await entities_by_text(self.services, capitalised_mentions(question), per_mention)
-        if search.hybrid.enabled:
-            hits += await entities_by_text(self.services, [question], per_mention)
-        return list(dict.fromkeys(row["id"] for row in hits))
-
     async def retrieve(self, question: str, search: SearchSettings) -> tuple[Row, float]:
         """The retrieval query's metadata and best score for the question."""
         vector = await self.services.embedder.embed_query(question)
-        seeds, nearest = await asyncio.gather(
-            self._seeds(question, search),
-            passages(self.services, question, vector, search.local.top_chunks, search),
+        seeds = await named_entity_ids(
+            self.services, question, search.local.seeds_per_mention, search
         )
+        # The passages come from the walk over the found entities and the nearest passages
+        # (Microsoft GraphRAG's local search takes its text units from the matched entities).
+        ranking = await rank_passages(self.services, question, vector, search, named=seeds)
+        nearest = ranking.seeds.passages[: search.local.top_chunks]
         chunk_scores = {row["chunk_id"]: row["score"] for row in nearest}
-        params = retrieval_params(search, vector, seeds, chunk_scores)
+        params = retrieval_params(search, vector, seeds, chunk_scores, ranking.chunk_ids)
         rows = await asyncio.to_thread(self._read_context, params)
         if not rows:
             return {}, 0.0

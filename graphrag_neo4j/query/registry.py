@@ -10,17 +10,20 @@ from graphrag_neo4j.query.global_search import GlobalSearch
 from graphrag_neo4j.query.hops.search import HopsSearch
 from graphrag_neo4j.query.local import LocalSearch
 from graphrag_neo4j.query.naive import NaiveSearch
+from graphrag_neo4j.query.ppr.search import PprSearch
 
 # Adding a method: one module with a class that meets QueryMethod (its `name` and
 # `description` included), plus one entry here.
 FACTORIES: tuple[MethodFactory, ...] = (
-    LocalSearch, GlobalSearch, HopsSearch, NaiveSearch, DriftSearch, CypherSearch
+    LocalSearch, GlobalSearch, HopsSearch, PprSearch, NaiveSearch, DriftSearch, CypherSearch
 )
 METHODS: dict[str, MethodFactory] = {factory.name: factory for factory in FACTORIES}
 DEFAULT_METHOD = LocalSearch.name
-# What `eval retrieval` compares when no method is named: the passage baseline and the
-# multi-hop method, the two whose recall the retrieval benchmark reports.
-EVAL_METHODS = (NaiveSearch.name, HopsSearch.name)
+# What `eval retrieval` compares when no method is named: the passage baseline first (every
+# other method is compared with it, question by question), then the methods whose passages
+# come through the graph.
+EVAL_BASELINE = NaiveSearch.name
+EVAL_METHODS = (EVAL_BASELINE, LocalSearch.name, HopsSearch.name, PprSearch.name)
 # What `eval answers` compares by default: the methods that answer questions about specifics
 # (global search answers questions about the whole collection: judge it with --judge).
 ANSWER_EVAL_METHODS = (NaiveSearch.name, LocalSearch.name, HopsSearch.name, DriftSearch.name)

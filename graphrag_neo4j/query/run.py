@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
 
 from graphrag_neo4j.llm.reply_guards import without_repeats
 from graphrag_neo4j.llm.usage import usage_scope
@@ -89,7 +88,8 @@ async def retrieve_only(services: Services, name: str, method: QueryMethod, quer
     """The context the method would answer from, without the answer call."""
 
     async def context_only() -> Answer:
-        context = await method.build_context(replace(query, retrieve_only=True))
+        # The same context the answer reads: a method has one retrieval pipeline.
+        context = await method.build_context(query)
         return Answer.from_context(name, "", context)
 
     return await _cited(services, _noted(query, await _measured(services, context_only)))

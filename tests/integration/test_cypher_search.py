@@ -415,3 +415,14 @@ def test_the_server_refuses_writes_even_past_the_guard(graph: Store) -> None:
     with pytest.raises(ClientError, match="read access mode"):
         graph.read_generated("MATCH (n) DETACH DELETE n", timeout_s=5, max_rows=10)
     assert _snapshot(graph) == before
+
+
+def test_retrieve_only_shows_the_context_the_answer_reads(
+    graph: Store, settings: Settings, tmp_path: Path
+) -> None:
+    with _rag(settings, tmp_path, f"```cypher\n{PEOPLE};\n```", PEOPLE) as rag:
+        answer = rag.query("How many people are there?", method="cypher")
+        retrieved = rag.retrieve("How many people are there?", method="cypher")
+    assert answer.text and not retrieved.text
+    assert retrieved.context == answer.context != ""
+    assert retrieved.sources["Results"] == answer.sources["Results"]

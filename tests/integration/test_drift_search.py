@@ -80,7 +80,11 @@ def test_drift_falls_back_without_reports_then_runs_within_its_budgets(
         assert params["community_ids"] and params["entity_ids"] and params["chunk_ids"]
         stored = rag.store.read("query/chunks_by_ids", ids=params["chunk_ids"])
         assert len(stored) == len(params["chunk_ids"])
+        # Retrieval only shows the context the answer read (the same primer and follow-ups).
+        retrieved = rag.retrieve(QUESTION, method="drift", drift={"k_followups": 2, "depth": 2})
+        assert not retrieved.text and retrieved.context == answer.context != ""
 
         football = rag.query("Who won the 1998 football world cup?", method="drift")
         assert football.notes[0] == NOTHING_PRIMED
         assert rag.query_method("drift").needs_llm
+

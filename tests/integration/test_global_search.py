@@ -103,3 +103,13 @@ def test_dynamic_selection_maps_only_relevant_reports(rag: GraphRAG) -> None:
     assert selection is not None and selection.rating_calls > 0
     assert all("Daniel" in r["full_content"] for r in answer.sources["Reports"])
     assert selection.map_calls_saved >= 0
+
+
+def test_retrieve_only_shows_the_context_the_answer_reads(rag: GraphRAG) -> None:
+    answer = rag.query(QUESTION, method="global")
+    retrieved = rag.retrieve(QUESTION, method="global")
+    assert answer.text and not retrieved.text
+    # The answer's context is the map's points (model-written); the reports it mapped are its
+    # evidence, and they are what retrieval only shows.
+    assert retrieved.context == answer.evidence != ""
+    assert retrieved.sources["Reports"] == answer.sources["Reports"]

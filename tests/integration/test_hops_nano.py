@@ -71,7 +71,8 @@ def rag(
         "hops": {"entity_top_k": query["top_k_entity_and_relation_search"],
                  "relation_top_k": query["top_k_entity_and_relation_search"],
                  "degree": query["target_degree"],
-                 "final_k": query["final_top_k_passages"]},
+                 "final_k": query["final_top_k_passages"],
+                 "rerank": True},  # the notebook reranks with the LLM
         "naive.top_k": query["final_top_k_passages"],
         "hybrid.enabled": False,  # the notebook ranks by vectors only
     })
@@ -120,6 +121,15 @@ async def test_answers_follow_the_notebook(rag: GraphRAG, nano_root: Path) -> No
     assert hops.llm_calls == 3  # NER, rerank, answer
     assert naive.llm_calls == 1
     assert hops.prompt_tokens > 0 and hops.sources["Rerank"][0]["parsed"] is True
+
+
+async def test_retrieve_only_reranks_as_the_answer_does(rag: GraphRAG, nano_root: Path) -> None:
+    question = _question(nano_root)["query"]
+    answer = await rag.aquery(question, "hops")
+    retrieved = await rag.aretrieve(question, "hops")
+    assert answer.text == DANIEL and not retrieved.text
+    assert retrieved.context == answer.context
+    assert retrieved.sources == answer.sources and "Rerank" in retrieved.sources
 
 
 async def test_without_an_llm_hops_still_ranks_euler_first(
@@ -231,12 +241,15 @@ async def test_eval_answers_gold_column_reads_the_gold_passages_alone(
     assert named.unavailable is not None and named.records == []
 
 
-async def test_retrieve_only_calls_no_model(rag: GraphRAG, nano_root: Path) -> None:
-    """The README's promise: retrieval only makes no LLM call (no NER, no rerank)."""
+async def test_retrieve_only_calls_no_model_by_default(rag: GraphRAG, nano_root: Path) -> None:
+    """The README's promise: with the default settings (no rerank) retrieval only makes no LLM
+    call; with the rerank on it makes the NER and rerank calls the answer makes."""
     llm = rag.llm.chat_model
     assert isinstance(llm, FakeChatModel)
     calls = len(llm.calls)
-    answer = await rag.aretrieve(_question(nano_root)["query"], "hops")
+    question = _question(nano_root)["query"]
+    answer = await rag.aretrieve(question, "hops", hops={"rerank": False})
     assert answer.llm_calls == 0 and len(llm.calls) == calls
     assert answer.text == "" and answer.sources["Mentions"][0]["text"] == "Euler"
-    assert any("no LLM call" in note for note in answer.notes)
+    reranked = await rag.aretrieve(question, "hops")
+    assert reranked.llm_calls == 2 and "Rerank" in reranked.sources

@@ -74,20 +74,15 @@ class HopsSearch:
         " the relations around the entities the question names to the passages along the chain."
     )
     streams = True
-    needs_llm = True
+    needs_llm = False  # NER and rerank only with hops.rerank, off by default
     ranks_documents = True
 
     async def _read(self, name: str, **params: Any) -> list[Row]:
         return await asyncio.to_thread(self.services.store.read, name, **params)
 
-    def _llm(self, search: SearchSettings, notes: list[str], use_llm: bool) -> LLMCaller | None:
-        """The LLM for NER and rerank, or None (with a note) when off, unavailable or not to be
-        used (retrieval only)."""
+    def _llm(self, search: SearchSettings, notes: list[str]) -> LLMCaller | None:
+        """The LLM for NER and rerank, or None when off or (with a note) unavailable."""
         if not search.hops.rerank:
-            return None
-        if not use_llm:
-            notes.append("Retrieval only: mentions from capitalised phrases, ranked by"
-                         " embeddings, no LLM call.")
             return None
         try:
             return self.services.llm
@@ -178,13 +173,13 @@ class HopsSearch:
         return blend_passages(scores, evidence), documents
 
     async def retrieve(
-        self, question: str, search: SearchSettings, mentions: Sequence[str] | None = None,
-        use_llm: bool = True,
+        self, question: str, search: SearchSettings, mentions: Sequence[str] | None = None
     ) -> HopsRetrieval:
         """Mentions -> entity and relation hits -> expanded candidates -> ranked chunk ids
-        (without `use_llm`: no NER or rerank call)."""
+        (NER and rerank calls when `hops.rerank` is on: retrieval only makes them too, so it
+        shows the passages the answer reads)."""
         notes: list[str] = []
-        llm = self._llm(search, notes, use_llm)
+        llm = self._llm(search, notes)
         vector = await self.services.embedder.embed_query(question)
         # The ways are independent: the NER call overlaps the vector searches.
         (names, entities), relations, nearest = await asyncio.gather(
@@ -217,6 +212,10 @@ class HopsSearch:
         except ModelError as exc:
             found.notes.append(f"The rerank call failed, ranked by embeddings: {exc}")
             return
+        if not found.rerank.parsed:
+            # A reply without the list is no ranking: the thought's citations are guesses.
+            found.notes.append("The rerank reply held no list of facts, ranked by embeddings.")
+            return
         found.chosen = [shown[i] for i in found.rerank.order[: search.hops.rerank_select]]
         found.chunk_order = passages_after_rerank(found.chosen, found.blended_order)
 
@@ -225,8 +224,7 @@ class HopsSearch:
 
         `query.mentions` replaces named-entity recognition (the notebook's prepared NER list).
         """
-        found = await self.retrieve(query.question, query.search, query.mentions,
-                                    use_llm=not query.retrieve_only)
+        found = await self.retrieve(query.question, query.search, query.mentions)
         return await self._pack(found, query.search)
 
     async def _pack(self, found: HopsRetrieval, search: SearchSettings) -> SearchContext:

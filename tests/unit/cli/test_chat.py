@@ -22,7 +22,8 @@ def test_chat_reads_commands_from_stdin_and_ends_at_eof() -> None:
     assert result.exit_code == 0, result.output
     plain = re.sub(r"\x1b\[[0-9;]*m", "", result.output)
     assert "Chatting with naive search." in plain
-    unknown = "Error: Unknown method 'drfit': use one of local, global, hops, naive, drift, cypher."
+    unknown = ("Error: Unknown method 'drfit': use one of local, global, hops, ppr, naive,"
+               " drift, cypher.")
     assert unknown in plain
     assert "Method: global" in plain and "/evidence" in plain
     assert plain.rstrip().endswith("Bye (0 questions asked).")
@@ -33,7 +34,7 @@ def test_query_and_chat_list_the_registered_methods() -> None:
     for command in ("query", "chat"):
         result = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "200"})
         plain = re.sub(r"\x1b\[[0-9;]*m", "", result.output)
-        assert "local, global, hops, naive, drift" in plain
+        assert "local, global, hops, ppr, naive, drift" in plain
     result = CliRunner().invoke(app, ["query", "--help"], env={"COLUMNS": "200"})
     assert "--history" in re.sub(r"\x1b\[[0-9;]*m", "", result.output)
 

@@ -21,7 +21,7 @@ def test_init_writes_a_loadable_commented_file(tmp_path: Path) -> None:
     expected: dict[str, dict[str, dict[str, object]]] = {section: {} for section in _sections()}
     expected["extraction"]["fast"] = {}  # a sub-table of its own
     expected["extraction"]["schema"] = {}
-    for method in ("local", "global", "hops", "drift", "cypher", "naive", "hybrid"):
+    for method in ("local", "global", "hops", "ppr", "drift", "cypher", "naive", "hybrid"):
         expected["search"][method] = {}  # [search.<method>]
     assert tomllib.loads(text) == expected
     assert load_settings(config).chunking.size == 1200

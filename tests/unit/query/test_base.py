@@ -84,7 +84,7 @@ def test_with_search_validates_and_keeps_the_rest() -> None:
 
 def test_the_registry_creates_each_method_and_refuses_others(tmp_path: Path) -> None:
     services = fake_services({}, [], tmp_path)
-    assert method_names() == list(METHODS) == ["local", "global", "hops", "naive",
+    assert method_names() == list(METHODS) == ["local", "global", "hops", "ppr", "naive",
                                                  "drift", "cypher"]
     for name in method_names():
         assert create_method(name, services).name == name

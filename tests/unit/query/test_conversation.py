@@ -86,7 +86,7 @@ def test_commands_and_mistakes_are_answered_and_the_chat_goes_on(tmp_path: Path)
     assert out.notices[0] == "Nothing asked yet: ask a question first."
     assert out.notices[1].startswith("Error: Unknown method 'nope': use one of local, global")
     assert out.notices[2].startswith("Unknown command /wat.")
-    assert out.notices[3].startswith("Method: local (registered: local, global, hops, naive,")
+    assert out.notices[3].startswith("Method: local (registered: local, global, hops, ppr, naive,")
     assert conversation.method == "local"
 
 

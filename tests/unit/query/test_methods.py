@@ -77,7 +77,10 @@ def local_rows(metadata: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     its retrieval statement, whose metadata is `metadata`."""
     index = {"name": ENTITY_INDEX, "dimensions": FakeEmbeddings().dimension}
     return {"show_vector_indexes": [index],
-            "query/local_retrieval": [{"text": "", "score": 0.9, "metadata": metadata}]}
+            "query/local_retrieval": [{"text": "", "score": 0.9, "metadata": metadata}],
+            # The walk's seeds and neighbourhood: none here, so the nearest passages rank.
+            "query/search_entities_by_vector": [], "query/search_relations_by_vector": [],
+            "query/ppr/seed_neighbourhood": [{"nodes": [], "edges": []}]}
 
 
 LOCAL_ROW = {
@@ -111,7 +114,8 @@ async def test_local_packs_every_table_and_answers(tmp_path: Path) -> None:
     assert {name: len(rows) for name, rows in answer.sources.items()} == {
         "Entities": 1, "Relationships": 1, "Reports": 1, "Sources": 2}
     params = services.store.params_of("query/local_retrieval")
-    assert params[0]["top_chunks"] == 3  # the string override was validated to an int
+    # The string override was validated to an int: 3 passages, the nearest as no walk ran.
+    assert params[0]["chunk_ids"] == ["c1", "c2", "c3"]
     assert params[0]["seed_ids"] == ["e1"]  # the named entity joins the vector hits
     assert params[0]["top_k"] == services.settings.search.local.top_k_entities
     assert params[0]["query_vector"] == await services.embedder.embed_query(query.question)
@@ -126,7 +130,7 @@ async def test_local_packs_every_table_and_answers(tmp_path: Path) -> None:
     assert "(1) Scrooge employs Bob Cratchit: His clerk. [Data: Sources (2)]" in prompt
     assert prompt.index("-----Relationships-----") < prompt.index("-----Sources-----")
     assert await search.rank_documents(query, 1) == ["d9"]
-    assert services.store.params_of("query/local_retrieval")[-1]["top_chunks"] == 1
+    assert services.store.params_of("query/local_retrieval")[-1]["chunk_ids"] == ["c1"]
     assert len(services.store.params_of("show_vector_indexes")) == 1  # checked once
 
 
@@ -251,6 +255,24 @@ async def test_hops_without_llm_ranks_passages_by_relations(tmp_path: Path) -> N
     assert ranked == ["d1", "d2"]
 
 
+@pytest.mark.parametrize("reply", [
+    "Fact [2] says who the son is, so [2] matters.",  # a thought citing facts, no list
+    "I cannot tell.", '{"useful_relationships": "none"}'])
+async def test_an_unusable_rerank_reply_keeps_the_embedding_order(
+    tmp_path: Path, reply: str
+) -> None:
+    services = fake_services(HOPS_ROWS, [("You pick facts", reply)], tmp_path)
+    question = "Who is the son of Euler's teacher?"
+    plain = make_query(services.settings, question, mentions=["Euler"], hops={"rerank": False})
+    reranked = plain.with_search(hops={"rerank": True})
+    before = await HopsSearch(services).build_context(plain)
+    after = await HopsSearch(services).build_context(reranked)
+    assert services.chat.calls, "the reranker was not asked"
+    assert after.ranked_document_ids == before.ranked_document_ids == ["d1", "d2"]
+    assert after.sources["Relationships"] == before.sources["Relationships"]
+    assert "The rerank reply held no list of facts, ranked by embeddings." in after.notes
+
+
 def test_a_method_capability_tells_the_cli_whether_it_streams(tmp_path: Path) -> None:
     services = fake_services({}, [], tmp_path)
     methods: list[QueryMethod] = [
@@ -258,7 +280,8 @@ def test_a_method_capability_tells_the_cli_whether_it_streams(tmp_path: Path) ->
     ]
     assert all(method.streams for method in methods)
     assert [m.ranks_documents for m in methods] == [True, False, True, True]
-    assert [m.needs_llm for m in methods] == [False, False, True, False]
+    # Hops calls the LLM only with hops.rerank, off by default.
+    assert [m.needs_llm for m in methods] == [False, False, False, False]
 
 
 async def test_hops_lifts_passages_naming_a_bridge_and_weighs_fast_relations_apart(

@@ -102,7 +102,7 @@ def test_no_module_but_the_registry_lists_the_methods() -> None:
 
 
 @pytest.mark.parametrize(("text", "listed"), [
-    ("A registered method (local, global, hops, naive, drift); default local.", True),
+    ("A registered method (local, global, hops, ppr, naive, drift); default local.", True),
     ("naive,hops", True),
     ("Naive/Hops", True),
     ("DRIFT: follow-up questions answered by local search per round.", False),
