@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 from graphrag_neo4j.llm.reply_guards import without_repeats
 from graphrag_neo4j.llm.usage import usage_scope
