@@ -48,8 +48,10 @@ def test_a_run_that_waits_says_so_once(
 ) -> None:
     monkeypatch.setattr(run_lock, "WAIT_NOTICE_S", 0.2)
     store = _HeldStore(held_s)
+    ran = []
     with run_lock.one_run_per_input(cast(Store, store), _docs("a", "b")):
-        pass
+        ran.append(store.names[:])  # the run's body goes on only once the lock is held
+    assert ran == [[run_lock.run_lock_name(_docs("a", "b"))]]
     time.sleep(0.3)  # a notice still due would have fired by now
     said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(said) == lines and store.names == [run_lock.run_lock_name(_docs("a", "b"))]
