@@ -11,7 +11,11 @@ from neo4j.exceptions import Neo4jError
 
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.context import Row
-from graphrag_neo4j.query.cypher.bounded_read import over_budget, read_bounded
+from graphrag_neo4j.query.cypher.bounded_read import (
+    over_budget,
+    read_bounded,
+    server_failure,
+)
 from graphrag_neo4j.query.cypher.guard import Refusal, check_plan
 from graphrag_neo4j.query.cypher.names import UnknownName, describe, unknown_names
 from graphrag_neo4j.query.cypher.schema import HIDDEN_PROPERTIES
@@ -123,7 +127,9 @@ async def attempt_query(
                            f" have: {describe(unknown)}", unknown=unknown)
         rows = await read_bounded(store, checked.statement, settings)
     except Neo4jError as exc:
-        reason = over_budget(exc.code, settings) or _first_line(exc.message or str(exc))
+        message = _first_line(exc.message or str(exc))
+        reason = (over_budget(exc.code, settings) or server_failure(exc.code, message)
+                  or message)
         return Attempt(text, "failed", reason)
     return Attempt(checked.statement, rows=[clean_row(row) for row in rows])
 

@@ -63,6 +63,7 @@ def _terminate(store: TaggedReader, tag: str, finished: threading.Event) -> None
 # Neo4j's codes for a query stopped by a budget, as one clause a person or the model can act on.
 _OUT_OF_MEMORY = ("Neo.TransientError.General.OutOfMemoryError",
                   "Neo.TransientError.General.MemoryPoolOutOfMemoryError")
+_SERVER_FAILED = "Neo.DatabaseError."
 _TIMED_OUT = ("Neo.ClientError.Transaction.TransactionTimedOut",
               "Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration")
 
@@ -77,3 +78,12 @@ def over_budget(code: str | None, settings: CypherSearchSettings) -> str | None:
         return (f"it ran longer than the {settings.timeout_s:g} s search.cypher.timeout_s"
                 " allows, so the server stopped it; ask for less")
     return None
+
+
+def server_failure(code: str | None, message: str) -> str | None:
+    """A sentence for an error inside the server (its message may be a bare number, e.g. an
+    array size that overflowed); None for errors in the query itself."""
+    if not (code or "").startswith(_SERVER_FAILED):
+        return None
+    return (f"the server failed while running it ({code}: {message}); ask for less, e.g."
+            " counts or a LIMIT instead of building large values")
