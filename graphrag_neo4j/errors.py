@@ -22,6 +22,10 @@ class ModelError(GraphRAGError):
     """A model could not be loaded, downloaded or verified."""
 
 
+class ServerLimitError(GraphRAGError):
+    """Neo4j refused a statement for a budget of its own (memory per transaction)."""
+
+
 class InputError(GraphRAGError):
     """An input file or argument cannot be used."""
 

@@ -14,6 +14,7 @@ from types import TracebackType
 from typing import Any, LiteralString, Self
 
 from graphrag_neo4j.errors import Neo4jUnavailableError, SchemaMismatchError
+from graphrag_neo4j.memory_refusal import refusing_over_memory
 from graphrag_neo4j.resources import load_cypher, split_statements, statements_to_run
 from graphrag_neo4j.settings import Neo4jSettings
 
@@ -177,7 +178,7 @@ class Store:
             return tx.run(query, params).data()
 
         with self._unavailable_as_error(), self._session(neo4j.READ_ACCESS) as session:
-            return session.execute_read(work)
+            return session.execute_read(refusing_over_memory(name, work))
 
     def stream(self, name: str, **params: Any) -> Iterator[Row]:
         """Rows of a read-only statement one at a time, without holding them all in memory."""
@@ -194,7 +195,7 @@ class Store:
             return tx.run(query, params).data()
 
         with self._unavailable_as_error(), self._session() as session:
-            return session.execute_write(work)
+            return session.execute_write(refusing_over_memory(name, work))
 
     def write_together(self, steps: Sequence[tuple[str, Mapping[str, Any]]]) -> list[list[Row]]:
         """Run several named statements in ONE transaction: all of them happen or none."""
@@ -203,8 +204,9 @@ class Store:
         def work(tx: ManagedTransaction) -> list[list[Row]]:
             return [tx.run(query, params).data() for query, params in queries]
 
+        names = ", ".join(name for name, _ in steps)
         with self._unavailable_as_error(), self._session() as session:
-            return session.execute_write(work)
+            return session.execute_write(refusing_over_memory(names, work))
 
     def write_rows(
         self,

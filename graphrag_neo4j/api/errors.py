@@ -19,6 +19,7 @@ from graphrag_neo4j.errors import (
     GraphRAGError,
     ModelError,
     Neo4jUnavailableError,
+    ServerLimitError,
 )
 
 log = logging.getLogger("graphrag_neo4j.api")
@@ -55,8 +56,9 @@ async def send_error(
 
 
 def status_of(exc: GraphRAGError) -> int:
-    """The HTTP status of an engine error: unreachable services 503, bad settings 500."""
-    if isinstance(exc, Neo4jUnavailableError | ModelError):
+    """The HTTP status of an engine error: unreachable or refusing services 503, bad settings
+    500."""
+    if isinstance(exc, Neo4jUnavailableError | ModelError | ServerLimitError):
         return 503
     if isinstance(exc, ConfigError):
         return 500

@@ -8,6 +8,7 @@ import threading
 import uuid
 from typing import Protocol
 
+from graphrag_neo4j.memory_refusal import OUT_OF_MEMORY
 from graphrag_neo4j.query.context import Row
 from graphrag_neo4j.settings import CypherSearchSettings
 
@@ -61,8 +62,6 @@ def _terminate(store: TaggedReader, tag: str, finished: threading.Event) -> None
 
 
 # Neo4j's codes for a query stopped by a budget, as one clause a person or the model can act on.
-_OUT_OF_MEMORY = ("Neo.TransientError.General.OutOfMemoryError",
-                  "Neo.TransientError.General.MemoryPoolOutOfMemoryError")
 _SERVER_FAILED = "Neo.DatabaseError."
 _TIMED_OUT = ("Neo.ClientError.Transaction.TransactionTimedOut",
               "Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration")
@@ -70,7 +69,7 @@ _TIMED_OUT = ("Neo.ClientError.Transaction.TransactionTimedOut",
 
 def over_budget(code: str | None, settings: CypherSearchSettings) -> str | None:
     """Why the server stopped the query, when a budget did; None for any other error."""
-    if code in _OUT_OF_MEMORY:
+    if code in OUT_OF_MEMORY:
         return ("it needs more memory than Neo4j gives one query (its heap and"
                 " db.memory.transaction.max), so the server refused it; ask for less, e.g."
                 " counts or a LIMIT instead of building large values")
