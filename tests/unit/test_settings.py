@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-import importlib
+import importlib.metadata
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from graphrag_neo4j import settings as settings_module
 from graphrag_neo4j.errors import ConfigError
 from graphrag_neo4j.settings import (
     RENAMED_SEARCH_SETTINGS,
+    RENAMED_SETTINGS_REMOVED_IN,
     Settings,
     load_settings,
     renamed_setting_line,
@@ -85,11 +88,25 @@ def test_prompts_folder_next_to_the_file_is_used(tmp_path: Path) -> None:
     assert load_settings(config).prompts_dir == tmp_path / "prompts"
 
 
-def test_nothing_is_read_at_import(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GRAPHRAG_CHUNKING__SIZE", "not-a-number")
-    importlib.reload(settings_module)  # would raise if the module built settings on import
-    with pytest.raises(ConfigError, match="size"):
-        settings_module.load_settings()
+def test_nothing_is_read_at_import() -> None:
+    # A fresh interpreter imports every module of the package: none may build settings.
+    code = ("import graphrag_neo4j.settings as s\n"
+            "from graphrag_neo4j.errors import ConfigError\n"
+            "try:\n    s.load_settings()\nexcept ConfigError as exc:\n    print(exc)\n")
+    env = {**os.environ, "GRAPHRAG_CHUNKING__SIZE": "not-a-number"}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          check=True)
+    assert "chunking.size" in done.stdout
+
+
+def test_the_renamed_names_are_gone_by_their_removal_release() -> None:
+    # Reaching the release means deleting the old names (settings/renamed.py), not moving it.
+    version = _release(importlib.metadata.version("graphrag-neo4j"))
+    assert version < _release(RENAMED_SETTINGS_REMOVED_IN) or not RENAMED_SEARCH_SETTINGS
+
+
+def _release(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split(".")[:3])
 
 
 def test_each_method_has_its_search_section(
@@ -128,7 +145,7 @@ def test_an_old_flat_name_in_the_file_still_works_with_a_warning(
     assert [str(w.message) for w in warned] == lines
     assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == lines
     assert lines[0] == ("search.hops_degree is deprecated: use search.hops.degree (the old name"
-                        " goes in the next release).")
+                        " goes in release 0.2.0).")
 
 
 def test_an_old_flat_name_in_the_environment_still_works_with_a_warning(
