@@ -16,7 +16,7 @@ BOLT_PORT = 7687  # Neo4j's own default Bolt port, when the URI names none
 class Neo4jSettings(Section):
     """Where the graph lives and how the bundled local server runs."""
 
-    uri: str = Field("bolt://127.0.0.1:7687", description="Bolt URI of the Neo4j server.")
+    uri: str = Field(f"bolt://127.0.0.1:{BOLT_PORT}", description="Bolt URI of the Neo4j server.")
     user: str = Field("neo4j", description="Neo4j user name.")
     password: SecretStr | None = Field(
         None,
