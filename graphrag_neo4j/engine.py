@@ -138,14 +138,23 @@ class GraphRAG:
         return ClusterEmbeddings.of(self._embeddings, self.settings.execution)
 
     async def aensure_schema(self) -> int:
-        """Apply constraints and indexes sized for the embedder (once per instance)."""
+        """Apply constraints and indexes sized for the embedder, and bring documents of an
+        older graph up to what this version records (once per instance)."""
         dimensions = await self.embedder.dimension()
         if not self._schema_ready:
             await asyncio.to_thread(self.store.apply_schema, dimensions)
             await asyncio.to_thread(self.store.check_embedder, self.embedder.model_name,
                                     dimensions)
+            await asyncio.to_thread(self._record_capabilities)
             self._schema_ready = True
         return dimensions
+
+    def _record_capabilities(self) -> None:
+        """Documents indexed before methods' capabilities were recorded get their method's."""
+        from graphrag_neo4j.indexing.extraction.registry import capability_record
+
+        self.store.write("indexing/record_document_capabilities",
+                         **capability_record(self.settings.extraction.method))
 
     def ensure_schema(self) -> int:
         """Sync version of `aensure_schema`."""

@@ -12,6 +12,7 @@ from graphrag_neo4j.errors import InputError
 
 if TYPE_CHECKING:
     from graphrag_neo4j.llm.costs.estimate import CostEstimate
+    from graphrag_neo4j.settings import Settings
 
 console = Console(stderr=True)
 out = Console()
@@ -46,12 +47,19 @@ def index_estimate(paths: list[Path] | None, triplets: Path | None, *, method: s
                          "folders; a --triplets corpus uses no LLM and costs nothing.")
     with GraphRAG(console=console, no_cache=no_cache) as rag:
         chosen = method or rag.settings.extraction.method
-        # As `index` decides: all reports now after LLM extraction; lazy or none are not paid
-        # by this run (global search writes lazy ones when a question needs them).
-        mode = rag.settings.communities.reports
-        default = mode == "all" if mode is not None else chosen == "llm"
-        with_reports = communities and (default if reports is None else reports)
+        with_reports = communities and (
+            reports_by_default(rag.settings, chosen) if reports is None else reports)
         print_estimate(rag.estimate(paths, chosen, reports=with_reports), as_json)
+
+
+def reports_by_default(settings: Settings, method: str) -> bool:
+    """Whether a run indexing with `method` writes every community report, as `communities`
+    decides: all of them after a method that has an LLM extract the graph; lazy or none are
+    not paid by this run (global search writes lazy ones when a question needs them)."""
+    from graphrag_neo4j.indexing.extraction.registry import llm_extracted
+
+    mode = settings.communities.reports
+    return mode == "all" if mode is not None else llm_extracted(method)
 
 
 def communities_estimate(*, no_cache: bool, as_json: bool) -> None:

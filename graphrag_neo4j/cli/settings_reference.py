@@ -18,7 +18,7 @@ from graphrag_neo4j.settings import Settings
 HEADER = """\
 # Settings reference
 
-Generated from `graphrag_neo4j/settings.py` by `graphrag-neo4j settings-reference`; do not edit
+Generated from `graphrag_neo4j/settings/` by `graphrag-neo4j settings-reference`; do not edit
 by hand (`tests/unit/test_docs.py` fails when this page and the code differ).
 
 Settings come from, strongest first: Python arguments (`GraphRAG(settings)`,

@@ -10,7 +10,7 @@ from functools import cached_property
 from typing import Any
 
 from graphrag_neo4j.content_ids import content_id
-from graphrag_neo4j.llm.tokens import count_tokens
+from graphrag_neo4j.llm.tokens import DEFAULT_ENCODING, count_tokens
 
 ENTITY_HEADER = "-----Entities-----\nid|name|type|description|degree"
 RELATION_HEADER = "-----Relationships-----\nid|source|target|predicate|description|weight"
@@ -108,7 +108,7 @@ def report_block(child: ChildReport) -> str:
 class TokenCounter:
     """Token counts of context pieces, remembered (an entity row recurs at every level)."""
 
-    def __init__(self, encoding: str = "cl100k_base") -> None:
+    def __init__(self, encoding: str = DEFAULT_ENCODING) -> None:
         self.encoding = encoding
         self._known: dict[str, int] = {}
 

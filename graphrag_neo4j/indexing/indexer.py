@@ -19,6 +19,7 @@ from graphrag_neo4j.indexing.extraction.base import (
     ExtractionMethod,
     IndexingServices,
     RunServices,
+    document_record,
 )
 from graphrag_neo4j.indexing.extraction.registry import create_extraction_method, legacy_style
 from graphrag_neo4j.indexing.extraction.schema import ExtractionSchema, SchemaCounts, apply_schema
@@ -262,8 +263,9 @@ class Indexer:
             vectors = await self.embedder.embed([c.text for c in chunks])
             await asyncio.to_thread(
                 write_documents_and_chunks, self.store, batch.documents, chunks, vectors,
-                advance, method.name, {i: lang.code for i, lang in batch.languages.items()},
-                list(batch.preceding.values()), method.description_style,
+                advance, document_record(method),
+                {i: lang.code for i, lang in batch.languages.items()},
+                list(batch.preceding.values()),
             )
         with progress.stage(method.progress_label) as advance:
             extractions = await method.extract(batch, advance)
@@ -272,7 +274,8 @@ class Indexer:
         _warn_refused(checked, max_words)
         checked = await self._within_schema(checked, stats)
         state = BatchState(batch, checked, stats, embed_relations=method.embeds_relations,
-                           descriptions=method.description_style)
+                           descriptions=method.description_style,
+                           fold_aliases=method.folds_aliases)
         if isinstance(method, CorpusWide):
             state.scope = scopes.of(method.corpus_extractions(), lambda: {
                 c.id: c.document_id for c in batch.corpus_chunks})

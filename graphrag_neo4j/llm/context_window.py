@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
 from graphrag_neo4j.llm.providers import local_llm_chosen
 from graphrag_neo4j.settings import Settings
+from graphrag_neo4j.settings.base import budget_room
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -27,30 +29,28 @@ def model_window(settings: Settings, llm: BaseChatModel | None) -> int | None:
 
 
 def fit_to_window(settings: Settings, window: int) -> Settings:
-    """`settings` with every data budget cut to what the window leaves for it."""
-    # The conversation history rides along in every answer prompt, beside the data.
-    answer_room = (window - settings.llm.max_tokens - PROMPT_OVERHEAD_TOKENS
-                   - settings.search.history_tokens)
-    report_room = window - settings.communities.report_max_tokens - PROMPT_OVERHEAD_TOKENS
-    search = settings.search
-    fitted_search = search.model_copy(update={
-        "passage_context_tokens": _cap(search.passage_context_tokens, answer_room),
-        "local": _capped(search.local, ("context_tokens",), answer_room),
-        "global_": _capped(search.global_, ("map_batch_tokens", "reduce_tokens"), answer_room),
-        "drift": _capped(
-            search.drift, ("primer_tokens", "followup_tokens", "reduce_tokens"), answer_room
-        ),
-    })
-    communities = settings.communities.model_copy(update={
-        "report_max_input_tokens": _cap(settings.communities.report_max_input_tokens,
-                                        report_room),
-    })
-    return settings.model_copy(update={"search": fitted_search, "communities": communities})
+    """`settings` with every context budget (the fields settings mark as one) cut to what the
+    window leaves for it beside its prompt and answer."""
+    rooms = {
+        # The conversation history rides along in every answer prompt, beside the data.
+        "answer": (window - settings.llm.max_tokens - PROMPT_OVERHEAD_TOKENS
+                   - settings.search.history_tokens),
+        "report": window - settings.communities.report_max_tokens - PROMPT_OVERHEAD_TOKENS,
+    }
+    return _fitted(settings, rooms)
 
 
-def _capped(section: SectionT, names: tuple[str, ...], room: int) -> SectionT:
-    """A copy of a settings section with the named token budgets cut to `room`."""
-    return section.model_copy(update={name: _cap(getattr(section, name), room) for name in names})
+def _fitted(section: SectionT, rooms: Mapping[str, int]) -> SectionT:
+    """A copy of a settings section with its budgets, and those of its sections, cut to fit."""
+    update: dict[str, Any] = {}
+    for name, info in type(section).model_fields.items():
+        value = getattr(section, name)
+        room = budget_room(info)
+        if isinstance(value, BaseModel):
+            update[name] = _fitted(value, rooms)
+        elif room is not None:
+            update[name] = _cap(value, rooms[room])
+    return section.model_copy(update=update)
 
 
 def _cap(wanted: int, room: int) -> int:

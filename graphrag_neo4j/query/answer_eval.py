@@ -18,21 +18,14 @@ from graphrag_neo4j.query.answer_scores import answer_text, best_scores, is_righ
 from graphrag_neo4j.query.answer_shape import misfit
 from graphrag_neo4j.query.base import Answer
 from graphrag_neo4j.query.evaluation import EvalQuestion
+from graphrag_neo4j.settings import SearchSettings, context_budgets
 
 Ask = Callable[[EvalQuestion], Awaitable[Answer]]
 Record = dict[str, Any]
 
 # The settings holding each method's answer-context budget (intermediate prompts included:
 # DRIFT's primer and follow-ups, global search's map batches), set to one figure in an eval.
-BUDGET_SETTINGS = (
-    "passage_context_tokens",
-    "local.context_tokens",
-    "global.reduce_tokens",
-    "global.map_batch_tokens",
-    "drift.primer_tokens",
-    "drift.followup_tokens",
-    "drift.reduce_tokens",
-)
+BUDGET_SETTINGS = tuple(context_budgets(SearchSettings, "answer"))
 
 
 def budget_overrides(tokens: int) -> dict[str, int]:

@@ -14,6 +14,8 @@ from typing import Any
 
 from graphrag_neo4j.server.build import Neo4jServerError
 from graphrag_neo4j.server.process import LAUNCHER_MAIN
+from graphrag_neo4j.settings import Neo4jSettings, setting_default
+from graphrag_neo4j.settings.server import BOLT_PORT
 
 HOST = "127.0.0.1"
 PASSWORD_ENV = "GRAPHRAG_NEO4J__PASSWORD"
@@ -47,11 +49,11 @@ class ServerConfig:
     """
 
     home: Path
-    bolt_port: int = 7687
-    http_port: int = 7474
+    bolt_port: int = BOLT_PORT
+    http_port: int = setting_default(Neo4jSettings, "http_port")
     password: str = field(default="", repr=False)
-    heap: str = "2g"
-    pagecache: str = "2g"
+    heap: str = setting_default(Neo4jSettings, "heap")
+    pagecache: str = setting_default(Neo4jSettings, "pagecache")
     startup_timeout_s: float = 600
 
     @property

@@ -41,6 +41,9 @@ class CapitalsExtraction:
     description = "Capitalised words as entities, for the recipe test."
     progress_label = "extract (capitals)"
     needs_llm = False
+    llm_extracted = False
+    cooccurrence_relations = False
+    folds_aliases = False
     embeds_relations = True
     description_style = DescriptionStyle()
 

@@ -14,7 +14,7 @@ import graphrag_neo4j
 
 PACKAGE = Path(graphrag_neo4j.__file__).parent
 ROOT_MODULES = {
-    "__init__", "__main__", "engine", "settings", "store", "testing", "errors", "resources",
+    "__init__", "__main__", "engine", "store", "testing", "errors", "resources",
     "progress", "content_ids", "lucene", "loop_thread", "memory_refusal",
 }
 DOMAIN_ROOMS = ("query", "indexing", "communities", "llm", "interop")

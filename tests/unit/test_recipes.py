@@ -17,7 +17,6 @@ from pydantic import Field
 from typer.testing import CliRunner
 
 from graphrag_neo4j import resources
-from graphrag_neo4j import settings as settings_module
 from graphrag_neo4j.api.app import create_app
 from graphrag_neo4j.api.mcp.server import create_mcp_server
 from graphrag_neo4j.cli.app import _register_subcommands, app
@@ -28,7 +27,7 @@ from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query import base, registry
 from graphrag_neo4j.query.base import Answer, Query, Services, make_query
 from graphrag_neo4j.query.context import SearchContext
-from graphrag_neo4j.settings import SearchSettings, Settings
+from graphrag_neo4j.settings import SearchSettings, Settings, search_options
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 TOY_CONTEXT = "toy context for: "
@@ -138,7 +137,7 @@ def test_a_setting_declared_once_is_documented_and_overridable_per_query(
     settings_file = render_settings_file(ToySettings.model_construct())
     assert "# Toy: how many toys a query may read.\n# toy_budget = 7" in settings_file
     monkeypatch.setattr(base, "SearchSettings", ToySearchSettings)
-    monkeypatch.setattr(settings_module, "SearchSettings", ToySearchSettings)
+    monkeypatch.setattr(search_options, "SearchSettings", ToySearchSettings)
     settings = ToySettings()
     query = make_query(settings, "Who?", toy_budget=3)
     assert isinstance(query.search, ToySearchSettings) and query.search.toy_budget == 3

@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
-import importlib
+import ast
+import importlib.metadata
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel
+from pydantic_core import PydanticUndefinedType
 
-from graphrag_neo4j import settings as settings_module
+import graphrag_neo4j
 from graphrag_neo4j.errors import ConfigError
 from graphrag_neo4j.settings import (
     RENAMED_SEARCH_SETTINGS,
+    RENAMED_SETTINGS_REMOVED_IN,
     Settings,
     load_settings,
     renamed_setting_line,
@@ -85,11 +94,25 @@ def test_prompts_folder_next_to_the_file_is_used(tmp_path: Path) -> None:
     assert load_settings(config).prompts_dir == tmp_path / "prompts"
 
 
-def test_nothing_is_read_at_import(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GRAPHRAG_CHUNKING__SIZE", "not-a-number")
-    importlib.reload(settings_module)  # would raise if the module built settings on import
-    with pytest.raises(ConfigError, match="size"):
-        settings_module.load_settings()
+def test_nothing_is_read_at_import() -> None:
+    # A fresh interpreter imports every module of the package: none may build settings.
+    code = ("import graphrag_neo4j.settings as s\n"
+            "from graphrag_neo4j.errors import ConfigError\n"
+            "try:\n    s.load_settings()\nexcept ConfigError as exc:\n    print(exc)\n")
+    env = {**os.environ, "GRAPHRAG_CHUNKING__SIZE": "not-a-number"}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          check=True)
+    assert "chunking.size" in done.stdout
+
+
+def test_the_renamed_names_are_gone_by_their_removal_release() -> None:
+    # Reaching the release means deleting the old names (settings/renamed.py), not moving it.
+    version = _release(importlib.metadata.version("graphrag-neo4j"))
+    assert version < _release(RENAMED_SETTINGS_REMOVED_IN) or not RENAMED_SEARCH_SETTINGS
+
+
+def _release(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split(".")[:3])
 
 
 def test_each_method_has_its_search_section(
@@ -128,7 +151,7 @@ def test_an_old_flat_name_in_the_file_still_works_with_a_warning(
     assert [str(w.message) for w in warned] == lines
     assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == lines
     assert lines[0] == ("search.hops_degree is deprecated: use search.hops.degree (the old name"
-                        " goes in the next release).")
+                        " goes in release 0.2.0).")
 
 
 def test_an_old_flat_name_in_the_environment_still_works_with_a_warning(
@@ -190,3 +213,51 @@ def test_a_refused_secret_is_never_printed(tmp_path: Path) -> None:
         load_settings(path)
     assert "12345678" not in str(refused.value)
     assert str(refused.value).startswith("Setting llm.api_key = <hidden> is refused")
+
+
+# Same parameter name and value as a setting, yet another thing: a probe's own timeout.
+NOT_A_SETTING = {("server/bolt_probe.py", "timeout_s")}
+
+
+def test_no_setting_default_is_declared_again_elsewhere() -> None:
+    defaults = _setting_defaults(Settings)
+    package = Path(graphrag_neo4j.__file__).parent
+    again = [
+        f"{path.relative_to(package)}:{name}={value!r}"
+        for path in package.rglob("*.py") if path.parent.name != "settings"
+        for name, value in _literal_defaults(path)
+        if value in defaults.get(name, [])
+        and (str(path.relative_to(package)), name) not in NOT_A_SETTING
+    ]
+    assert again == []
+
+
+def _setting_defaults(model: type[BaseModel]) -> dict[str, list[object]]:
+    """Field name -> the defaults settings give it (booleans and None left out: too common)."""
+    found: dict[str, list[object]] = {}
+    for name, info in model.model_fields.items():
+        if isinstance(info.annotation, type) and issubclass(info.annotation, BaseModel):
+            for key, values in _setting_defaults(info.annotation).items():
+                found.setdefault(key, []).extend(values)
+        elif not isinstance(info.default, bool | PydanticUndefinedType | None):
+            found.setdefault(name, []).append(info.default)
+    return found
+
+
+def _literal_defaults(path: Path) -> Iterator[tuple[str, object]]:
+    """(name, value) of every literal default of a parameter or a class-level field."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        pairs: list[tuple[str, ast.expr]] = []
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value:
+            pairs.append((node.target.id, node.value))
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            args = [*node.args.posonlyargs, *node.args.args]
+            defaulted = args[len(args) - len(node.args.defaults):]
+            pairs += [(a.arg, d) for a, d in zip(defaulted, node.args.defaults, strict=True)]
+            pairs += [(a.arg, d) for a, d in zip(node.args.kwonlyargs, node.args.kw_defaults,
+                                                 strict=True) if d is not None]
+        for name, value in pairs:
+            with suppress(ValueError, TypeError, SyntaxError):
+                literal = ast.literal_eval(value)
+                if not isinstance(literal, bool) and literal is not None:
+                    yield name, literal

@@ -119,10 +119,12 @@ async def estimate_documents(
     llm: LLMCaller,
     embedder: EmbeddingCaller,
     *,
-    method: str = "llm",
+    method: str | None = None,
     reports: bool = True,
 ) -> CostEstimate:
-    """Per stage: calls, tokens, cost and time an `index` run of `documents` would spend."""
+    """Per stage: calls, tokens, cost and time an `index` run of `documents` would spend
+    (with `method`, by default the settings' extraction method)."""
+    method = method or settings.extraction.method
     settings = settings.model_copy(update={"extraction": settings.extraction.model_copy(
         update={"method": check_extraction_method(method)})})
     plan = await asyncio.to_thread(plan_input, documents, settings, open_store)

@@ -116,7 +116,14 @@ class Batch:
 class ExtractionMethod(Protocol):
     """One way to turn chunks into entity and relation mentions.
 
+    What it does is decided by what it declares, never by its name:
     `needs_llm`: the run calls the LLM (for extraction, or for the summaries it asks for).
+    `llm_extracted`: an LLM wrote its graph; recorded on each document it writes, so
+    communities get LLM reports by default (`index --estimate` counts them too).
+    `cooccurrence_relations`: its relations link names that occur together rather than facts
+    a text states; recorded on each document, so hops weighs them by `hops.fast_relation_weight`.
+    `folds_aliases`: resolution folds a short name into the one full name of a document that
+    contains it ("Scrooge" -> "Ebenezer Scrooge") when no LLM decides merges.
     `embeds_relations`: its relations get sentence vectors (read by hops' relation search).
     `description_style`: how its descriptions are merged and how much of them vectors hold.
     `progress_label` names its bar in the run's progress and its time in the summary.
@@ -125,6 +132,11 @@ class ExtractionMethod(Protocol):
     name: str
     description: str
     progress_label: str
+    llm_extracted: bool
+    cooccurrence_relations: bool
+
+    @property
+    def folds_aliases(self) -> bool: ...
 
     @property
     def needs_llm(self) -> bool: ...
@@ -144,6 +156,14 @@ class ExtractionMethod(Protocol):
         ...
 
 
+def document_record(method: ExtractionMethod) -> dict[str, str | int | bool | None]:
+    """What each document a method writes records of it: its name, what the query side and
+    the community build read (LLM-extracted, co-occurrence relations), its description style."""
+    return {"extraction_method": method.name, "llm_extracted": method.llm_extracted,
+            "cooccurrence_relations": method.cooccurrence_relations,
+            **method.description_style.document_row()}
+
+
 @runtime_checkable
 class CorpusWide(Protocol):
     """A method whose decisions (frequencies, types, pruning, aliases) look at the run's whole
@@ -155,10 +175,13 @@ class CorpusWide(Protocol):
 
 
 class ExtractionFactory(Protocol):
-    """An extraction method's class: its name and description, and a new instance."""
+    """An extraction method's class: its name, description and what its documents record,
+    and a new instance."""
 
     name: str
     description: str
+    llm_extracted: bool
+    cooccurrence_relations: bool
 
     def __call__(self, services: IndexingServices) -> ExtractionMethod:
         """A new instance of the method over the run's services."""

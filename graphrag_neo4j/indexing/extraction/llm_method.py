@@ -33,6 +33,9 @@ class LLMExtraction:
         "relations (plus gleaning passes): the richest graph, at one or more calls per chunk.")
     progress_label = "extract (LLM)"
     needs_llm = True
+    llm_extracted = True
+    cooccurrence_relations = False
+    folds_aliases = False  # the LLM decides merges
     embeds_relations = True
     description_style = DescriptionStyle()
 

@@ -36,6 +36,22 @@ def create_extraction_method(name: str, services: IndexingServices) -> Extractio
     return METHODS[check_extraction_method(name)](services)
 
 
+def llm_extracted(name: str) -> bool:
+    """Whether the registered method `name` has an LLM write the graph (as it declares)."""
+    return METHODS[check_extraction_method(name)].llm_extracted
+
+
+def capability_record(settings_method: str) -> dict[str, object]:
+    """The parameters of `indexing/record_document_capabilities`: what each registered method
+    declares, by name; for a name no longer registered, the settings' method's; for a document
+    naming none, LLM extraction's (documents older than the name were LLM-extracted)."""
+    methods = {name: {"llm_extracted": factory.llm_extracted,
+                      "cooccurrence_relations": factory.cooccurrence_relations}
+               for name, factory in METHODS.items()}
+    return {"methods": methods, "unknown": methods[check_extraction_method(settings_method)],
+            "unnamed": methods[LLMExtraction.name]}
+
+
 def legacy_style(name: str | None, services: IndexingServices) -> DescriptionStyle:
     """The description style of a document indexed before styles were recorded on documents:
     that of the method it names, with today's settings (the settings' method when it names

@@ -77,6 +77,9 @@ class TripletExtraction:
         "phrase) a fact on its entity; no LLM, no NLP.")
     progress_label = "extract (triplets)"
     needs_llm = False
+    llm_extracted = False
+    cooccurrence_relations = False  # each triplet is a fact its passage states
+    folds_aliases = False
     embeds_relations = True
     # An entity's description is its value facts ("presented in 1854"): its vector stays its
     # name, which the question's names match (facts diluted them on MuSiQue).

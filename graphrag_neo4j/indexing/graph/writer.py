@@ -9,7 +9,6 @@ from dataclasses import asdict
 from functools import lru_cache
 from typing import Any
 
-from graphrag_neo4j.indexing.extraction.base import DescriptionStyle
 from graphrag_neo4j.indexing.graph.type_labels import TypeLabels
 from graphrag_neo4j.indexing.records import (
     Chunk,
@@ -36,20 +35,17 @@ def write_documents_and_chunks(
     documents: Sequence[Document],
     chunks: Sequence[Chunk],
     embeddings: Sequence[Sequence[float]],
-    on_batch: Progress = None,
-    extraction_method: str = "llm",
+    on_batch: Progress,
+    method: Mapping[str, Any],
     languages: Mapping[str, str] | None = None,
     preceding: Sequence[Chunk] = (),
-    style: DescriptionStyle | None = None,
 ) -> None:
-    """Documents (with how their graph is extracted: llm, triplets or fast, the description
-    style of that method, and the language detected, by document id), their chunks with
+    """Documents (with what `method`, the extraction method's `document_record`, says of how
+    their graph is extracted, and the language detected, by document id), their chunks with
     embeddings, and the NEXT_CHUNK chain (from the `preceding` chunks, written by the batch
     before, when a document continues here)."""
     languages = languages or {}
-    recorded = (style or DescriptionStyle()).document_row()
-    rows = [{**_document_row(d, extraction_method, languages.get(d.id)), **recorded}
-            for d in documents]
+    rows = [{**_document_row(d, languages.get(d.id)), **method} for d in documents]
     store.write_rows("indexing/merge_documents", rows)
     rows = [_chunk_row(chunk, vector) for chunk, vector in zip(chunks, embeddings, strict=True)]
     store.write_rows("indexing/merge_chunks", rows, on_batch=on_batch)
@@ -71,16 +67,13 @@ def _chunk_row(chunk: Chunk, vector: Sequence[float] | None = None) -> dict[str,
     return row
 
 
-def _document_row(
-    document: Document, extraction_method: str, language: str | None
-) -> dict[str, Any]:
+def _document_row(document: Document, language: str | None) -> dict[str, Any]:
     return {
         "language": language,
         "id": document.id,
         "title": document.title,
         "source": document.source,
         "content_hash": document.content_hash,
-        "extraction_method": extraction_method,
     }
 
 

@@ -23,6 +23,7 @@ from graphrag_neo4j.indexing.input.record_files import (
     record_id,
 )
 from graphrag_neo4j.indexing.records import Document, Place
+from graphrag_neo4j.settings import ExtractionSettings, setting_default
 
 # LangChain's loaders are not used: TextLoader, CSVLoader and JSONLoader (which needs jq) raise
 # on a bad file instead of naming it and moving on, and would not give record ids or sources.
@@ -90,8 +91,8 @@ def title_from_text(text: str, limit: int = 60) -> str:
 def load_documents(
     paths: Sequence[Path],
     *,
-    text_field: str = "text",
-    title_field: str = "title",
+    text_field: str = setting_default(ExtractionSettings, "text_field"),
+    title_field: str = setting_default(ExtractionSettings, "title_field"),
     id_field: str = "id",
     max_bytes: int = MAX_TEXT_BYTES,
     follow_links: bool = False,

@@ -34,14 +34,15 @@ class ResolvingStage:
     embedder: EmbeddingCaller
     llm: LLMCaller | None = None
     prompts_dir: Path | None = None
+    fold_aliases: bool = False  # the extraction method's capability (`folds_aliases`)
 
     async def resolve(
         self, extractions: Sequence[ChunkExtraction], scope: AliasScope | None = None
     ) -> Resolution:
         """Exact-name grouping always; type conflicts and near-duplicates when an LLM is there.
 
-        Fast extraction (no LLM) folds unambiguous aliases per document instead; it needs
-        `scope`: where each name occurs, over the batch or over the run's whole input.
+        A method that folds aliases (fast extraction) folds unambiguous ones per document
+        instead; it needs `scope`: where each name occurs, over the batch or the whole input.
         """
         mentions = [m for extraction in extractions for m in extraction.entities]
         keys = sorted({normalize_name(m.name) for m in mentions})
@@ -53,7 +54,7 @@ class ResolvingStage:
         if not deciding or self.llm is None:
             resolution = Resolution(grouping.protos, grouping.assignment, surface_merges(grouping))
             fast = self.settings.fast
-            if self.settings.method == "fast" and fast.fold_aliases and scope is not None:
+            if self.fold_aliases and scope is not None:
                 resolution.vetoed = await self._vetoed(keys)
                 fold_aliases(resolution, scope, fast.alias_types, fast.alias_opening_types)
             return resolution

@@ -37,6 +37,7 @@ class BatchState:
     relation_ids: set[str] = field(default_factory=set)
     embed_relations: bool = True  # the extraction method's: give relations sentence vectors
     descriptions: DescriptionStyle = field(default_factory=DescriptionStyle)  # the method's
+    fold_aliases: bool = False  # the method's: resolution folds short names into full ones
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ class ResolveStage:
         """Resolve the batch's mentions into `state.resolution`."""
         settings = services.settings
         stage = ResolvingStage(services.store, settings.extraction, services.embedder,
-                               services.llm, settings.prompts_dir)
+                               services.llm, settings.prompts_dir, state.fold_aliases)
         scope = state.scope or AliasScope.of(
             state.extractions, {c.id: c.document_id for c in state.batch.all_chunks})
         with progress.stage(self.label, add_total=1) as advance:

@@ -15,7 +15,7 @@ from langchain_core.embeddings import Embeddings
 from graphrag_neo4j.errors import ModelError
 from graphrag_neo4j.llm.offline.allocator import release_large_frees
 from graphrag_neo4j.llm.offline.catalog import MINILM
-from graphrag_neo4j.settings import EmbeddingSettings, LongTexts
+from graphrag_neo4j.settings import EmbeddingSettings, LongTexts, setting_default
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -105,7 +105,7 @@ class MiniLMEmbeddings(Embeddings):
         self,
         onnx_path: Path | None = None,
         tokenizer_path: Path | None = None,
-        threads: int = 2,
+        threads: int = setting_default(EmbeddingSettings, "threads"),
         run_tokens: int = RUN_TOKENS,
         max_tokens: int = MAX_TOKENS,
         cache_dir: Path | None = None,

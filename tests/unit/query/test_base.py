@@ -34,12 +34,12 @@ def test_old_flat_names_map_to_their_sections_with_a_note() -> None:
     assert query.search.hops.degree == 2 and query.search.local.top_chunks == 2
     assert query.search.hybrid.enabled is False
     assert query.notes == (
-        "search.hops_degree is deprecated: use search.hops.degree (the old name goes in the next"
-        " release).",
-        "search.top_chunks is deprecated: use search.local.top_chunks (the old name goes in the"
-        " next release).",
-        "search.hybrid is deprecated: use search.hybrid.enabled (the old name goes in the next"
-        " release).",
+        "search.hops_degree is deprecated: use search.hops.degree (the old name goes in release"
+        " 0.2.0).",
+        "search.top_chunks is deprecated: use search.local.top_chunks (the old name goes in"
+        " release 0.2.0).",
+        "search.hybrid is deprecated: use search.hybrid.enabled (the old name goes in release"
+        " 0.2.0).",
     )
 
 

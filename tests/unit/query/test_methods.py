@@ -230,9 +230,9 @@ HOPS_ROWS: dict[str, list[dict[str, Any]]] = {
          "object": "Johann Bernoulli", "chunk_ids": ["c2"], "score": 0.7}],
     "query/search_chunks_by_vector": PASSAGES[2:],
     "query/score_chunks": [
-        {"chunk_id": "c1", "document_id": "d1", "extraction_method": "llm", "score": 0.6},
-        {"chunk_id": "c2", "document_id": "d2", "extraction_method": "llm", "score": 0.5},
-        {"chunk_id": "c3", "document_id": "d1", "extraction_method": "llm", "score": 0.4}],
+        {"chunk_id": "c1", "document_id": "d1", "cooccurrence_relations": False, "score": 0.6},
+        {"chunk_id": "c2", "document_id": "d2", "cooccurrence_relations": False, "score": 0.5},
+        {"chunk_id": "c3", "document_id": "d1", "cooccurrence_relations": False, "score": 0.4}],
     "query/bridge_entities": [],
     "query/chunks_by_ids": PASSAGES,
     "query/search_chunks_by_fulltext": [],
@@ -287,7 +287,8 @@ def test_a_method_capability_tells_the_cli_whether_it_streams(tmp_path: Path) ->
 async def test_hops_lifts_passages_naming_a_bridge_and_weighs_fast_relations_apart(
     tmp_path: Path,
 ) -> None:
-    # c3's document was indexed fast: its relation counts with hops.fast_relation_weight (0);
+    # c3's document has co-occurrence relations (fast): they count with
+    # hops.fast_relation_weight (0);
     # c2 names "Daniel Bernoulli", a bridge named by the nearest passage (c3) but not asked.
     rows = {
         **HOPS_ROWS,
@@ -296,9 +297,9 @@ async def test_hops_lifts_passages_naming_a_bridge_and_weighs_fast_relations_apa
             {"id": "r3", "subject": "Euler", "predicate": "co-occurs with", "object": "Berlin",
              "chunk_ids": ["c1"], "score": 0.9}],
         "query/score_chunks": [
-            {"chunk_id": "c1", "document_id": "d1", "extraction_method": "fast", "score": 0.3},
-            {"chunk_id": "c2", "document_id": "d2", "extraction_method": "fast", "score": 0.2},
-            {"chunk_id": "c3", "document_id": "d3", "extraction_method": "fast", "score": 0.5}],
+            {"chunk_id": "c1", "document_id": "d1", "cooccurrence_relations": True, "score": 0.3},
+            {"chunk_id": "c2", "document_id": "d2", "cooccurrence_relations": True, "score": 0.2},
+            {"chunk_id": "c3", "document_id": "d3", "cooccurrence_relations": True, "score": 0.5}],
         "query/bridge_entities": [
             {"name": "Daniel Bernoulli", "passages": 2, "chunk_ids": ["c2", "c3"]},
             {"name": "Euler", "passages": 1, "chunk_ids": ["c1"]}],  # asked: no bridge

@@ -40,6 +40,13 @@ class FastExtraction:
         "spaCy's named entities and frequent noun phrases related by co-occurrence, with "
         "verbatim sentences as descriptions: thousands of words a second, no LLM.")
     progress_label = "extract (fast, spaCy)"
+    llm_extracted = False
+    cooccurrence_relations = True
+
+    @property
+    def folds_aliases(self) -> bool:
+        """As the settings say (on by default): no LLM decides its merges."""
+        return self.services.settings.extraction.fast.fold_aliases
 
     @property
     def needs_llm(self) -> bool:

@@ -6,10 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from graphrag_neo4j.cli.estimate_output import reports_by_default
 from graphrag_neo4j.errors import InputError
-from graphrag_neo4j.indexing.extraction.base import Batch, RunServices
+from graphrag_neo4j.indexing.extraction.base import Batch, RunServices, document_record
 from graphrag_neo4j.indexing.extraction.registry import (
     METHODS,
+    capability_record,
     check_extraction_method,
     create_extraction_method,
     extraction_method_names,
@@ -18,7 +20,7 @@ from graphrag_neo4j.indexing.extraction.triplets import extractions_from_triplet
 from graphrag_neo4j.indexing.input.chunking import chunk_document
 from graphrag_neo4j.indexing.records import Document
 from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
-from graphrag_neo4j.settings import Settings
+from graphrag_neo4j.settings import CommunitySettings, Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeEmbeddings
 
@@ -78,3 +80,36 @@ async def test_the_triplets_method_refuses_a_document_without_triplets(tmp_path:
     method = create_extraction_method("triplets", services)
     with pytest.raises(InputError, match=r"brings no triplets.*index --triplets"):
         await method.extract(Batch([document], {"p1": chunks}), lambda n: None)
+
+
+def test_each_method_declares_what_its_documents_record(tmp_path: Path) -> None:
+    for name in METHODS:
+        method = create_extraction_method(name, _services(tmp_path))
+        record = document_record(method)
+        assert record["extraction_method"] == name
+        assert isinstance(record["llm_extracted"], bool)
+        assert isinstance(record["cooccurrence_relations"], bool)
+        assert isinstance(method.folds_aliases, bool)
+    fast = create_extraction_method("fast", _services(tmp_path))
+    assert fast.folds_aliases and fast.cooccurrence_relations and not fast.llm_extracted
+
+
+class _ToyLLMExtraction:
+    name = "toy-llm"
+    description = "A new LLM-based method."
+    llm_extracted = True
+    cooccurrence_relations = False
+
+
+def test_a_new_llm_method_gets_full_reports_in_the_estimate_and_its_record(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(METHODS, _ToyLLMExtraction.name, _ToyLLMExtraction)
+    assert reports_by_default(Settings(), "toy-llm") and not reports_by_default(Settings(), "fast")
+    lazy = Settings().model_copy(update={"communities": CommunitySettings(reports="lazy")})
+    assert not reports_by_default(lazy, "toy-llm")
+    record = capability_record("fast")
+    assert record["methods"]["toy-llm"] == {  # type: ignore[index]
+        "llm_extracted": True, "cooccurrence_relations": False}
+    assert record["unnamed"] == record["methods"]["llm"]  # type: ignore[index]
+    assert record["unknown"] == record["methods"]["fast"]  # type: ignore[index]

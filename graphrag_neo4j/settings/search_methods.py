@@ -1,0 +1,254 @@
+"""Each query method's own [search] section: its rows, weights and token budgets."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from graphrag_neo4j.settings.base import ANSWER_CONTEXT, SETTINGS_ONLY, TUNABLE, Section
+
+
+class LocalSearchSettings(Section):
+    """Local search: the entities nearest the question and what surrounds them."""
+
+    top_k_entities: int = Field(10, description="Entities from the vector search.")
+    top_chunks: int = Field(
+        3, description="Text units in the context: those the walk from the found entities and"
+        " the nearest passages visits most (the [search.ppr] settings).",
+    )
+    top_communities: int = Field(3, description="Community reports in the context.")
+    top_outside_rels: int = Field(10, description="Relations to outside entities.")
+    top_inside_rels: int = Field(10, description="Relations among the found entities.")
+    rels_per_entity: int = Field(
+        10, description="Relations gathered per entity, inside ones first."
+    )
+    context_tokens: int = Field(
+        8000, json_schema_extra=ANSWER_CONTEXT, description="Context token budget."
+    )
+    text_unit_prop: float = Field(
+        0.5, ge=0, le=1, json_schema_extra=TUNABLE,
+        description="Share of the budget for text units.",
+    )
+    community_prop: float = Field(
+        0.15, ge=0, le=1, json_schema_extra=TUNABLE, description="Share for community reports."
+    )
+    seeds_per_mention: int = Field(
+        2, description="Entities added per name the question mentions (fulltext match)."
+    )
+    passage_entities: int = Field(
+        5,
+        description="Entities added from those the question's best passages mention (the best"
+        " passage's first, then the most frequent): a fast graph's entity vectors encode names"
+        " only.",
+    )
+
+
+class GlobalSearchSettings(Section):
+    """Global search: map over community reports, then reduce."""
+
+    community_level: int = Field(
+        2, ge=0, json_schema_extra=TUNABLE, description="Community level to map over."
+    )
+    map_batch_tokens: int = Field(
+        8000, json_schema_extra=ANSWER_CONTEXT, description="Report tokens per map call."
+    )
+    map_budget_tokens: int = Field(
+        24000,
+        description="A level without LLM reports (lazy): the most tokens of community text "
+        "the map stage reads. The communities nearest the question come first (their reports "
+        "written within `search.lazy_report_budget`), then the others largest first, by "
+        "extractive summary; the answer's notes say what share of the level's entities they "
+        "cover. Raise it to read more of the level (more map calls).",
+    )
+    reduce_tokens: int = Field(
+        8000, json_schema_extra=ANSWER_CONTEXT, description="Token budget of the reduce context."
+    )
+    dynamic_selection: bool = Field(
+        False, description="Rate reports from the root down and map only relevant ones."
+    )
+    dynamic_min_rating: int = Field(
+        5, ge=0, le=10, json_schema_extra=TUNABLE,
+        description="Rating (0-10) a report needs to count as relevant."
+    )
+
+
+class HopsSearchSettings(Section):
+    """Hops search: a subgraph around the question's entities ranks the passages."""
+
+    entity_top_k: int = Field(3, description="Entities per question mention.")
+    max_mentions: int = Field(
+        20, ge=1, description="Most names a question's mentions may hold: more given in the"
+        " `mentions` option are refused, more found by the NER call are cut.",
+    )
+    relation_top_k: int = Field(3, description="Relations from the question.")
+    degree: int = Field(
+        1, ge=1, le=2, json_schema_extra=TUNABLE, description="Subgraph expansion degree (1 or 2)."
+    )
+    final_k: int = Field(2, description="Passages in the answer context.")
+    rerank: bool = Field(
+        False,
+        description="Find the question's names and rerank relations with the LLM (two calls);"
+        " off by default: with the offline model it put Recall@2 below naive's"
+        " (docs/benchmarks.md). Retrieval only makes the same calls.",
+    )
+    max_candidates: int = Field(
+        100, description="Candidate relations kept from the subgraph, nearest first."
+    )
+    rerank_candidates: int = Field(
+        25, description="Most candidate relations shown to the LLM reranker."
+    )
+    rerank_select: int = Field(3, description="Most relations the LLM reranker may choose.")
+    relation_weight: float = Field(
+        0.75, json_schema_extra=TUNABLE,
+        description="Weight of the best relation's similarity added to a passage's own "
+        "(passages of LLM-extracted or triplet documents).",
+    )
+    fast_relation_weight: float = Field(
+        0.0, json_schema_extra=TUNABLE,
+        description="The same for passages indexed with --method fast, whose relations "
+        "are co-occurrences, not stated facts (on MuSiQue any weight lowered Recall@5).",
+    )
+    bridge_weight: float = Field(
+        0.15, json_schema_extra=TUNABLE,
+        description="Added to passages naming a bridge, a named entity of the passage "
+        "nearest the question that the question does not name (x 1/ln(2 + its passages)).",
+    )
+    bridge_max_passages: int = Field(
+        50, description="An entity named in more passages is too common to be a bridge."
+    )
+
+
+class PprSearchSettings(Section):
+    """PPR search: Personalized PageRank from the question's entities and passages."""
+
+    damping: float = Field(
+        0.5, gt=0, lt=1, json_schema_extra=TUNABLE,
+        description="Probability that the walk follows an edge rather than restarting at a"
+        " seed (HippoRAG 2's 0.5).",
+    )
+    passage_share: float = Field(
+        0.5, ge=0, le=1, json_schema_extra=TUNABLE,
+        description="Share of the walk's restarts at the passages nearest the question (by"
+        " their min-max normalised scores); the rest restarts at the entities, each by its"
+        " similarity over the passages it is in. Half and half: neither the passages' words"
+        " nor the graph's entities alone decide.",
+    )
+    seed_passages: int = Field(
+        20, ge=0, le=1000, description="Passages nearest the question seeded into the walk."
+    )
+    named_per_mention: int = Field(
+        2, ge=0, le=1000,
+        description="Entities seeded per name the question mentions (fulltext match).",
+    )
+    entity_top_k: int = Field(
+        5, ge=0, le=1000, description="Entities nearest the question seeded into the walk."
+    )
+    fact_top_k: int = Field(
+        5, ge=0, le=1000,
+        description="Relations nearest the question whose two entities are seeded.",
+    )
+    max_degree: int = Field(
+        30, ge=1, le=1_000_000,
+        description="A node with more edges (a hub) is reached but not walked through when the"
+        " seeds' neighbourhood is read. The neighbourhood grows with its square: at 100, a"
+        " question over a dense graph (a software manual's) read for 67 s and passed a 256 MiB"
+        " transaction memory limit; at 30 it took about a second.",
+    )
+    top_k: int = Field(3, ge=1, le=1000, description="Passages in the answer context.")
+
+
+class DriftSearchSettings(Section):
+    """DRIFT search: a primer over community reports, rounds of local follow-ups, a reduce."""
+
+    primer_k: int = Field(
+        5, ge=1, description="Community reports the primer reads, nearest first."
+    )
+    k_followups: int = Field(
+        3, ge=1, description="Follow-up questions answered by local search per round."
+    )
+    depth: int = Field(
+        2, ge=1, description="Rounds of follow-ups (local calls <= followups x depth)."
+    )
+    hyde: bool = Field(
+        False, description="Embed an LLM-written hypothetical answer with the question."
+    )
+    primer_tokens: int = Field(
+        4000, json_schema_extra=ANSWER_CONTEXT,
+        description="Token budget of the community reports in the primer prompt."
+    )
+    followup_tokens: int = Field(
+        3000, json_schema_extra=ANSWER_CONTEXT,
+        description="Token budget of each follow-up's local search context."
+    )
+    reduce_tokens: int = Field(
+        6000, json_schema_extra=ANSWER_CONTEXT,
+        description="Token budget of the findings and tables of the final answer."
+    )
+
+
+class NaiveSearchSettings(Section):
+    """Naive search: the passages nearest the question."""
+
+    top_k: int = Field(3, description="Passages from the vector search.")
+
+
+class CypherSearchSettings(Section):
+    """Cypher search (Text2Cypher): the LLM writes one read-only query from the graph schema."""
+
+    timeout_s: float = Field(
+        10.0, gt=0, description="Most seconds the generated query may run (read transaction)."
+    )
+    max_rows: int = Field(50, ge=1, description="Most result rows read into the answer prompt.")
+    repair: bool = Field(
+        True, description="On a refused or failing query, one naming what the graph does not"
+        " have, or one that finds no rows or only zeros, one more LLM call with the error text"
+        " (the unknown and the existing names, or the empty result). First, with no LLM call, a"
+        " query naming what the graph lacks is run with the graph's own names where each can"
+        " be replaced, and one that found nothing by an exact name ({name: 'X'}) is run again"
+        " matching it in part.",
+    )
+    check_names: bool = Field(
+        True, description="Treat a query naming a label, relationship type or property the"
+        " graph does not have (its EXPLAIN warns of it) like a failing one, and do not run it.",
+    )
+    fallback: bool = Field(
+        True, description="When no query runs (or it finds nothing), answer with local search"
+        " and say so in the answer's notes; false answers from the empty result."
+    )
+    allowed_procedures: list[str] = Field(
+        default_factory=lambda: [
+            "db.labels", "db.relationshipTypes", "db.propertyKeys",
+            "db.index.fulltext.queryNodes", "db.index.vector.queryNodes",
+        ],
+        json_schema_extra=SETTINGS_ONLY,
+        description="The only procedures a generated query may call; any other procedure,"
+        " write, schema or admin operation in its plan is refused (settings only: a query"
+        " cannot change it).",
+    )
+    schema_samples: int = Field(
+        3, ge=0, description="Sample values shown per property in the schema the LLM reads."
+    )
+    context_tokens: int = Field(
+        4000, json_schema_extra=ANSWER_CONTEXT,
+        description="Token budget of the query's result rows in the answer prompt."
+    )
+
+
+class HybridSearchSettings(Section):
+    """Fulltext (BM25) candidates beside the vector ones, for naive, hops and local."""
+
+    enabled: bool = Field(
+        True,
+        description="Candidates from the fulltext indexes (BM25) as well as the vector indexes,"
+        " fused as `fusion` says (passages for naive, hops and local; entities for hops"
+        " and local). On MuSiQue it adds 3.5 Recall@5 points to naive (docs/benchmarks.md).",
+    )
+    candidates: int = Field(
+        20, description="Candidates each way (vector, fulltext) before fusion."
+    )
+    fusion: Literal["max", "rrf"] = Field(
+        "max",
+        description="max = each way's scores divided by its best, then each candidate's"
+        " best (neo4j-graphrag's and LangChain's hybrid search); rrf = reciprocal rank fusion.",
+    )
