@@ -38,8 +38,9 @@ class QueryRequest(BaseModel):
 
 @router.post("/query", summary="Answer a question (or retrieve its context)")
 async def query(body: QueryRequest, state: ApiState = Depends(api_state)) -> Any:  # noqa: B008
-    """JSON `{answer, method, citations, notes, selection, usage, context}`; with `stream`,
-    events `token` (`{"text"}`) and then one `answer` event with that JSON (or `error`)."""
+    """JSON `{answer, method, citations, notes, note_kinds, selection, usage, context}`; with
+    `stream`, events `token` (`{"text"}`) and then one `answer` event with that JSON (or
+    `error`)."""
     rag = state.rag
     question = checked_question(body.question, state.server)
     options = checked_call(rag, question, body.method, body.options, state.server)

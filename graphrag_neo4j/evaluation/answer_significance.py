@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import binomtest, bootstrap  # type: ignore[import-untyped]
 
-from graphrag_neo4j.query.answer_eval import AnswerSummary
+from graphrag_neo4j.evaluation.answers import AnswerSummary
 
 CONFIDENCE = 0.95
 RESAMPLES = 9999

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import IO, Any
 
 from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.evaluation.retrieval import EvalQuestion
+from graphrag_neo4j.evaluation.scores import answer_text, best_scores, is_right
 from graphrag_neo4j.llm.tokens import count_tokens
-from graphrag_neo4j.query.answer_scores import answer_text, best_scores, is_right
-from graphrag_neo4j.query.answer_shape import misfit
+from graphrag_neo4j.query.answers.shape import misfit
 from graphrag_neo4j.query.base import Answer
-from graphrag_neo4j.query.evaluation import EvalQuestion
 
 Ask = Callable[[EvalQuestion], Awaitable[Answer]]
 Record = dict[str, Any]
@@ -71,7 +71,7 @@ def score_answer(item: EvalQuestion, answer: Answer, seconds: float) -> Record:
         "grounding": answer.grounding,
         "context_tokens": count_tokens(answer.context), "llm_calls": answer.llm_calls,
         "prompt_tokens": answer.prompt_tokens, "completion_tokens": answer.completion_tokens,
-        "seconds": round(seconds, 3), "notes": answer.notes,
+        "seconds": round(seconds, 3), "notes": answer.note_texts(),
     })
 
 

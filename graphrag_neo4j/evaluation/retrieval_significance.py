@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from graphrag_neo4j.query.answer_significance import mcnemar_p, paired_interval
-from graphrag_neo4j.query.evaluation import MethodResult
+from graphrag_neo4j.evaluation.answer_significance import mcnemar_p, paired_interval
+from graphrag_neo4j.evaluation.retrieval import MethodResult
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import string
 from collections import Counter
 from collections.abc import Sequence
 
-from graphrag_neo4j.communities.citations import strip_citations
+from graphrag_neo4j.citations import strip_citations
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _PUNCTUATION = set(string.punctuation)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graphrag_neo4j.communities.citations import clean_citations
+from graphrag_neo4j.citations import clean_citations
 
 KNOWN = {"Entities": {"e1", "e2"}, "Relationships": {"r1"}, "Reports": {"c7"}}
 

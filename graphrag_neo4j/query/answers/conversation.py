@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from graphrag_neo4j.errors import GraphRAGError, InputError
+from graphrag_neo4j.query.answers.evidence import browser_script
 from graphrag_neo4j.query.base import Answer
-from graphrag_neo4j.query.evidence import browser_script
 from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_list, method_names
 
 Turn = tuple[str, str]
@@ -83,7 +83,7 @@ class Conversation:
             out.answer_text(answer.text)
         out.answer_text("\n")
         for note in answer.notes:
-            out.notice(note)
+            out.notice(note.text)
         out.notice(f"{answer.method}: {answer.llm_calls} LLM calls, {answer.prompt_tokens:,}"
                    f" prompt + {answer.completion_tokens:,} completion tokens")
         self.history += [("user", question), ("assistant", answer.text)]

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from graphrag_neo4j.communities.citations import clean_citations
+from graphrag_neo4j.citations import clean_citations
 from graphrag_neo4j.llm.streaming import TokenSink
+from graphrag_neo4j.query.answers.grounding import cited_refs
 from graphrag_neo4j.query.base import Query
 from graphrag_neo4j.query.context import Row
-from graphrag_neo4j.query.grounding import cited_refs
 
 # An opening bracket with no closing one past this many characters starts no citation: the
 # text held behind it flows on.

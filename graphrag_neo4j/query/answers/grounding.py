@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 
-from graphrag_neo4j.communities.citations import clean_citations, strip_citations
+from graphrag_neo4j.citations import clean_citations, strip_citations
 from graphrag_neo4j.errors import ModelError
-from graphrag_neo4j.query.base import Answer
+from graphrag_neo4j.query.base import Answer, Note, NoteKind
 from graphrag_neo4j.query.context import Row
 
 # Text -> the named entities in it (spaCy's NER in the engine; anything callable in tests).
@@ -70,7 +70,7 @@ def check_citations(answer: Answer) -> int:
     removed = _ids_cited(answer.text) - _ids_cited(cleaned)
     if cleaned != answer.text:
         answer.text = cleaned
-        answer.notes.append(CITATIONS_REPAIRED)
+        answer.notes.append(Note(NoteKind.CITATIONS_REPAIRED, CITATIONS_REPAIRED))
     return removed
 
 
@@ -166,7 +166,7 @@ def ground_answer(
     try:
         names = unsupported_entities(answer, question, find_entities, graph_names)
     except ModelError as exc:
-        answer.notes.append(f"{NAMES_UNCHECKED}: {exc}")
+        answer.notes.append(Note(NoteKind.NAMES_UNCHECKED, f"{NAMES_UNCHECKED}: {exc}"))
         return answer
     answer.unsupported_entities = names
     if not names:
@@ -174,12 +174,13 @@ def ground_answer(
     listed = ", ".join(names)
     if mode == "drop":
         answer.text, dropped = drop_sentences(answer.text, names)
-        answer.notes.append(
+        answer.notes.append(Note(
+            NoteKind.NAMES_REMOVED,
             f"{NAMES_REMOVED} {dropped} sentence(s) naming {listed}, found nowhere in the"
-            " context."
-        )
+            " context.",
+        ))
         if not answer.text:
             answer.text = "The context found for this question does not support an answer."
     else:
-        answer.notes.append(f"{NAMES_UNSUPPORTED}: {listed}.")
+        answer.notes.append(Note(NoteKind.NAMES_UNSUPPORTED, f"{NAMES_UNSUPPORTED}: {listed}."))
     return answer

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from graphrag_neo4j.query.answer_stream import ANSWER_LABEL, AnswerOnlySink
-from graphrag_neo4j.query.base import Answer, Query, Services
+from graphrag_neo4j.query.answers.grounded_stream import grounded_sink
+from graphrag_neo4j.query.answers.stream import ANSWER_LABEL, AnswerOnlySink
+from graphrag_neo4j.query.base import Answer, Note, NoteKind, Query, Services
 from graphrag_neo4j.query.context import (
     Row,
     SearchContext,
@@ -14,7 +15,6 @@ from graphrag_neo4j.query.context import (
     documents_in_order,
     history_block,
 )
-from graphrag_neo4j.query.grounded_stream import grounded_sink
 from graphrag_neo4j.resources import load_prompt
 
 NO_DATA = "(no data found)"
@@ -79,5 +79,5 @@ async def answer_from_context(
     evidence, text = evidence_and_answer(reply) if evidence_first else ("", reply)
     answer = Answer.from_context(method, text, context)
     if evidence:
-        answer.notes.append(EVIDENCE_NOTE + evidence)
+        answer.notes.append(Note(NoteKind.EVIDENCE, EVIDENCE_NOTE + evidence))
     return answer

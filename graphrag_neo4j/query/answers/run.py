@@ -1,5 +1,5 @@
 """Runs a query method, grounds and checks its answer, and adds what it cost (LLM calls and
-tokens); names the notes that warn about an answer."""
+tokens)."""
 
 from __future__ import annotations
 
@@ -7,29 +7,16 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
+from graphrag_neo4j.citations import cited_rows
 from graphrag_neo4j.llm.reply_guards import without_repeats
 from graphrag_neo4j.llm.usage import usage_scope
-from graphrag_neo4j.query.answer_shape import ANSWER_CHECK, checked_fit
-from graphrag_neo4j.query.base import Answer, Query, QueryMethod, Services
-from graphrag_neo4j.query.citations import cited_rows
-from graphrag_neo4j.query.grounding import (
-    CITATIONS_REPAIRED,
-    NAMES_REMOVED,
-    NAMES_UNCHECKED,
-    NAMES_UNSUPPORTED,
-    EntityFinder,
-    GraphNames,
-    ground_answer,
-)
-from graphrag_neo4j.query.source_places import place_sources
+from graphrag_neo4j.query.answers.grounding import EntityFinder, GraphNames, ground_answer
+from graphrag_neo4j.query.answers.shape import checked_fit
+from graphrag_neo4j.query.answers.source_places import place_sources
+from graphrag_neo4j.query.base import Answer, Note, NoteKind, Query, QueryMethod, Services
 
 ANSWER_LOOPED = ("The answer began repeating itself: it was stopped and the repeats were"
                  " removed.")
-# The notes that warn a reader about the answer itself (not how it was found): clients that
-# show the answer text alone (OpenAI-compatible chat) show these with it. A citation the
-# context lacks is one: a document may have been written to make the model invent it.
-WARNINGS = (NAMES_UNSUPPORTED, NAMES_REMOVED, NAMES_UNCHECKED, ANSWER_CHECK, CITATIONS_REPAIRED,
-            ANSWER_LOOPED)
 
 
 async def _measured(services: Services, run: Callable[[], Awaitable[Answer]]) -> Answer:
@@ -75,14 +62,8 @@ def _unlooped(answer: Answer) -> Answer:
     text = without_repeats(answer.text)
     if text == answer.text:
         return answer
-    answer.notes.append(ANSWER_LOOPED)
+    answer.notes.append(Note(NoteKind.ANSWER_LOOPED, ANSWER_LOOPED))
     return replace(answer, text=text)
-
-
-def answer_warnings(answer: Answer) -> list[str]:
-    """The answer's notes that warn about the answer itself: names its context lacks (flagged
-    or removed), names left unchecked, and the answer check's misfit."""
-    return [note for note in answer.notes if note.startswith(WARNINGS)]
 
 
 async def retrieve_only(services: Services, name: str, method: QueryMethod, query: Query) -> Answer:
@@ -98,5 +79,5 @@ async def retrieve_only(services: Services, name: str, method: QueryMethod, quer
 
 def _noted(query: Query, answer: Answer) -> Answer:
     """The answer with the query's own notes (deprecated option names) first."""
-    answer.notes[:0] = query.notes
+    answer.notes[:0] = [Note.info(text) for text in query.notes]
     return answer

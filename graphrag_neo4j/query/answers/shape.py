@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
-from graphrag_neo4j.communities.citations import strip_citations
+from graphrag_neo4j.citations import strip_citations
 from graphrag_neo4j.communities.extractive import words
-from graphrag_neo4j.query.base import Answer
+from graphrag_neo4j.query.base import Answer, Note, NoteKind
 
 ANSWER_CHECK = "Answer check:"
 
@@ -102,6 +102,9 @@ def checked_fit(answer: Answer, question: str, mode: str) -> Answer:
     problem = misfit(answer.text, question)
     if problem is not None:
         answer.misfit = problem
-        answer.notes.append(f"{ANSWER_CHECK} the answer {problem}; it may name a step on the"
-                            " way rather than the answer.")
+        answer.notes.append(Note(
+            NoteKind.ANSWER_CHECK,
+            f"{ANSWER_CHECK} the answer {problem}; it may name a step on the way rather than the"
+            " answer.",
+        ))
     return answer

@@ -6,13 +6,11 @@ import asyncio
 from pathlib import PurePath
 from typing import Any
 
+from graphrag_neo4j.citations import PLACE_KEYS
 from graphrag_neo4j.query.base import Answer, GraphReader
 from graphrag_neo4j.query.context import Row
 
 SOURCES = "Sources"
-# What a Sources row gains: its place, as data and as one readable line (`where`).
-PLACE_KEYS = ("document", "path", "page_start", "page_end", "section", "char_start",
-              "char_end", "chunk_index", "where")
 
 
 def chunk_id(row: Row) -> str | None:

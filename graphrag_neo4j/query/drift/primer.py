@@ -5,18 +5,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from graphrag_neo4j.query.answers.passages import NO_DATA
 from graphrag_neo4j.query.base import Query, Services
-from graphrag_neo4j.query.candidates import ann_candidates
 from graphrag_neo4j.query.context import Row, TableBuilder, history_block
-from graphrag_neo4j.query.drift_steps import Step, parse_step
-from graphrag_neo4j.query.lazy_reports import (
+from graphrag_neo4j.query.drift.steps import Step, parse_step
+from graphrag_neo4j.query.global_search.lazy_reports import (
     Written,
     extractive,
     nearest,
     waiting,
     write_reports,
 )
-from graphrag_neo4j.query.passages import NO_DATA
+from graphrag_neo4j.query.retrieval.candidates import ann_candidates
 from graphrag_neo4j.resources import load_prompt
 
 

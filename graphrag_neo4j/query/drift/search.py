@@ -5,15 +5,15 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field, replace
 
-from graphrag_neo4j.communities.citations import clean_citations
-from graphrag_neo4j.query.base import Answer, Query, Services
+from graphrag_neo4j.citations import clean_citations
+from graphrag_neo4j.query.answers.grounded_stream import CitationFilter
+from graphrag_neo4j.query.answers.grounding import cited_refs
+from graphrag_neo4j.query.answers.passages import NO_DATA, answer_from_context
+from graphrag_neo4j.query.base import Answer, Note, Query, Services
 from graphrag_neo4j.query.context import Row, SearchContext, history_block
-from graphrag_neo4j.query.drift_primer import prime, primer_reports
-from graphrag_neo4j.query.drift_steps import FollowUpQueue, Step, parse_step, reduce_context
-from graphrag_neo4j.query.grounded_stream import CitationFilter
-from graphrag_neo4j.query.grounding import cited_refs
-from graphrag_neo4j.query.local import LocalSearch
-from graphrag_neo4j.query.passages import NO_DATA, answer_from_context
+from graphrag_neo4j.query.drift.primer import prime, primer_reports
+from graphrag_neo4j.query.drift.steps import FollowUpQueue, Step, parse_step, reduce_context
+from graphrag_neo4j.query.local.search import LocalSearch
 from graphrag_neo4j.resources import load_prompt
 
 NO_REPORTS = ("DRIFT found no community reports (build them with `graphrag-neo4j communities`);"
@@ -162,7 +162,7 @@ class DriftSearch:
         cleaned = clean_citations(text, known)
         answer = Answer.from_context(self.name, cleaned, context)
         if cleaned != text:
-            answer.notes.append(CITATIONS_DROPPED)
+            answer.notes.append(Note.info(CITATIONS_DROPPED))
         answer.sources["Findings"] = [
             {"question": s.question, "answer": s.answer, "score": s.score, "depth": s.depth}
             for s in run.steps

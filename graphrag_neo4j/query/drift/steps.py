@@ -16,7 +16,7 @@ from graphrag_neo4j.query.context import (
     TableBuilder,
     join_tables,
 )
-from graphrag_neo4j.query.facts import FactsBuilder, fact_cells
+from graphrag_neo4j.query.local.facts import FactsBuilder, fact_cells
 
 _JSON_OBJECT = re.compile(r"\{.*\}", flags=re.DOTALL)
 # Citations in a step's answer point at rows of that step's own context; the reduce renumbers

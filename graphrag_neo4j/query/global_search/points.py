@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence, Set
 from dataclasses import dataclass
 
-from graphrag_neo4j.communities.citations import cites, clean_citations, strip_citations
+from graphrag_neo4j.citations import cites, clean_citations, strip_citations
 from graphrag_neo4j.llm.tokens import count_tokens
 
 _JSON_OBJECT = re.compile(r"\{.*\}", flags=re.DOTALL)

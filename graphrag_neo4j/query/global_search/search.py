@@ -9,10 +9,18 @@ from dataclasses import dataclass
 
 from graphrag_neo4j.communities.extractive import STATUS as EXTRACTIVE
 from graphrag_neo4j.llm.tokens import count_tokens, estimate_tokens
-from graphrag_neo4j.query.base import Answer, Query, Services
-from graphrag_neo4j.query.community_selection import select_dynamically
+from graphrag_neo4j.query.answers.grounded_stream import grounded_sink
+from graphrag_neo4j.query.base import Answer, Note, Query, Services
 from graphrag_neo4j.query.context import CommunitySelection, Row, SearchContext, history_block
-from graphrag_neo4j.query.global_points import (
+from graphrag_neo4j.query.global_search.community_selection import select_dynamically
+from graphrag_neo4j.query.global_search.lazy_reports import (
+    is_lazy,
+    nearest_at_level,
+    selection_note,
+    write_missing,
+)
+from graphrag_neo4j.query.global_search.level_reading import level_reading
+from graphrag_neo4j.query.global_search.points import (
     CITED_FOR_THE_MODEL,
     Point,
     batch_refs,
@@ -21,14 +29,6 @@ from graphrag_neo4j.query.global_points import (
     reduce_block,
     reduced_points,
 )
-from graphrag_neo4j.query.grounded_stream import grounded_sink
-from graphrag_neo4j.query.lazy_reports import (
-    is_lazy,
-    nearest_at_level,
-    selection_note,
-    write_missing,
-)
-from graphrag_neo4j.query.level_reading import level_reading
 from graphrag_neo4j.resources import load_prompt
 
 NOTHING_RELEVANT = "The indexed data holds nothing relevant to this question."
@@ -227,7 +227,7 @@ class GlobalSearch:
             if query.on_token is not None:
                 query.on_token(text)
         answer = Answer.from_context(self.name, text, context)
-        answer.notes.extend(notes)
+        answer.notes.extend(Note.info(note) for note in notes)
         # The reduce read the map's points, written by the model: the reports are the evidence.
         answer.evidence = context.text
         answer.context = ("\n".join(context.notes) + "\n\n" + block).strip()

@@ -9,8 +9,8 @@ from typing import Any
 
 from graphrag_neo4j.communities.extractive import STATUS as EXTRACTIVE
 from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.query.answers.passages import answer_from_context
 from graphrag_neo4j.query.base import Answer, GraphReader, Query, Services
-from graphrag_neo4j.query.candidates import named_entity_ids
 from graphrag_neo4j.query.context import (
     Row,
     SearchContext,
@@ -18,9 +18,9 @@ from graphrag_neo4j.query.context import (
     documents_in_order,
     join_tables,
 )
-from graphrag_neo4j.query.facts import FactsBuilder, fact_cells, stated_relations
-from graphrag_neo4j.query.passages import answer_from_context
+from graphrag_neo4j.query.local.facts import FactsBuilder, fact_cells, stated_relations
 from graphrag_neo4j.query.ppr.ranking import rank_passages
+from graphrag_neo4j.query.retrieval.candidates import named_entity_ids
 from graphrag_neo4j.settings import SearchSettings
 
 ENTITY_INDEX = "entity_description_embedding"

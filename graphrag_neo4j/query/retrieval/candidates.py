@@ -10,7 +10,7 @@ from graphrag_neo4j.lucene import content_query
 from graphrag_neo4j.query.base import Services
 from graphrag_neo4j.query.context import Row
 from graphrag_neo4j.query.hops.mentions import capitalised_mentions
-from graphrag_neo4j.query.hybrid import max_score_fusion, reciprocal_rank_fusion
+from graphrag_neo4j.query.retrieval.hybrid import max_score_fusion, reciprocal_rank_fusion
 from graphrag_neo4j.settings import SearchSettings
 
 # Neo4j's HNSW vector indexes miss true neighbours when asked for very few (naive Recall@5 on

@@ -13,8 +13,9 @@ from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, Field
 
+from graphrag_neo4j.citations import PLACE_KEYS
+from graphrag_neo4j.query.answers.source_places import SOURCES, chunk_id
 from graphrag_neo4j.query.base import Answer
-from graphrag_neo4j.query.source_places import PLACE_KEYS, SOURCES, chunk_id
 
 
 @runtime_checkable

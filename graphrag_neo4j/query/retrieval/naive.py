@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from graphrag_neo4j.query.answers.passages import answer_from_context, passage_context
 from graphrag_neo4j.query.base import Answer, Query, Services
-from graphrag_neo4j.query.candidates import passages
 from graphrag_neo4j.query.context import SearchContext
-from graphrag_neo4j.query.passages import answer_from_context, passage_context
+from graphrag_neo4j.query.retrieval.candidates import passages
 
 
 @dataclass

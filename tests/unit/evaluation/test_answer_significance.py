@@ -6,9 +6,10 @@ import io
 
 from rich.console import Console
 
-from graphrag_neo4j.cli.eval_answers import against_baseline, significance_table
-from graphrag_neo4j.query.answer_eval import AnswerSummary
-from graphrag_neo4j.query.answer_significance import compare
+from graphrag_neo4j.cli.eval_answers import significance_table
+from graphrag_neo4j.evaluation.answer_run import against_baseline
+from graphrag_neo4j.evaluation.answer_significance import compare
+from graphrag_neo4j.evaluation.answers import AnswerSummary
 
 
 def _summary(method: str, f1s: list[float]) -> AnswerSummary:

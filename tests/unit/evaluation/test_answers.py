@@ -14,7 +14,7 @@ from rich.table import Table
 
 from graphrag_neo4j.cli.eval_answers import GOLD_RIGHT, MEASURES, answers_table, judge_table
 from graphrag_neo4j.errors import InputError
-from graphrag_neo4j.query.answer_eval import (
+from graphrag_neo4j.evaluation.answers import (
     BUDGET_SETTINGS,
     AnswerSummary,
     answer_questions,
@@ -26,9 +26,9 @@ from graphrag_neo4j.query.answer_eval import (
     run_key,
     score_answer,
 )
-from graphrag_neo4j.query.answer_judge import PairResult
+from graphrag_neo4j.evaluation.judge import PairResult
+from graphrag_neo4j.evaluation.retrieval import EvalQuestion, read_questions
 from graphrag_neo4j.query.base import Answer, make_query
-from graphrag_neo4j.query.evaluation import EvalQuestion, read_questions
 from graphrag_neo4j.settings import Settings
 
 QUESTION = EvalQuestion("q1", "Who taught Euler?", ["d1", "d2"], ("Johann Bernoulli", "Johann"))

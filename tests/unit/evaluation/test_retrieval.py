@@ -10,7 +10,7 @@ import pytest
 
 from graphrag_neo4j.cli.evaluate import _int_list, results_table
 from graphrag_neo4j.errors import InputError
-from graphrag_neo4j.query.evaluation import (
+from graphrag_neo4j.evaluation.retrieval import (
     EvalQuestion,
     MethodResult,
     evaluate_method,

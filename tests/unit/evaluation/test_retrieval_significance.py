@@ -6,8 +6,9 @@ import io
 
 from rich.console import Console
 
-from graphrag_neo4j.cli.evaluate import against_baseline, significance_table
-from graphrag_neo4j.query.evaluation import MethodResult
+from graphrag_neo4j.cli.evaluate import significance_table
+from graphrag_neo4j.evaluation.retrieval import MethodResult
+from graphrag_neo4j.evaluation.retrieval_run import against_baseline
 
 
 def _result(method: str, recalls: list[float], k: int = 5) -> MethodResult:

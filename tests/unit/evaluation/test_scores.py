@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphrag_neo4j.query.answer_scores import (
+from graphrag_neo4j.evaluation.scores import (
     best_scores,
     exact_match,
     is_right,

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from graphrag_neo4j.query.answer_shape import REPEATS_QUESTION, misfit
+from graphrag_neo4j.query.answers.run import ANSWER_LOOPED, run_query
+from graphrag_neo4j.query.answers.shape import REPEATS_QUESTION, misfit
 from graphrag_neo4j.query.base import make_query
-from graphrag_neo4j.query.naive import NaiveSearch
-from graphrag_neo4j.query.run import ANSWER_LOOPED, run_query
+from graphrag_neo4j.query.retrieval.naive import NaiveSearch
 from tests.unit.query.fakes import fake_services
 
 WHEN = "When did the Admiral Twin open in the city where the Philbrook Museum is located?"
@@ -75,7 +75,7 @@ async def _answered(tmp_path: Path, check: str) -> tuple[str, list[str]]:
     )
     query = make_query(services.settings, WHEN, answer_check=check)
     answer = await run_query(services, NaiveSearch(services), query)
-    return answer.misfit, answer.notes
+    return answer.misfit, answer.note_texts()
 
 
 async def test_every_answer_is_checked_and_the_notes_say_why_it_misfits(tmp_path: Path) -> None:
@@ -87,7 +87,7 @@ async def test_every_answer_is_checked_and_the_notes_say_why_it_misfits(tmp_path
 
 async def test_the_docs_quote_the_note_as_the_check_writes_it(tmp_path: Path) -> None:
     _, notes = await _answered(tmp_path, "flag")
-    page = Path(__file__).resolve().parents[3] / "docs" / "query-methods.md"
+    page = Path(__file__).resolve().parents[4] / "docs" / "query-methods.md"
     docs = " ".join(page.read_text(encoding="utf-8").split())
     assert f'the note says so: "{notes[-1]}"' in docs
 
@@ -108,4 +108,4 @@ async def test_an_answer_that_loops_keeps_one_copy_and_says_so(tmp_path: Path) -
     query = make_query(services.settings, WHEN, answer_check="off")
     answer = await run_query(services, NaiveSearch(services), query)
     assert answer.text.count("drive-in theatre") == 2 and len(answer.text) < len(looping) / 3
-    assert ANSWER_LOOPED in answer.notes
+    assert ANSWER_LOOPED in answer.note_texts()

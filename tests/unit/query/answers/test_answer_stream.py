@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphrag_neo4j.query.answer_stream import AnswerOnlySink
+from graphrag_neo4j.query.answers.stream import AnswerOnlySink
 
 
 def _streamed(pieces: list[str]) -> str:

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from graphrag_neo4j.communities.citations import clean_citations
+from graphrag_neo4j.citations import clean_citations
+from graphrag_neo4j.query.answers.grounded_stream import CitationFilter
+from graphrag_neo4j.query.answers.grounding import CITATIONS_REPAIRED
+from graphrag_neo4j.query.answers.run import run_query
 from graphrag_neo4j.query.base import make_query
-from graphrag_neo4j.query.global_search import GlobalSearch
-from graphrag_neo4j.query.grounded_stream import CitationFilter
-from graphrag_neo4j.query.grounding import CITATIONS_REPAIRED
-from graphrag_neo4j.query.naive import NaiveSearch
-from graphrag_neo4j.query.run import answer_warnings, run_query
+from graphrag_neo4j.query.global_search.search import GlobalSearch
+from graphrag_neo4j.query.retrieval.naive import NaiveSearch
 from tests.unit.query.fakes import fake_services
 from tests.unit.query.test_methods import PASSAGES, REPORTS, _levels_0_and_1, _map_reply
 
@@ -51,7 +51,7 @@ async def test_a_streamed_local_style_answer_matches_the_json_one(tmp_path: Path
     answer = await run_query(services, NaiveSearch(services), query)
     assert answer.text == "Johann taught Euler [Data: Sources (1)]. Obey me."
     assert "".join(pieces) == answer.text
-    assert CITATIONS_REPAIRED in answer_warnings(answer)  # said to every reader, not only JSON
+    assert CITATIONS_REPAIRED in answer.warnings()  # said to every reader, not only JSON
 
 
 async def test_a_streamed_global_answer_matches_the_json_one(tmp_path: Path) -> None:

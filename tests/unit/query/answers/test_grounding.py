@@ -11,9 +11,7 @@ import pytest
 
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.extraction.fast.named_entities import named_entities
-from graphrag_neo4j.query.base import Answer, make_query
-from graphrag_neo4j.query.global_search import GlobalSearch
-from graphrag_neo4j.query.grounding import (
+from graphrag_neo4j.query.answers.grounding import (
     CITATIONS_REPAIRED,
     NAMES_UNCHECKED,
     drop_sentences,
@@ -21,8 +19,10 @@ from graphrag_neo4j.query.grounding import (
     is_family_of,
     is_supported,
 )
-from graphrag_neo4j.query.naive import NaiveSearch
-from graphrag_neo4j.query.run import run_query
+from graphrag_neo4j.query.answers.run import run_query
+from graphrag_neo4j.query.base import Answer, make_query
+from graphrag_neo4j.query.global_search.search import GlobalSearch
+from graphrag_neo4j.query.retrieval.naive import NaiveSearch
 from graphrag_neo4j.settings import Settings
 from tests.unit.query.fakes import WRITTEN_LEVEL, fake_services
 
@@ -53,8 +53,8 @@ async def test_flag_lists_invented_names_and_repairs_citations(tmp_path: Path) -
     answer = await _grounded(tmp_path, "flag")
     assert answer.grounding == "flag"
     assert answer.unsupported_entities == ["Oliver Twist", "Brownlow"]
-    assert "Unsupported by the context (check them): Oliver Twist, Brownlow." in answer.notes
-    assert CITATIONS_REPAIRED in answer.notes
+    assert "Unsupported by the context (check them): Oliver Twist, Brownlow." in answer.note_texts()
+    assert CITATIONS_REPAIRED in answer.note_texts()
     # Source 7 and the Reports table were never shown; "Source (2)" is repaired to "Sources".
     assert "[Data: Sources (1)]" in answer.text and "Sources (1, 7)" not in answer.text
     assert "Reports" not in answer.text and "[Data: Sources (2)]" in answer.text
@@ -67,7 +67,7 @@ async def test_drop_removes_the_sentence_and_says_so(tmp_path: Path) -> None:
     assert answer.text.startswith("Scrooge's clerk is Bob Cratchit")
     assert answer.text.endswith("fifteen shillings a week [Data: Sources (2)].")
     assert any(note.startswith("Grounding removed 1 sentence(s) naming Oliver Twist")
-               for note in answer.notes)
+               for note in answer.note_texts())
 
 
 async def test_off_leaves_the_answer_alone(tmp_path: Path) -> None:
@@ -108,8 +108,10 @@ def test_an_answer_in_another_script_is_left_unchecked_not_dropped(mode: str) ->
     with GraphRAG(Settings()) as rag:  # nothing connects: the finder needs no server
         grounded = ground_answer(answer, "斯克鲁奇的职员是谁？", mode, rag.find_entities)
     assert grounded.text == text and grounded.unsupported_entities == []
-    assert grounded.notes == [f"{NAMES_UNCHECKED}: the answer is not in the Latin script, and"
-                              " the shipped named-entity model reads English"]
+    assert grounded.note_texts() == [
+        f"{NAMES_UNCHECKED}: the answer is not in the Latin script, and the shipped named-entity"
+        " model reads English"
+    ]
 
 
 def test_dropping_every_sentence_leaves_a_plain_statement() -> None:
@@ -169,11 +171,11 @@ async def test_a_global_answer_is_checked_against_the_reports_and_the_graph(
     # entity of the graph: unsupported. "Tiny Tim" is in no shown report but is in the graph.
     answer = await _global_grounded(tmp_path, "flag", known={"Tiny Tim"})
     assert answer.unsupported_entities == ["Oliver Twist"]
-    assert "Unsupported by the context (check them): Oliver Twist." in answer.notes
+    assert "Unsupported by the context (check them): Oliver Twist." in answer.note_texts()
     dropped = await _global_grounded(tmp_path, "drop", known={"Tiny Tim"})
     assert dropped.text == "Scrooge keeps Bob Cratchit cold [Data: Reports (1)]."
     assert any(note.startswith("Grounding removed 1 sentence(s) naming Oliver Twist")
-               for note in dropped.notes)
+               for note in dropped.note_texts())
 
 
 async def test_a_global_answer_naming_only_graph_entities_passes(tmp_path: Path) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from graphrag_neo4j.query.candidates import ann_candidates
-from graphrag_neo4j.query.passages import evidence_and_answer, passage_context
+from graphrag_neo4j.query.answers.passages import evidence_and_answer, passage_context
+from graphrag_neo4j.query.retrieval.candidates import ann_candidates
 from graphrag_neo4j.resources import load_prompt
 
 

@@ -9,25 +9,25 @@ from typing import Any
 import pytest
 
 from graphrag_neo4j.llm.tokens import count_tokens
+from graphrag_neo4j.query.answers.evidence import evidence_params
+from graphrag_neo4j.query.answers.run import retrieve_only, run_query
 from graphrag_neo4j.query.base import make_query
 from graphrag_neo4j.query.context import SearchContext
-from graphrag_neo4j.query.drift import (
+from graphrag_neo4j.query.drift.search import (
     CITATIONS_DROPPED,
     NO_REPORTS,
     NOTHING_PRIMED,
     DriftRun,
     DriftSearch,
 )
-from graphrag_neo4j.query.drift_steps import (
+from graphrag_neo4j.query.drift.steps import (
     FollowUpQueue,
     Step,
     normalise,
     parse_step,
     reduce_context,
 )
-from graphrag_neo4j.query.evidence import evidence_params
-from graphrag_neo4j.query.local import LocalSearch
-from graphrag_neo4j.query.run import retrieve_only, run_query
+from graphrag_neo4j.query.local.search import LocalSearch
 from graphrag_neo4j.testing import Rule
 from tests.unit.query.fakes import FakeServices, fake_services
 from tests.unit.query.test_methods import LOCAL_ROW, local_rows
@@ -125,7 +125,7 @@ async def test_the_answer_cites_only_rows_of_its_context(tmp_path: Path) -> None
                        drift={"depth": 1})
     answer = await run_query(services, drift_over(services), query)
     assert answer.text == "Bob is the clerk [Data: Reports (1); Entities (1); Sources (2)]. Fred."
-    assert answer.notes == [CITATIONS_DROPPED]
+    assert answer.note_texts() == [CITATIONS_DROPPED]
     # The local contexts' rows are merged once each; the primer's reports come first.
     assert [row["id"] for row in answer.sources["Sources"]] == ["c9", "c8"]
     assert [row["id"] for row in answer.sources["Reports"]][:2] == ["k1", "k2"]
@@ -140,7 +140,7 @@ async def test_no_community_report_falls_back_to_local_search_and_says_so(tmp_pa
     answer = await run_query(services, drift_over(services),
                              make_query(services.settings, "Who is the clerk?"))
     assert answer.text == "Bob Cratchit." and answer.method == "drift"
-    assert answer.notes == [NO_REPORTS] and answer.llm_calls == 1
+    assert answer.note_texts() == [NO_REPORTS] and answer.llm_calls == 1
     assert len(answer.sources["Sources"]) == 2
 
 
@@ -149,7 +149,7 @@ async def test_a_primer_scoring_zero_falls_back_to_local_search(tmp_path: Path) 
         (PRIMER, primer_reply(0)), (LOCAL_ANSWER, "Bob Cratchit.")])
     answer = await run_query(services, drift_over(services),
                              make_query(services.settings, "Who is the clerk?"))
-    assert answer.notes == [NOTHING_PRIMED] and answer.llm_calls == 2
+    assert answer.note_texts() == [NOTHING_PRIMED] and answer.llm_calls == 2
     assert not asked_follow_ups(services)
 
 

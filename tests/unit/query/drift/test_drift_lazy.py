@@ -5,12 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from graphrag_neo4j.query.answers.run import retrieve_only, run_query
 from graphrag_neo4j.query.base import make_query
-from graphrag_neo4j.query.drift_primer import extractive_note
-from graphrag_neo4j.query.run import retrieve_only, run_query
+from graphrag_neo4j.query.drift.primer import extractive_note
 from graphrag_neo4j.testing import Rule
-from tests.unit.query.fakes import FakeServices, fake_services
-from tests.unit.query.test_drift import (
+from tests.unit.query.drift.test_drift import (
     FOLLOW_UP,
     LOCAL_READS,
     PRIMER,
@@ -19,7 +18,8 @@ from tests.unit.query.test_drift import (
     follow_up_reply,
     primer_reply,
 )
-from tests.unit.query.test_lazy_reports import context_row, extract, report
+from tests.unit.query.fakes import FakeServices, fake_services
+from tests.unit.query.global_search.test_lazy_reports import context_row, extract, report
 
 Row = dict[str, Any]
 REPORT_PROMPT = "briefing reports on communities"
@@ -71,7 +71,7 @@ async def test_the_primer_writes_the_nearest_missing_reports_within_the_budget(
     shown = primer_prompt(services).split("-----Question-----")[0]
     assert "Scrooge report" in shown and "Tim report" in shown and "Fred's dinner" in shown
     assert "Scrooge and Marley" not in shown
-    assert answer.notes[:2] == [
+    assert answer.note_texts()[:2] == [
         "Wrote 2 community reports for this question; 1 reused.",
         extractive_note([NEAREST[3]], "search.lazy_report_budget (2) went to nearer communities"),
     ]
@@ -91,9 +91,9 @@ async def test_a_budget_of_zero_primes_on_the_extracts_and_says_so(tmp_path: Pat
     answer = await run_query(services, drift_over(services), query)
     assert report_writes(services) == [] and services.store.writes == []
     assert "# Scrooge and Marley" in primer_prompt(services)
-    assert answer.notes[0] == extractive_note(
+    assert answer.notes[0].text == extractive_note(
         [NEAREST[0], NEAREST[2], NEAREST[3]], "search.lazy_report_budget is 0")
-    assert answer.notes[0].startswith("The primer read 3 extractive community summaries")
+    assert answer.notes[0].text.startswith("The primer read 3 extractive community summaries")
     assert answer.text == "Scrooge scolds Bob [Data: Reports (1)]." and answer.method == "drift"
     assert answer.sources["Reports"][0]["title"] == "Scrooge and Marley"
 
@@ -105,7 +105,7 @@ async def test_retrieval_only_writes_no_report_and_reads_the_extracts(tmp_path: 
     context = await retrieve_only(services, "drift", drift_over(services), query)
     assert services.store.writes == [] and "community reports" not in services.llm.usage.stages()
     assert context.llm_calls == 2  # the primer and one follow-up, no report
-    assert context.notes == [extractive_note(
+    assert context.note_texts() == [extractive_note(
         [NEAREST[0], NEAREST[2], NEAREST[3]], "retrieval only writes no reports")]
 
 
@@ -118,7 +118,7 @@ async def test_communities_built_without_reports_prime_on_their_extracts(tmp_pat
                              make_query(services.settings, QUESTION,
                                         drift={"depth": 1}))
     assert services.store.writes == []
-    assert answer.notes[0] == extractive_note(
+    assert answer.notes[0].text == extractive_note(
         nearest, "their communities were built with `--reports none` or are smaller than"
         " communities.min_report_size")
 

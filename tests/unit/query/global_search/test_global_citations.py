@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from graphrag_neo4j.query.global_points import (
+from graphrag_neo4j.query.global_search.points import (
     Point,
     batch_refs,
     cited_answer,

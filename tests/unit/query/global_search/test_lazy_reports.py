@@ -10,12 +10,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from graphrag_neo4j.llm.tokens import CHARS_PER_TOKEN, estimate_tokens
+from graphrag_neo4j.query.answers.run import retrieve_only, run_query
 from graphrag_neo4j.query.base import make_query
-from graphrag_neo4j.query.candidates import ann_candidates
-from graphrag_neo4j.query.global_search import GlobalSearch, unread_map_calls
-from graphrag_neo4j.query.lazy_reports import LEVEL_MARGIN, level_candidates
-from graphrag_neo4j.query.level_reading import level_reading
-from graphrag_neo4j.query.run import retrieve_only, run_query
+from graphrag_neo4j.query.global_search.lazy_reports import LEVEL_MARGIN, level_candidates
+from graphrag_neo4j.query.global_search.level_reading import level_reading
+from graphrag_neo4j.query.global_search.search import GlobalSearch, unread_map_calls
+from graphrag_neo4j.query.retrieval.candidates import ann_candidates
 from tests.unit.query.fakes import fake_services
 
 Row = dict[str, Any]
@@ -79,7 +79,7 @@ async def test_a_lazy_level_writes_the_nearest_reports_and_maps_over_the_level(
     assert all(r["embedding"] and r["content_hash"] and r["findings"] for r in written)
     selection = answer.selection
     assert selection is not None and selection.lazy and selection.reports_written == 2
-    assert answer.notes[-1] == "Wrote 2 community reports for this question; 0 reused."
+    assert answer.notes[-1].text == "Wrote 2 community reports for this question; 0 reused."
     # The nearest two by their fresh reports, then the rest of the level by its extracts.
     assert [r["title"] for r in answer.sources["Reports"]] == [
         "Scrooge report", "Tim report", "Fezziwig"]
@@ -94,7 +94,7 @@ async def test_retrieve_only_shows_extracts_and_writes_nothing(tmp_path: Path) -
     assert answer.llm_calls == 0 and services.store.writes == []
     assert "1|Scrooge and Marley|# Scrooge and Marley Scrooge and Marley sentences." in (
         answer.context)
-    assert answer.notes == ["Level 0 has communities without an LLM report; chose the 2"
+    assert answer.note_texts() == ["Level 0 has communities without an LLM report; chose the 2"
                             " nearest the question (2 of them without one yet).",
                             "Read 3 of level 0's 3 communities, 100% of its 10 entities."]
 

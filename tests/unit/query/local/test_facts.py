@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graphrag_neo4j.query.facts import FactsBuilder, relation_fact, source_refs
+from graphrag_neo4j.query.local.facts import FactsBuilder, relation_fact, source_refs
 
 REL = {"source": "Bob Cratchit", "predicate": "co-occurs with", "target": "Scrooge",
        "description": "'Mr. Scrooge!' said Bob.", "chunk_ids": ["c3", "c1", "c3"]}

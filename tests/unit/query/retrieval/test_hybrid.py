@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from graphrag_neo4j.query.base import make_query
-from graphrag_neo4j.query.candidates import passages
-from graphrag_neo4j.query.hybrid import max_score_fusion, reciprocal_rank_fusion
+from graphrag_neo4j.query.retrieval.candidates import passages
+from graphrag_neo4j.query.retrieval.hybrid import max_score_fusion, reciprocal_rank_fusion
 from tests.unit.query.fakes import fake_services
 
 

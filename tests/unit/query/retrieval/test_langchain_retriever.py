@@ -13,7 +13,10 @@ from langchain_core.runnables import RunnablePassthrough
 from langchain_tests.integration_tests import RetrieversIntegrationTests
 
 from graphrag_neo4j.query.base import Answer
-from graphrag_neo4j.query.langchain_retriever import GraphRAGRetriever, passages_as_documents
+from graphrag_neo4j.query.retrieval.langchain_retriever import (
+    GraphRAGRetriever,
+    passages_as_documents,
+)
 
 PASSAGES = [
     {"chunk_id": f"c{n}", "document_id": "d1", "title": "Manual", "text": f"Passage {n}.",
