@@ -125,7 +125,7 @@ def test_an_exact_name_that_finds_nothing_is_matched_in_part_before_any_repair_c
     assert first["query"] == exact and "CONTAINS toLower(\"Scrooge\")" in second["query"]
     assert answer.sources["Results"][0]["related"] > 0  # "Ebenezer Scrooge" in the graph
     assert answer.notes[0].text == ("cypher: the first query found only zeros, so its exact names"
-                               " were matched in part.")
+                                    " were matched in part.")
 
 
 def test_a_misspelt_name_that_finds_nothing_is_written_the_graphs_way_before_any_repair_call(
@@ -160,13 +160,13 @@ def test_a_count_of_one_on_every_row_gets_one_repair_and_keeps_its_rows_if_that_
     assert first["query"] == EACH_ONCE and second["query"] == MOST_RELATED
     assert answer.sources["Results"][0]["relations"] >= 1
     assert answer.notes[0].text == ("cypher: the first query counted 1 on every row, so one"
-                               " corrected query was written and run.")
+                                    " corrected query was written and run.")
     with _rag(settings, tmp_path / "b", EACH_ONCE, NOBODY + " LIMIT 0") as rag:
         kept = rag.retrieve(UNCLEAR, method="cypher")
     assert kept.sources["Cypher"][0]["query"] == EACH_ONCE
     assert len(kept.sources["Results"]) >= 3 and kept.sources["Results"][0]["total"] == 1
     assert kept.notes[-1].text == ("cypher: the corrected query found nothing, so the rows of the"
-                              " one before it answer.")
+                                   " one before it answer.")
 
 
 def test_a_count_of_each_nodes_own_rows_reads_the_kept_count_it_asks_for(
@@ -193,7 +193,7 @@ def test_a_property_entities_lack_is_read_as_their_names_before_any_repair_call(
     assert second["query"] == "MATCH (p:Person) RETURN p.name AS person"
     assert "Bob Cratchit" in {row["person"] for row in answer.sources["Results"]}
     assert answer.notes[0].text == ("cypher: the first query found only zeros, so a property"
-                               " entities do not have was read as their names.")
+                                    " entities do not have was read as their names.")
 
 
 def test_only_numbers_for_a_which_question_get_one_repair(
@@ -204,8 +204,10 @@ def test_only_numbers_for_a_which_question_get_one_repair(
     first, second = answer.sources["Cypher"][0]["attempts"]
     assert first["query"] == PEOPLE and second["query"] == MOST_RELATED
     assert answer.sources["Results"][0]["name"] and answer.sources["Results"][0]["relations"]
-    assert answer.notes[0].text == ("cypher: the first query found only numbers where the question"
-                               " asks which or who, so one corrected query was written and run.")
+    assert answer.notes[0].text == (
+        "cypher: the first query found only numbers where the question asks which or who, so one"
+        " corrected query was written and run."
+    )
 
 
 def test_the_schema_samples_the_most_mentioned_entities_the_same_way_every_time(
@@ -300,7 +302,7 @@ def test_a_repair_that_counts_zero_again_is_answered_as_zero_and_not_run_twice(
     assert answer.sources["Results"][0]["people"] == 0  # a true zero is still an answer
     assert runs == [NOBODY]  # the repair wrote the same query: its rows are the same
     assert answer.notes[0].text == ("cypher: the first query found only zeros; the corrected query"
-                               " the model wrote was the same, so it was not run again.")
+                                    " the model wrote was the same, so it was not run again.")
 
 
 @pytest.mark.parametrize("name", sorted(INJECTIONS))
@@ -358,8 +360,8 @@ def test_an_invented_label_gets_one_repair_told_the_names_that_exist(
     assert second == {"query": PEOPLE, "status": "ran", "reason": ""}
     assert answer.sources["Results"][0]["people"] >= 3
     assert answer.notes[0].text == ("cypher: the first query named what the graph does not have"
-                               " (the label :Phantasm), so one corrected query was written"
-                               " and run.")
+                                    " (the label :Phantasm), so one corrected query was written"
+                                    " and run.")
     (prompt,) = repair_prompts
     why = prompt.split("Why it could not be used:")[1]
     assert "the label :Phantasm" in why and ":__Entity__" in why and ":Person" in why
@@ -380,8 +382,8 @@ def test_an_invented_relationship_type_becomes_related_before_any_repair_call(
     assert "-[rel_1:RELATED WHERE toLower(rel_1.predicate) CONTAINS 'meet']-" in second["query"]
     assert answer.sources["Results"][0]["people"] == 1
     assert answer.notes[0].text == ("cypher: the first query named what the graph does not have"
-                               " (the relationship type :MEETS), so the graph's own names"
-                               " were put in their place.")
+                                    " (the relationship type :MEETS), so the graph's own names"
+                                    " were put in their place.")
 
 
 def test_a_repair_that_still_invents_falls_back_to_local_search(
