@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from graphrag_neo4j.api.errors import error_body, send_error
-from graphrag_neo4j.api.sse import SSE_MEDIA_TYPE, sse_frame
+from graphrag_neo4j.api.streaming.sse import SSE_MEDIA_TYPE, sse_frame
 
 
 class BodyTooLargeError(HTTPException):

@@ -11,7 +11,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from graphrag_neo4j.api.errors import send_error
-from graphrag_neo4j.api.security import is_loopback
+from graphrag_neo4j.api.guards.security import is_loopback
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
