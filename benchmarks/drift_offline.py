@@ -24,10 +24,10 @@ from graphrag_neo4j.llm.calls import LLMCaller
 from graphrag_neo4j.llm.context_window import fit_to_window
 from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
 from graphrag_neo4j.llm.providers import resolve_llm
+from graphrag_neo4j.query.answers.run import run_query
 from graphrag_neo4j.query.base import make_query
-from graphrag_neo4j.query.drift import DriftSearch
-from graphrag_neo4j.query.local import ENTITY_INDEX, LocalSearch
-from graphrag_neo4j.query.run import run_query
+from graphrag_neo4j.query.drift.search import DriftSearch
+from graphrag_neo4j.query.local.search import ENTITY_INDEX, LocalSearch
 from graphrag_neo4j.settings import Settings, load_settings
 from graphrag_neo4j.testing import FakeEmbeddings
 

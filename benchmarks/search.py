@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.query.local import retrieval_params
+from graphrag_neo4j.query.local.search import retrieval_params
 from graphrag_neo4j.settings import load_settings
 from graphrag_neo4j.testing import FakeChatModel
 

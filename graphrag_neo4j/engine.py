@@ -361,8 +361,8 @@ class GraphRAG:
         [search] setting for this query only, nested or dotted: `hops={"rerank": False}`,
         `**{"local.top_chunks": 3}`.
         """
+        from graphrag_neo4j.query.answers.run import run_query
         from graphrag_neo4j.query.base import make_query
-        from graphrag_neo4j.query.run import run_query
 
         query = make_query(self.settings, question, **options)
         runner = self.query_method(method) if method is None or isinstance(method, str) \
@@ -373,9 +373,9 @@ class GraphRAG:
 
     async def aretrieve(self, question: str, method: str | None = None, **options: Any) -> Answer:
         """The context a method would answer from, with no answer call (options as in aquery)."""
+        from graphrag_neo4j.query.answers.run import retrieve_only
         from graphrag_neo4j.query.base import make_query
         from graphrag_neo4j.query.registry import DEFAULT_METHOD
-        from graphrag_neo4j.query.run import retrieve_only
 
         query = make_query(self.settings, question, **options)
         name = method or DEFAULT_METHOD

@@ -10,9 +10,9 @@ from typing import Any
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
+from graphrag_neo4j.citations import cited_rows
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.query.base import Answer, make_query
-from graphrag_neo4j.query.citations import cited_rows
 from graphrag_neo4j.settings import ServerSettings
 
 # Options only Python callers can give (a callback); the API streams by `stream: true`.
@@ -107,7 +107,8 @@ def answer_json(answer: Answer, with_context: bool = True) -> dict[str, Any]:
         "answer": answer.text,
         "method": answer.method,
         "citations": answer.citations or cited_rows(answer),
-        "notes": answer.notes,
+        "notes": answer.note_texts(),
+        "note_kinds": [str(note.kind) for note in answer.notes],
         "selection": asdict(answer.selection) if answer.selection else None,
         "usage": usage_json(answer),
     }

@@ -12,10 +12,10 @@ from graphrag_neo4j.api.documents import routes as documents
 from graphrag_neo4j.api.documents.job_file import JobFile
 from graphrag_neo4j.api.documents.jobs import JobRegistry
 from graphrag_neo4j.api.errors import CrashResponse, install_error_handlers
-from graphrag_neo4j.api.limits import BodyLimit, ConcurrencyLimit, RequestTimeout
+from graphrag_neo4j.api.guards.limits import BodyLimit, ConcurrencyLimit, RequestTimeout
+from graphrag_neo4j.api.guards.request_origin import SameOriginWrites, TrustedHosts, allowed_hosts
+from graphrag_neo4j.api.guards.security import KeyGate, key_check
 from graphrag_neo4j.api.openai import routes as openai_compat
-from graphrag_neo4j.api.request_origin import SameOriginWrites, TrustedHosts, allowed_hosts
-from graphrag_neo4j.api.security import KeyGate, key_check
 from graphrag_neo4j.api.state import ApiState
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.settings import ServerSettings

@@ -11,9 +11,9 @@ from pydantic import BaseModel, Field
 
 from graphrag_neo4j.api.answers import answer_json, checked_call, checked_question, json_response
 from graphrag_neo4j.api.errors import stream_error
-from graphrag_neo4j.api.sse import SSE_HEADERS, SSE_MEDIA_TYPE, sse_frame
 from graphrag_neo4j.api.state import ApiState, api_state
-from graphrag_neo4j.api.token_stream import StreamedQuery
+from graphrag_neo4j.api.streaming.sse import SSE_HEADERS, SSE_MEDIA_TYPE, sse_frame
+from graphrag_neo4j.api.streaming.token_stream import StreamedQuery
 from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_guide
 
 router = APIRouter(prefix="/v1", tags=["query"])
@@ -38,8 +38,9 @@ class QueryRequest(BaseModel):
 
 @router.post("/query", summary="Answer a question (or retrieve its context)")
 async def query(body: QueryRequest, state: ApiState = Depends(api_state)) -> Any:  # noqa: B008
-    """JSON `{answer, method, citations, notes, selection, usage, context}`; with `stream`,
-    events `token` (`{"text"}`) and then one `answer` event with that JSON (or `error`)."""
+    """JSON `{answer, method, citations, notes, note_kinds, selection, usage, context}`; with
+    `stream`, events `token` (`{"text"}`) and then one `answer` event with that JSON (or
+    `error`)."""
     rag = state.rag
     question = checked_question(body.question, state.server)
     options = checked_call(rag, question, body.method, body.options, state.server)

@@ -12,8 +12,8 @@ from contextlib import contextmanager
 import uvicorn
 from fastapi import FastAPI
 
-from graphrag_neo4j.api.connection_deadline import head_deadline_protocol
-from graphrag_neo4j.api.security import check_bind
+from graphrag_neo4j.api.guards.connection_deadline import head_deadline_protocol
+from graphrag_neo4j.api.guards.security import check_bind
 from graphrag_neo4j.errors import ConfigError
 from graphrag_neo4j.settings import ServerSettings
 

@@ -10,8 +10,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from graphrag_neo4j.query.answers.conversation import HELP, Conversation, LineSource, Turn, run_chat
 from graphrag_neo4j.query.base import Answer
-from graphrag_neo4j.query.conversation import HELP, Conversation, LineSource, Turn, run_chat
 from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_list
 
 console = Console(stderr=True)

@@ -6,41 +6,37 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from contextlib import ExitStack
-from functools import partial
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import Progress
 from rich.table import Table
-from rich.text import Text
 
 from graphrag_neo4j.cli.search_set import SetOption, search_settings_set, settings_with
-from graphrag_neo4j.errors import InputError
-from graphrag_neo4j.query.answer_eval import (
+from graphrag_neo4j.evaluation.answer_run import (
+    against_baseline,
+    answer_all,
+    judge_all,
+    require_gold,
+)
+from graphrag_neo4j.evaluation.answers import (
     AnswerSummary,
-    Ask,
-    Record,
-    answer_questions,
-    answers_by_question,
     budget_overrides,
-    pairs,
     read_done,
     reports_written_note,
     right_from_gold,
     run_key,
 )
-from graphrag_neo4j.query.answer_judge import CRITERIA, PairResult, judge_pair
+from graphrag_neo4j.evaluation.corpus import prepare_graph
+from graphrag_neo4j.evaluation.gold_passages import GOLD
+from graphrag_neo4j.evaluation.judge import CRITERIA, PairResult
+from graphrag_neo4j.evaluation.retrieval import read_questions
 from graphrag_neo4j.query.base import with_search_settings
-from graphrag_neo4j.query.evaluation import EvalQuestion, read_questions
-from graphrag_neo4j.query.gold_passages import GOLD, GoldPassages
 from graphrag_neo4j.query.registry import ANSWER_EVAL_METHODS, method_list
 
 if TYPE_CHECKING:
-    from graphrag_neo4j.engine import GraphRAG
-    from graphrag_neo4j.llm.calls import LLMCaller
-    from graphrag_neo4j.query.answer_significance import PairedComparison
+    from graphrag_neo4j.evaluation.answer_significance import PairedComparison
 
 console = Console(stderr=True)
 out = Console()
@@ -86,18 +82,15 @@ def answers_command(
 
     methods = [m.strip() for m in method.split(",") if m.strip()]
     items = read_questions(questions, limit, need_passages=False)
-    if gold_context and (lacking := [i.id for i in items if not i.gold or not i.answers]):
-        raise InputError(
-            f"--gold-context needs gold passages and answers for every question; {questions}"
-            f" lacks them for {len(lacking)} (first: {lacking[0]}): add them or leave it out."
-        )
+    if gold_context:
+        require_gold(items, questions)
     base = settings_with(search_settings_set(settings))
     budget = context_tokens or base.eval.context_tokens
     budgets = budget_overrides(budget)
     # The budgets are this run's settings, not per-query options: a query may only lower those.
     with GraphRAG(with_search_settings(base, budgets), console=console) as rag, \
             ExitStack() as stack:
-        _index_corpus(rag, corpus)
+        prepare_graph(rag, corpus, console, count_reports=True)
         options: dict[str, Any] = search_settings_set(settings)
         if any(item.answers for item in items):
             options["response_type"] = rag.settings.eval.response_type
@@ -111,7 +104,7 @@ def answers_command(
             else None
         reports_before = rag.written_reports()
         summaries = asyncio.run(
-            _answer_all(rag, methods, items, options, done, sink, key, gold_context)
+            answer_all(rag, methods, items, options, done, sink, key, gold_context, console)
         )
         out.print(answers_table(summaries, len(items), budget))
         if comparisons := against_baseline(summaries):
@@ -119,65 +112,8 @@ def answers_command(
         if note := reports_written_note(reports_before, rag.written_reports()):
             console.print(note, style="yellow")
         if judge:
-            judged = asyncio.run(_judge_all(rag, summaries, items))
+            judged = asyncio.run(judge_all(rag, summaries, items, console))
             out.print(judge_table(judged))
-
-
-def _index_corpus(rag: GraphRAG, corpus: Path | None) -> None:
-    if corpus is None:
-        console.print(f"No --corpus: evaluating the graph as it is ({rag.counts()},"
-                      f" {rag.written_reports()} written community reports).")
-        return
-    stats = rag.index_triplets(corpus)
-    console.print(f"Corpus {corpus}: {stats.documents} documents indexed now,"
-                  f" {stats.unchanged_documents} already there.")
-
-
-async def _answer_all(
-    rag: GraphRAG, methods: list[str], items: list[EvalQuestion], options: dict[str, Any],
-    done: dict[tuple[str, str], Record], sink: IO[str] | None, key: str, gold: bool = False,
-) -> list[AnswerSummary]:
-    summaries = []
-    with Progress(console=console, transient=True) as progress:
-        for name, ask in _askers(rag, methods, options, gold):
-            if isinstance(ask, str):
-                summary = AnswerSummary(name, unavailable=ask)
-            else:
-                task = progress.add_task(name, total=len(items))
-                summary = await answer_questions(
-                    name, ask, items, done, sink, partial(progress.advance, task), key
-                )
-            if summary.unavailable:
-                console.print(Text.assemble((f"{name} is not available:", "yellow"),
-                                            f" {summary.unavailable}."))
-            summaries.append(summary)
-    return summaries
-
-
-def _askers(
-    rag: GraphRAG, methods: list[str], options: dict[str, Any], gold: bool
-) -> list[tuple[str, Ask | str]]:
-    """Each method's way to ask a question, or why the graph cannot run it; the gold
-    passages' reader last when asked for."""
-    askers: list[tuple[str, Ask | str]] = []
-    for name in methods:
-        try:
-            rag.query_method(name)
-        except InputError as exc:
-            askers.append((name, str(exc).rstrip(".")))
-            continue
-        askers.append((name, partial(_ask, rag, name, options)))
-    if gold:
-        askers.append((GOLD, partial(_ask_gold, rag, options)))
-    return askers
-
-
-async def _ask(rag: GraphRAG, name: str, options: dict[str, Any], item: EvalQuestion) -> Any:
-    return await rag.aquery(item.question, name, **options)
-
-
-async def _ask_gold(rag: GraphRAG, options: dict[str, Any], item: EvalQuestion) -> Any:
-    return await rag.aquery(item.question, GoldPassages(rag, item.gold), **options)
 
 
 def _gold(cell: Callable[[AnswerSummary], str]) -> Callable[[AnswerSummary], str]:
@@ -239,15 +175,6 @@ def answers_table(summaries: list[AnswerSummary], n_questions: int, budget: int)
     return table
 
 
-def against_baseline(summaries: list[AnswerSummary]) -> list[PairedComparison]:
-    """Every other method against the first one that was scored, question by question."""
-    from graphrag_neo4j.query.answer_significance import compare  # scipy.stats: half a second
-
-    scored = [s for s in summaries if not s.unavailable and s.scored]
-    found = (compare(s, scored[0]) for s in scored[1:])
-    return [c for c in found if c is not None]
-
-
 def significance_table(comparisons: list[PairedComparison]) -> Table:
     """Per method: the F1 difference to the baseline with its 95 % interval, the right
     answers gained and lost, McNemar's p, and whether the difference is beyond chance."""
@@ -264,39 +191,6 @@ def significance_table(comparisons: list[PairedComparison]) -> Table:
                       f"+{c.gained} / -{c.lost}", f"{c.p_value:.3f}",
                       "yes" if c.differs else "no")
     return table
-
-
-def judge_llm(rag: GraphRAG) -> LLMCaller:
-    """The judge: eval.judge_model from the [llm] provider, or the engine's own LLM."""
-    model = rag.settings.eval.judge_model
-    if not model:
-        return rag.llm
-    from graphrag_neo4j.llm.calls import LLMCaller
-    from graphrag_neo4j.llm.providers import resolve_llm
-
-    settings = rag.settings.model_copy(
-        update={"llm": rag.settings.llm.model_copy(update={"model": model})}
-    )
-    resolved = resolve_llm(settings)
-    console.print(f"Judge: {resolved.description}")
-    return LLMCaller(resolved.source, settings.llm, settings.cache_dir)
-
-
-async def _judge_all(
-    rag: GraphRAG, summaries: list[AnswerSummary], items: list[EvalQuestion]
-) -> list[PairResult]:
-    llm = judge_llm(rag)
-    ran = {s.method: answers_by_question(s) for s in summaries if not s.unavailable}
-    results = []
-    with Progress(console=console, transient=True) as progress:
-        for first, second in pairs(ran):
-            triples = [(i.question, ran[first][i.id], ran[second][i.id]) for i in items
-                       if i.id in ran[first] and i.id in ran[second]]
-            task = progress.add_task(f"judge {first} vs {second}", total=len(triples))
-            results.append(await judge_pair(llm, first, second, triples,
-                                            rag.settings.prompts_dir,
-                                            partial(progress.advance, task)))
-    return results
 
 
 def judge_table(results: list[PairResult]) -> Table:

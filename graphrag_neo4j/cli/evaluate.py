@@ -3,31 +3,23 @@
 from __future__ import annotations
 
 from contextlib import ExitStack
-from functools import partial
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import Progress
 from rich.table import Table
-from rich.text import Text
 
 from graphrag_neo4j.cli.eval_answers import answers_command
 from graphrag_neo4j.cli.search_set import SetOption, search_settings_set, settings_with
 from graphrag_neo4j.errors import InputError
-from graphrag_neo4j.query.evaluation import (
-    EvalQuestion,
-    MethodResult,
-    evaluate_method,
-    ranker_for,
-    read_questions,
-)
+from graphrag_neo4j.evaluation.corpus import prepare_graph
+from graphrag_neo4j.evaluation.retrieval import MethodResult, read_questions
+from graphrag_neo4j.evaluation.retrieval_run import against_baseline, evaluate_runs, variants
 from graphrag_neo4j.query.registry import EVAL_BASELINE, EVAL_METHODS, method_list
 
 if TYPE_CHECKING:
-    from graphrag_neo4j.engine import GraphRAG
-    from graphrag_neo4j.query.retrieval_significance import RecallComparison
+    from graphrag_neo4j.evaluation.retrieval_significance import RecallComparison
 
 app = typer.Typer(
     no_args_is_help=True, help="Measure retrieval and answer quality on a question set."
@@ -78,16 +70,9 @@ def retrieval_command(
     items = read_questions(questions, limit)
     runs = variants(methods, overrides, compare_hybrid)
     with GraphRAG(settings=settings_with(overrides), console=console) as rag, ExitStack() as stack:
-        if corpus is not None:
-            stats = rag.index_triplets(corpus)
-            console.print(
-                f"Corpus {corpus}: {stats.documents} documents indexed now,"
-                f" {stats.unchanged_documents} already there."
-            )
-        else:
-            console.print(f"No --corpus: evaluating the graph as it is ({rag.counts()}).")
+        prepare_graph(rag, corpus, console)
         sink = stack.enter_context(per_question.open("w")) if per_question else None
-        results = rag.run(_evaluate(rag, runs, items, ks, sink))
+        results = rag.run(evaluate_runs(rag, runs, items, ks, sink, console))
         out.print(results_table(results, ks, len(items), overrides))
         if comparisons := against_baseline(results, EVAL_BASELINE):
             out.print(significance_table(comparisons))
@@ -96,41 +81,6 @@ def retrieval_command(
 
 
 app.command("answers")(answers_command)
-
-Run = tuple[str, str, dict[str, Any]]
-
-
-def variants(methods: list[str], overrides: dict[str, Any], compare_hybrid: bool) -> list[Run]:
-    """(label, method, overrides) per evaluation run: one per method, or two with --compare."""
-    if not compare_hybrid:
-        return [(name, name, overrides) for name in methods]
-    return [
-        (f"{name} +hybrid" if on else name, name, {**overrides, "hybrid.enabled": on})
-        for name in methods for on in (False, True)
-    ]
-
-
-async def _evaluate(
-    rag: GraphRAG, runs: list[Run], items: list[EvalQuestion], ks: list[int],
-    sink: IO[str] | None,
-) -> list[MethodResult]:
-    # Load the embedder and open the connection before any question is timed.
-    await rag.embedder.embed_query("warm-up")
-    results = []
-    with Progress(console=console, transient=True) as progress:
-        for label, name, overrides in runs:
-            ranker = ranker_for(rag, name, overrides)
-            if isinstance(ranker, str):
-                note = Text.assemble((f"{label} is not available:", "yellow"), f" {ranker}.")
-                console.print(note)
-                results.append(MethodResult(label, ks, unavailable=ranker))
-                continue
-            task = progress.add_task(label, total=len(items))
-            results.append(await evaluate_method(
-                label, ranker, items, ks, sink, partial(progress.advance, task)
-            ))
-    return results
-
 
 def results_table(
     results: list[MethodResult], ks: list[int], n_questions: int, overrides: dict[str, Any]
@@ -150,15 +100,6 @@ def results_table(
         cells = [f"{result.recall(cut):.1f}" for cut in sorted(ks)]
         table.add_row(result.method, *cells, f"{result.mean_ms:.0f}", f"{result.median_ms:.0f}")
     return table
-
-
-def against_baseline(
-    results: list[MethodResult], baseline: str
-) -> list[list[RecallComparison]]:
-    """Every other method against the baseline, per k (scipy.stats loads only here)."""
-    from graphrag_neo4j.query import retrieval_significance
-
-    return retrieval_significance.against_baseline(results, baseline)
 
 
 def significance_table(comparisons: list[list[RecallComparison]]) -> Table:

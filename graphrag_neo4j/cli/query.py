@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -13,11 +12,10 @@ from rich.markdown import Markdown
 from rich.panel import Panel
 from rich.text import Text
 
+from graphrag_neo4j.citations import citation_legend
 from graphrag_neo4j.cli.search_set import SetOption, search_settings_set, settings_with
-from graphrag_neo4j.query.base import Answer
-from graphrag_neo4j.query.citations import citation_legend
-from graphrag_neo4j.query.evidence import GENERATED_TABLE
-from graphrag_neo4j.query.grounding import NAMES_UNCHECKED
+from graphrag_neo4j.query.answers.evidence import GENERATED_TABLE
+from graphrag_neo4j.query.base import Answer, NoteKind
 from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_list
 
 console = Console(stderr=True)
@@ -71,14 +69,14 @@ def query_command(
     run_settings = settings_with(overrides)
     options = _options(community_level, response_type, overrides)
     if history is not None:
-        from graphrag_neo4j.query.conversation import read_history
+        from graphrag_neo4j.query.answers.conversation import read_history
 
         options["history"] = read_history(history)
     if retrieve_only:
         with GraphRAG(settings=run_settings, console=console) as rag:
             answer = rag.retrieve(question, method, **options)
         if as_json:
-            out.print_json(json.dumps(asdict(answer), default=str))
+            out.print_json(json.dumps(answer.as_json(), default=str))
         else:
             _print_retrieval(answer, show_context, show_cypher)
         return
@@ -99,7 +97,7 @@ def query_command(
         with waiting:
             answer = rag.query(question, method, **options)
     if as_json:
-        out.print_json(json.dumps(asdict(answer), default=str))
+        out.print_json(json.dumps(answer.as_json(), default=str))
         return
     _print_answer(answer, show_context, already_printed=bool(streamed))
     if show_cypher:
@@ -107,7 +105,7 @@ def query_command(
 
 
 def _print_cypher(answer: Answer) -> None:
-    from graphrag_neo4j.query.evidence import browser_script
+    from graphrag_neo4j.query.answers.evidence import browser_script
 
     console.print("[dim]Paste into Neo4j Browser to draw this answer's evidence:[/dim]")
     out.print(browser_script(answer), highlight=False, markup=False, soft_wrap=True)
@@ -119,7 +117,7 @@ def _print_retrieval(answer: Answer, show_context: bool, show_cypher: bool) -> N
                        if name != GENERATED_TABLE and rows)
     console.print(f"{answer.method} context: {counts or 'nothing found'} (no answer call).")
     for note in answer.notes:  # what the context read (a global level's coverage, say)
-        console.print(note, style="yellow", highlight=False, markup=False)
+        console.print(note.text, style="yellow", highlight=False, markup=False)
     if show_context and answer.context:
         console.print(Panel(Text(answer.context), title="Context", expand=False))
     if show_cypher:
@@ -132,7 +130,7 @@ def _print_answer(answer: Answer, show_context: bool, already_printed: bool) -> 
     if show_context and answer.context:
         console.print(Panel(Text(answer.context), title="Context", expand=False))
     for note in answer.notes:
-        console.print(note, style="yellow", highlight=False, markup=False)
+        console.print(note.text, style="yellow", highlight=False, markup=False)
     selection = answer.selection
     if selection is not None and selection.rating_calls:
         console.print(
@@ -147,7 +145,7 @@ def _print_answer(answer: Answer, show_context: bool, already_printed: bool) -> 
         f"[dim]{answer.method} search: {answer.llm_calls} LLM calls,"
         f" {answer.prompt_tokens:,} prompt + {answer.completion_tokens:,} completion tokens[/dim]"
     )
-    checked = not any(note.startswith(NAMES_UNCHECKED) for note in answer.notes)
+    checked = not any(note.kind == NoteKind.NAMES_UNCHECKED for note in answer.notes)
     if answer.grounding and checked and not answer.unsupported_entities:
         # Say the check ran, so silence is not read as "not checked" (notes list what it found).
         console.print(f"[dim]grounding ({answer.grounding}): every name in the answer is in its"

@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from graphrag_neo4j.communities.citations import clean_citations
+from graphrag_neo4j.citations import clean_citations
 from graphrag_neo4j.communities.context import ReportContext
 from graphrag_neo4j.llm.calls import LLMCaller
 from graphrag_neo4j.resources import load_prompt

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import ValidationError
@@ -228,6 +229,46 @@ def _turns(history: Any) -> tuple[tuple[str, str], ...]:
         ) from None
 
 
+class NoteKind(StrEnum):
+    """What a note on an answer is about; clients pick notes by kind, never by their words."""
+
+    INFO = "info"  # how the answer was found: what the context read, a fallback taken
+    EVIDENCE = "evidence"  # the passages an evidence-first reply quoted before answering
+    # Warnings about the answer itself (not how it was found), shown with the answer text.
+    NAMES_UNSUPPORTED = "names_unsupported"
+    NAMES_REMOVED = "names_removed"
+    NAMES_UNCHECKED = "names_unchecked"
+    ANSWER_CHECK = "answer_check"
+    CITATIONS_REPAIRED = "citations_repaired"
+    ANSWER_LOOPED = "answer_looped"
+
+
+# A citation the context lacks is a warning too: a document may have been written to make the
+# model invent it.
+WARNING_KINDS = frozenset({
+    NoteKind.NAMES_UNSUPPORTED, NoteKind.NAMES_REMOVED, NoteKind.NAMES_UNCHECKED,
+    NoteKind.ANSWER_CHECK, NoteKind.CITATIONS_REPAIRED, NoteKind.ANSWER_LOOPED,
+})
+
+
+@dataclass(frozen=True)
+class Note:
+    """A note on an answer: its kind (what code reads) and its text (what a reader reads)."""
+
+    kind: NoteKind
+    text: str
+
+    @classmethod
+    def info(cls, text: str) -> Note:
+        """A note on how the answer was found."""
+        return cls(NoteKind.INFO, text)
+
+    @property
+    def warns(self) -> bool:
+        """Whether the note warns about the answer itself."""
+        return self.kind in WARNING_KINDS
+
+
 @dataclass
 class Answer:
     """What a query returns: the text, the context it read, notes, and what it cost."""
@@ -236,25 +277,25 @@ class Answer:
     method: str
     context: str = ""
     sources: dict[str, list[Row]] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
     selection: CommunitySelection | None = None
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    # Grounding (query.grounding): the mode applied ("" = not checked) and the named entities
-    # of the model's answer found nowhere in its context or question (kept in `flag` mode,
-    # their sentences removed in `drop` mode).
+    # Grounding (query.answers.grounding): the mode applied ("" = not checked) and the named
+    # entities of the model's answer found nowhere in its context or question (kept in `flag`
+    # mode, their sentences removed in `drop` mode).
     grounding: str = ""
     unsupported_entities: list[str] = field(default_factory=list)
-    # Answer check (query.answer_check): why the answer cannot answer its question ("gives no
+    # Answer check (query.answers.shape): why the answer cannot answer its question ("gives no
     # date or time, which the question asks for"), "" when it may or was not checked.
     misfit: str = ""
     # The retrieved text the answer rests on when `context` holds model-written text (global
     # search's map points): grounding checks names against it and the graph's entity names
     # instead. None = the context and its rows are the evidence.
     evidence: str | None = None
-    # The rows the text cites, in order, as data (query.citations): table, ref, ids, and for
-    # a passage its document, file, page or section and span (query.source_places).
+    # The rows the text cites, in order, as data (citations.cited_rows): table, ref, ids, and for
+    # a passage its document, file, page or section and span (query.answers.source_places).
     citations: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
@@ -265,9 +306,27 @@ class Answer:
             method=method,
             context=context.text,
             sources=context.sources,
-            notes=list(context.notes),
+            notes=[Note.info(text) for text in context.notes],
             selection=context.selection,
         )
+
+    def note_texts(self) -> list[str]:
+        """The notes' texts, in order."""
+        return [note.text for note in self.notes]
+
+    def warnings(self) -> list[str]:
+        """The texts of the notes that warn about the answer itself: names its context lacks
+        (flagged or removed), names left unchecked, the answer check's misfit, a citation
+        repaired, a loop cut."""
+        return [note.text for note in self.notes if note.warns]
+
+    def as_json(self) -> dict[str, Any]:
+        """The answer as JSON data; `notes` stay texts (as before kinds existed) and
+        `note_kinds` gives each one's kind, in the same order."""
+        data = asdict(self)
+        data["notes"] = self.note_texts()
+        data["note_kinds"] = [str(note.kind) for note in self.notes]
+        return data
 
 
 class QueryMethod(Protocol):

@@ -10,7 +10,7 @@ import pytest
 from neo4j import Driver, GraphDatabase
 
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.query.evaluation import EvalQuestion, evaluate_method, ranker_for
+from graphrag_neo4j.evaluation.retrieval import EvalQuestion, evaluate_method, ranker_for
 from graphrag_neo4j.query.registry import method_names
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store

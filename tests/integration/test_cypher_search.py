@@ -110,7 +110,7 @@ def test_a_query_that_finds_nothing_gets_one_repair(
     first, second = answer.sources["Cypher"][0]["attempts"]
     assert first == {"query": first_query, "status": "ran", "reason": ""}
     assert second["query"] == PEOPLE and answer.sources["Results"][0]["people"] >= 3
-    assert answer.notes[0].startswith(f"cypher: the first query {why}")
+    assert answer.notes[0].text.startswith(f"cypher: the first query {why}")
 
 
 
@@ -124,8 +124,8 @@ def test_an_exact_name_that_finds_nothing_is_matched_in_part_before_any_repair_c
     first, second = answer.sources["Cypher"][0]["attempts"]
     assert first["query"] == exact and "CONTAINS toLower(\"Scrooge\")" in second["query"]
     assert answer.sources["Results"][0]["related"] > 0  # "Ebenezer Scrooge" in the graph
-    assert answer.notes[0] == ("cypher: the first query found only zeros, so its exact names"
-                               " were matched in part.")
+    assert answer.notes[0].text == ("cypher: the first query found only zeros, so its exact names"
+                                    " were matched in part.")
 
 
 def test_a_misspelt_name_that_finds_nothing_is_written_the_graphs_way_before_any_repair_call(
@@ -139,8 +139,10 @@ def test_a_misspelt_name_that_finds_nothing_is_written_the_graphs_way_before_any
     assert first["query"] == misspelt
     assert second["query"] == misspelt.replace("bob crachit", "bob cratchit")
     assert answer.sources["Results"][0]["related"] > 0
-    assert answer.notes[0] == ("cypher: the first query found only zeros, so a name it misspelt"
-                               " was written the graph's way.")
+    assert answer.notes[0].text == (
+        "cypher: the first query found only zeros, so a name it misspelt was written the graph's"
+        " way."
+    )
 
 
 EACH_ONCE = "MATCH (p:Person) RETURN p.name AS name, count(*) AS total ORDER BY total DESC"
@@ -157,14 +159,14 @@ def test_a_count_of_one_on_every_row_gets_one_repair_and_keeps_its_rows_if_that_
     first, second = answer.sources["Cypher"][0]["attempts"]
     assert first["query"] == EACH_ONCE and second["query"] == MOST_RELATED
     assert answer.sources["Results"][0]["relations"] >= 1
-    assert answer.notes[0] == ("cypher: the first query counted 1 on every row, so one"
-                               " corrected query was written and run.")
+    assert answer.notes[0].text == ("cypher: the first query counted 1 on every row, so one"
+                                    " corrected query was written and run.")
     with _rag(settings, tmp_path / "b", EACH_ONCE, NOBODY + " LIMIT 0") as rag:
         kept = rag.retrieve(UNCLEAR, method="cypher")
     assert kept.sources["Cypher"][0]["query"] == EACH_ONCE
     assert len(kept.sources["Results"]) >= 3 and kept.sources["Results"][0]["total"] == 1
-    assert kept.notes[-1] == ("cypher: the corrected query found nothing, so the rows of the"
-                              " one before it answer.")
+    assert kept.notes[-1].text == ("cypher: the corrected query found nothing, so the rows of the"
+                                   " one before it answer.")
 
 
 def test_a_count_of_each_nodes_own_rows_reads_the_kept_count_it_asks_for(
@@ -190,8 +192,8 @@ def test_a_property_entities_lack_is_read_as_their_names_before_any_repair_call(
     assert first == {"query": titles, "status": "ran", "reason": ""}
     assert second["query"] == "MATCH (p:Person) RETURN p.name AS person"
     assert "Bob Cratchit" in {row["person"] for row in answer.sources["Results"]}
-    assert answer.notes[0] == ("cypher: the first query found only zeros, so a property"
-                               " entities do not have was read as their names.")
+    assert answer.notes[0].text == ("cypher: the first query found only zeros, so a property"
+                                    " entities do not have was read as their names.")
 
 
 def test_only_numbers_for_a_which_question_get_one_repair(
@@ -202,8 +204,10 @@ def test_only_numbers_for_a_which_question_get_one_repair(
     first, second = answer.sources["Cypher"][0]["attempts"]
     assert first["query"] == PEOPLE and second["query"] == MOST_RELATED
     assert answer.sources["Results"][0]["name"] and answer.sources["Results"][0]["relations"]
-    assert answer.notes[0] == ("cypher: the first query found only numbers where the question"
-                               " asks which or who, so one corrected query was written and run.")
+    assert answer.notes[0].text == (
+        "cypher: the first query found only numbers where the question asks which or who, so one"
+        " corrected query was written and run."
+    )
 
 
 def test_the_schema_samples_the_most_mentioned_entities_the_same_way_every_time(
@@ -276,7 +280,7 @@ def test_an_answer_of_citations_only_becomes_the_rows(
         answer = rag.query("How many people are there?", method="cypher")
     people = answer.sources["Results"][0]["people"]
     assert answer.text == f"The query found:\n{people} [Data: Results (1)]"
-    assert ROWS_LISTED in answer.notes
+    assert ROWS_LISTED in answer.note_texts()
 
 
 def test_a_repair_that_counts_zero_again_is_answered_as_zero_and_not_run_twice(
@@ -297,8 +301,8 @@ def test_a_repair_that_counts_zero_again_is_answered_as_zero_and_not_run_twice(
     assert [a["status"] for a in answer.sources["Cypher"][0]["attempts"]] == ["ran", "ran"]
     assert answer.sources["Results"][0]["people"] == 0  # a true zero is still an answer
     assert runs == [NOBODY]  # the repair wrote the same query: its rows are the same
-    assert answer.notes[0] == ("cypher: the first query found only zeros; the corrected query"
-                               " the model wrote was the same, so it was not run again.")
+    assert answer.notes[0].text == ("cypher: the first query found only zeros; the corrected query"
+                                    " the model wrote was the same, so it was not run again.")
 
 
 @pytest.mark.parametrize("name", sorted(INJECTIONS))
@@ -313,8 +317,8 @@ def test_injected_writes_are_refused_and_the_graph_is_unchanged(
     first, repair = record["attempts"]
     assert first["status"] == ("failed" if name.startswith("apoc") else "refused"), first
     assert repair["status"] == record["status"] == "refused"
-    assert answer.notes[0].startswith("cypher: no query answered (refused")
-    assert "answered with local search instead" in answer.notes[0]
+    assert answer.notes[0].text.startswith("cypher: no query answered (refused")
+    assert "answered with local search instead" in answer.notes[0].text
     assert answer.text == FALLBACK and "Results" not in answer.sources
     assert _snapshot(graph) == before
 
@@ -355,9 +359,9 @@ def test_an_invented_label_gets_one_repair_told_the_names_that_exist(
                      "reason": "it names what the graph does not have: the label :Phantasm"}
     assert second == {"query": PEOPLE, "status": "ran", "reason": ""}
     assert answer.sources["Results"][0]["people"] >= 3
-    assert answer.notes[0] == ("cypher: the first query named what the graph does not have"
-                               " (the label :Phantasm), so one corrected query was written"
-                               " and run.")
+    assert answer.notes[0].text == ("cypher: the first query named what the graph does not have"
+                                    " (the label :Phantasm), so one corrected query was written"
+                                    " and run.")
     (prompt,) = repair_prompts
     why = prompt.split("Why it could not be used:")[1]
     assert "the label :Phantasm" in why and ":__Entity__" in why and ":Person" in why
@@ -377,9 +381,9 @@ def test_an_invented_relationship_type_becomes_related_before_any_repair_call(
     # Its arrow is dropped: the stored relation reads "Alice Smith meet Carol Jones".
     assert "-[rel_1:RELATED WHERE toLower(rel_1.predicate) CONTAINS 'meet']-" in second["query"]
     assert answer.sources["Results"][0]["people"] == 1
-    assert answer.notes[0] == ("cypher: the first query named what the graph does not have"
-                               " (the relationship type :MEETS), so the graph's own names"
-                               " were put in their place.")
+    assert answer.notes[0].text == ("cypher: the first query named what the graph does not have"
+                                    " (the relationship type :MEETS), so the graph's own names"
+                                    " were put in their place.")
 
 
 def test_a_repair_that_still_invents_falls_back_to_local_search(
@@ -391,7 +395,7 @@ def test_a_repair_that_still_invents_falls_back_to_local_search(
     record = answer.sources["Cypher"][0]
     assert [a["status"] for a in record["attempts"]] == ["unknown", "unknown"]
     assert record["attempts"][0]["reason"].endswith("the property hat_size")
-    assert answer.notes[0] == (
+    assert answer.notes[0].text == (
         "cypher: no query answered (unknown: it names what the graph does not have: the"
         " relationship type :HAUNTED_BY); answered with local search instead.")
     assert answer.text == FALLBACK and "Results" not in answer.sources

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.query.evidence import evidence_params
+from graphrag_neo4j.query.answers.evidence import evidence_params
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
@@ -82,12 +82,12 @@ def test_drift_writes_lazy_reports_within_the_budget_cites_and_reuses_them(
     retrieved = rag.retrieve(QUESTION, method="drift", lazy_report_budget=2, **options)
     assert not written(store) and not prompts(rag, REPORT_PROMPT)
     assert retrieved.llm_calls == 2  # the primer and one follow-up
-    assert "retrieval only writes no reports" in retrieved.notes[0]
+    assert "retrieval only writes no reports" in retrieved.notes[0].text
 
     extracts = rag.query(QUESTION, method="drift", lazy_report_budget=0, **options)
     assert not written(store) and not prompts(rag, REPORT_PROMPT)
-    assert extracts.notes[0].startswith("The primer read 5 extractive community summaries")
-    assert extracts.notes[0].endswith("search.lazy_report_budget is 0.")
+    assert extracts.notes[0].text.startswith("The primer read 5 extractive community summaries")
+    assert extracts.notes[0].text.endswith("search.lazy_report_budget is 0.")
     assert extracts.text.startswith("Daniel studied fluid flow [Data: Reports (1, 2)")
 
     first = rag.query(QUESTION, method="drift", lazy_report_budget=2,
@@ -95,7 +95,7 @@ def test_drift_writes_lazy_reports_within_the_budget_cites_and_reuses_them(
     new = written(store)
     assert len(new) == 2 == len(prompts(rag, REPORT_PROMPT))
     assert all(row["report_status"] == "ok" and row["embedded"] for row in new.values())
-    assert first.notes[:2] == [
+    assert first.note_texts()[:2] == [
         "Wrote 2 community reports for this question; 0 reused.",
         "The primer read 1 extractive community summary (title and summary, no LLM report)"
         " in place of reports: search.lazy_report_budget (2) went to nearer communities.",
@@ -109,7 +109,7 @@ def test_drift_writes_lazy_reports_within_the_budget_cites_and_reuses_them(
     second = rag.query(QUESTION, method="drift", lazy_report_budget=2,
                        **{**options, "drift.primer_k": 2})
     assert len(prompts(rag, REPORT_PROMPT)) == 2 and written(store) == new
-    assert not any("extractive" in note or "Wrote" in note for note in second.notes)
+    assert not any("extractive" in note or "Wrote" in note for note in second.note_texts())
     assert {row["id"] for row in second.sources["Reports"][:2]} == set(new)
 
     # Global search over a level holding DRIFT's reports writes only the others.

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.query.drift import NO_REPORTS, NOTHING_PRIMED
-from graphrag_neo4j.query.evidence import evidence_params
+from graphrag_neo4j.query.answers.evidence import evidence_params
+from graphrag_neo4j.query.drift.search import NO_REPORTS, NOTHING_PRIMED
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
@@ -64,7 +64,7 @@ def test_drift_falls_back_without_reports_then_runs_within_its_budgets(
     with GraphRAG(tuned, llm=llm, embeddings=FakeEmbeddings()) as rag:
         rag.index([docs])
         before = rag.query(QUESTION, method="drift")
-        assert before.notes[0] == NO_REPORTS and before.text == "I do not know."
+        assert before.notes[0].text == NO_REPORTS and before.text == "I do not know."
 
         rag.build_communities()
         answer = rag.query(QUESTION, method="drift", drift={"k_followups": 2, "depth": 2})
@@ -85,6 +85,6 @@ def test_drift_falls_back_without_reports_then_runs_within_its_budgets(
         assert not retrieved.text and retrieved.context == answer.context != ""
 
         football = rag.query("Who won the 1998 football world cup?", method="drift")
-        assert football.notes[0] == NOTHING_PRIMED
+        assert football.notes[0].text == NOTHING_PRIMED
         assert rag.query_method("drift").needs_llm
 

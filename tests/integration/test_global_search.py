@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.query.global_search import NOTHING_RELEVANT
+from graphrag_neo4j.query.global_search.search import NOTHING_RELEVANT
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings

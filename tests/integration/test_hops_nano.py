@@ -12,13 +12,13 @@ import pytest
 
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.errors import InputError, ModelError
+from graphrag_neo4j.evaluation.answers import AnswerSummary, budget_overrides
+from graphrag_neo4j.evaluation.gold_passages import GOLD
+from graphrag_neo4j.evaluation.retrieval import EvalQuestion
 from graphrag_neo4j.llm.offline.embeddings import MiniLMEmbeddings
-from graphrag_neo4j.query.answer_eval import AnswerSummary, budget_overrides
 from graphrag_neo4j.query.base import make_query, validated_search
-from graphrag_neo4j.query.evaluation import EvalQuestion
-from graphrag_neo4j.query.gold_passages import GOLD
 from graphrag_neo4j.query.hops.search import HopsSearch
-from graphrag_neo4j.query.naive import NaiveSearch
+from graphrag_neo4j.query.retrieval.naive import NaiveSearch
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel
@@ -201,9 +201,9 @@ async def _evaluate(
     rag: GraphRAG, methods: list[str], items: list[EvalQuestion], gold: bool = False
 ) -> list[AnswerSummary]:
     """`eval answers` on these questions, budget 1,500, nothing resumed or written."""
-    from graphrag_neo4j.cli.eval_answers import _answer_all
+    from graphrag_neo4j.evaluation.answer_run import answer_all
 
-    return await _answer_all(rag, methods, items, budget_overrides(1500), {}, None, "key", gold)
+    return await answer_all(rag, methods, items, budget_overrides(1500), {}, None, "key", gold)
 
 
 async def test_eval_answers_scores_hops_right_and_naive_a_retrieval_miss(

@@ -102,15 +102,15 @@ def test_a_lazy_report_is_written_once_and_reused(lazy_rag: GraphRAG, store: Sto
     shown = first.sources["Reports"]
     assert {r["id"] for r in shown[:3]} == {r["id"] for r in written}
     assert f"Read {len(shown)} of level 0's {len(shown)} communities, 100% of its" in (
-        " ".join(first.notes)) and len(shown) > 3
-    assert "Wrote 3 community reports for this question; 0 reused." in first.notes
+        " ".join(first.note_texts())) and len(shown) > 3
+    assert "Wrote 3 community reports for this question; 0 reused." in first.note_texts()
     (map_prompt,) = prompts(lazy_rag, MAP_PROMPT)
     assert all(f"|{row['title']}|" in map_prompt for row in written)
     assert "[Data: Reports (" in first.text and first.llm_calls == 3 + 1 + 1
 
     second = lazy_rag.query(QUESTION, method="global", level=0, lazy_report_budget=3)
     assert second.selection is not None and second.selection.reports_written == 0
-    assert "Wrote 0 community reports for this question; 3 reused." in second.notes
+    assert "Wrote 0 community reports for this question; 3 reused." in second.note_texts()
     assert len(prompts(lazy_rag, REPORT_PROMPT)) == 3
     assert len(prompts(lazy_rag, MAP_PROMPT)) == len(prompts(lazy_rag, REDUCE_PROMPT)) == 2
     assert second.llm_calls == 2  # one map call and the reduce call only
@@ -127,7 +127,8 @@ def test_retrieve_only_reads_extracts_and_writes_nothing(
     # The whole level is read (issue 58): 4 nearest, then the rest, all by extracts.
     read = len(context.sources["Reports"])
     assert context.llm_calls == 0 and read > 4
-    assert f"Read {read} of level 0's {read} communities, 100% of its" in " ".join(context.notes)
+    read_note = f"Read {read} of level 0's {read} communities, 100% of its"
+    assert read_note in " ".join(context.note_texts())
     assert all(r["report_status"] == "extractive" for r in context.sources["Reports"])
     assert all(r["report_status"] == "extractive" for r in reports(store).values())
     local = lazy_rag.retrieve("Alpha member 0", method="local")

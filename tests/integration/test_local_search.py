@@ -10,7 +10,7 @@ import pytest
 
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.query.base import make_query
-from graphrag_neo4j.query.local import LocalSearch, retrieval_params
+from graphrag_neo4j.query.local.search import LocalSearch, retrieval_params
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeEmbeddings

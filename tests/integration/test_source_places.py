@@ -20,7 +20,7 @@ from pypdf import PdfReader
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.input.loaders import load_documents
 from graphrag_neo4j.query.base import Answer
-from graphrag_neo4j.query.langchain_retriever import GraphRAGRetriever
+from graphrag_neo4j.query.retrieval.langchain_retriever import GraphRAGRetriever
 from graphrag_neo4j.resources import split_statements
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store

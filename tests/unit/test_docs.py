@@ -278,6 +278,37 @@ def test_every_readme_figure_is_in_the_benchmarks_page() -> None:
     assert missing == [], f"README.md figures missing from docs/benchmarks.md: {missing}"
 
 
+def package_rooms() -> list[str]:
+    """Every package folder under graphrag_neo4j/, as its path there (`query/drift`)."""
+    package = ROOT / "graphrag_neo4j"
+    return sorted(
+        found.parent.relative_to(package).as_posix()
+        for found in package.rglob("__init__.py") if found.parent != package
+    )
+
+
+def unnamed_rooms(architecture: str, rooms: list[str]) -> list[str]:
+    """The rooms the page names neither by their path (`query/drift/`) nor as `drift/`."""
+    return [
+        room for room in rooms
+        if f"{room}/" not in architecture and f"`{room.rsplit('/', 1)[-1]}/`" not in architecture
+    ]
+
+
+def test_architecture_names_every_package_folder() -> None:
+    architecture = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    rooms = package_rooms()
+    assert "query/drift" in rooms and "evaluation" in rooms
+    assert unnamed_rooms(architecture, rooms) == []
+
+
+def test_the_room_check_sees_a_room_left_out() -> None:
+    page = "`query/` holds `drift/` and llm/costs/ too."
+    assert unnamed_rooms(page, ["query", "query/drift", "llm/costs", "query/local"]) == [
+        "query/local"
+    ]
+
+
 def test_relative_links_point_at_files() -> None:
     wrong = []
     for page in doc_files():

@@ -7,7 +7,8 @@ from the interpreter is still a cycle for whoever reads the code.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 import graphrag_neo4j
@@ -15,11 +16,13 @@ import graphrag_neo4j
 PACKAGE = Path(graphrag_neo4j.__file__).parent
 ROOT_MODULES = {
     "__init__", "__main__", "engine", "store", "testing", "errors", "resources",
-    "progress", "content_ids", "lucene", "loop_thread", "memory_refusal",
+    "progress", "content_ids", "lucene", "loop_thread", "memory_refusal", "citations",
 }
 DOMAIN_ROOMS = ("query", "indexing", "communities", "llm", "interop")
 ABOVE_DOMAIN = ("graphrag_neo4j.engine", "graphrag_neo4j.cli", "graphrag_neo4j.api")
 NOT_FOR_FOUNDATIONS = ("query", "indexing", "communities", "interop", "cli", "server")
+# evaluation/ drives the engine as the CLI does: nothing below it imports it.
+BELOW_EVALUATION = (*DOMAIN_ROOMS, "server")
 
 
 def module_name(path: Path) -> str:
@@ -133,6 +136,40 @@ def test_communities_and_query_never_import_indexing() -> None:
         and in_room(target, "indexing")
     ]
     assert wrong == []
+
+
+def arrows(
+    graph: dict[str, set[str]], source: Callable[[str], bool], target: Callable[[str], bool]
+) -> list[str]:
+    """Every `module -> imported` arrow of the graph from a `source` module to a `target`."""
+    return [
+        f"{module} -> {imported}"
+        for module, targets in graph.items()
+        for imported in targets
+        if source(module) and target(imported)
+    ]
+
+
+def below_evaluation(module: str) -> bool:
+    """The engine and every room under it: what `evaluation/` may import, never the reverse."""
+    return module == "graphrag_neo4j.engine" or any(
+        in_room(module, room) for room in BELOW_EVALUATION
+    )
+
+
+def test_evaluation_sits_above_the_engine_and_below_the_cli() -> None:
+    graph = import_graph()
+    evaluation = partial(in_room, room="evaluation")
+    above = [partial(in_room, room=room) for room in ("cli", "api")]
+    assert arrows(graph, below_evaluation, evaluation) == []
+    assert arrows(graph, evaluation, lambda m: any(check(m) for check in above)) == []
+
+
+def test_the_layer_check_sees_query_importing_evaluation() -> None:
+    graph = {"graphrag_neo4j.query.answers.run": {"graphrag_neo4j.evaluation.scores"}}
+    assert arrows(graph, below_evaluation, partial(in_room, room="evaluation")) == [
+        "graphrag_neo4j.query.answers.run -> graphrag_neo4j.evaluation.scores"
+    ]
 
 
 def test_only_the_shared_pieces_live_at_the_root() -> None:

@@ -32,7 +32,8 @@ QUERY = """Answer a question from the documents in the knowledge graph, with cit
 Choose the `method` that suits the question:
 {methods}
 The result has `answer`, `citations` (the rows the answer cites, with entity/chunk/document
-ids, and for a passage its file and page or section in `where`), `notes` and `usage`."""
+ids, and for a passage its file and page or section in `where`), `notes` (with `note_kinds`:
+what each is about, `info`, `evidence` or a warning) and `usage`."""
 SEARCH = """Find entities (people, places, organisations, concepts, ...) by name or by a few
 words describing them. Returns up to `limit` entities with `id`, `name`, `type`, a short
 `description`, `degree` (how many relations it has) and `matched` ("name" or "description").

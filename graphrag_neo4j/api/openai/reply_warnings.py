@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 from graphrag_neo4j.query.base import Answer
-from graphrag_neo4j.query.run import answer_warnings
 
 MARK = "> Check: "
 # The warning lines closing an earlier reply, sent back as history by the client.
@@ -16,7 +15,7 @@ _CLOSING_WARNINGS = re.compile(rf"\n\n{_LINE}(?:\n{_LINE})*\s*$")
 
 def warning_block(answer: Answer) -> str:
     """A Markdown quote of the answer's warnings after a blank line, or nothing."""
-    lines = [f"{MARK}{note}" for note in answer_warnings(answer)]
+    lines = [f"{MARK}{note}" for note in answer.warnings()]
     return "\n\n" + "\n".join(lines) if lines else ""
 
 

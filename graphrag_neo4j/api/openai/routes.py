@@ -16,9 +16,9 @@ from graphrag_neo4j.api.answers import check_sizes, checked_call, checked_questi
 from graphrag_neo4j.api.errors import stream_error
 from graphrag_neo4j.api.openai.client_tasks import answer_client_task, is_client_task
 from graphrag_neo4j.api.openai.reply_warnings import warning_block, without_warnings
-from graphrag_neo4j.api.sse import SSE_HEADERS, SSE_MEDIA_TYPE, sse_frame
 from graphrag_neo4j.api.state import ApiState, api_state
-from graphrag_neo4j.api.token_stream import StreamedQuery
+from graphrag_neo4j.api.streaming.sse import SSE_HEADERS, SSE_MEDIA_TYPE, sse_frame
+from graphrag_neo4j.api.streaming.token_stream import StreamedQuery
 from graphrag_neo4j.llm.streaming import TokenSink
 from graphrag_neo4j.query.base import Answer
 from graphrag_neo4j.query.registry import METHODS

@@ -9,8 +9,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from graphrag_neo4j.communities.citations import strip_citations
-from graphrag_neo4j.query.base import Answer, GraphReader, Query, Services
+from graphrag_neo4j.citations import strip_citations
+from graphrag_neo4j.query.answers.grounded_stream import grounded_sink
+from graphrag_neo4j.query.answers.passages import NO_DATA, answer_from_context
+from graphrag_neo4j.query.base import Answer, GraphReader, Note, Query, Services
 from graphrag_neo4j.query.context import Row, SearchContext, TableBuilder, history_block
 from graphrag_neo4j.query.cypher.asked import asks_for_names
 from graphrag_neo4j.query.cypher.attempt import (
@@ -26,9 +28,7 @@ from graphrag_neo4j.query.cypher.partial_names import names_in_part
 from graphrag_neo4j.query.cypher.schema import GraphSchema, SchemaCache
 from graphrag_neo4j.query.cypher.spelling import graph_spellings, respelt, written_names
 from graphrag_neo4j.query.cypher.writing import as_run, repair_query, write_query
-from graphrag_neo4j.query.grounded_stream import grounded_sink
-from graphrag_neo4j.query.local import LocalSearch
-from graphrag_neo4j.query.passages import NO_DATA, answer_from_context
+from graphrag_neo4j.query.local.search import LocalSearch
 from graphrag_neo4j.resources import load_prompt
 
 RESULTS, CYPHER = "Results", "Cypher"  # the context's result table; the query and its fate
@@ -244,7 +244,7 @@ class CypherSearch:
                 query.on_token("\n" + text)
         answer = Answer.from_context(self.name, text, context)
         if listed:
-            answer.notes.append(ROWS_LISTED)
+            answer.notes.append(Note.info(ROWS_LISTED))
         return answer
 
     async def rank_documents(self, query: Query, k: int) -> list[str]:  # noqa: ARG002

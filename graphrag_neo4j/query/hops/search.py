@@ -9,10 +9,12 @@ from typing import Any
 
 from graphrag_neo4j.errors import ConfigError, ModelError
 from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.query.answers.passages import (
+    answer_from_context,
+    passage_context,
+)
 from graphrag_neo4j.query.base import Answer, Query, Services
-from graphrag_neo4j.query.candidates import ann_candidates, entities_for_mentions, passages
 from graphrag_neo4j.query.context import Row, SearchContext
-from graphrag_neo4j.query.facts import fact_line, source_refs
 from graphrag_neo4j.query.hops.mentions import capitalised_mentions, llm_mentions
 from graphrag_neo4j.query.hops.ranking import (
     Bridge,
@@ -24,9 +26,11 @@ from graphrag_neo4j.query.hops.ranking import (
     shown_to_reranker,
 )
 from graphrag_neo4j.query.hops.rerank import Candidate, Rerank, rerank_relations
-from graphrag_neo4j.query.passages import (
-    answer_from_context,
-    passage_context,
+from graphrag_neo4j.query.local.facts import fact_line, source_refs
+from graphrag_neo4j.query.retrieval.candidates import (
+    ann_candidates,
+    entities_for_mentions,
+    passages,
 )
 from graphrag_neo4j.settings import SearchSettings
 

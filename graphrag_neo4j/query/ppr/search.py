@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
+from graphrag_neo4j.query.answers.passages import answer_from_context, passage_context
 from graphrag_neo4j.query.base import Answer, Query, Services
 from graphrag_neo4j.query.context import Row, SearchContext
-from graphrag_neo4j.query.passages import answer_from_context, passage_context
 from graphrag_neo4j.query.ppr.ranking import ENTITY, PassageRanking, rank_passages
 
 

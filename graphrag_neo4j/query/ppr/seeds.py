@@ -8,8 +8,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from graphrag_neo4j.query.base import Services
-from graphrag_neo4j.query.candidates import ann_candidates, named_entity_ids, passages
 from graphrag_neo4j.query.context import Row
+from graphrag_neo4j.query.retrieval.candidates import ann_candidates, named_entity_ids, passages
 from graphrag_neo4j.settings import SearchSettings
 
 # A named entity's weight before its specificity: the question names it, so it counts as a

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from graphrag_neo4j.api.openai.reply_warnings import warning_block, without_warnings
-from graphrag_neo4j.query.base import Answer
+from graphrag_neo4j.query.base import Answer, Note, NoteKind
 
 UNSUPPORTED = "Unsupported by the context (check them): Oliver Twist."
 MISFIT = "Answer check: the answer gives no date or time, which the question asks for; ..."
@@ -11,9 +11,11 @@ MISFIT = "Answer check: the answer gives no date or time, which the question ask
 
 def test_the_answers_warnings_follow_it_and_other_notes_do_not() -> None:
     answer = Answer(text="Bob Cratchit.", method="local", notes=[
-        "Wrote 1 community report for this question; 0 reused.", UNSUPPORTED, MISFIT])
+        Note.info("Wrote 1 community report for this question; 0 reused."),
+        Note(NoteKind.NAMES_UNSUPPORTED, UNSUPPORTED), Note(NoteKind.ANSWER_CHECK, MISFIT)])
     assert warning_block(answer) == f"\n\n> Check: {UNSUPPORTED}\n> Check: {MISFIT}"
-    assert warning_block(Answer(text="Bob.", method="local", notes=["Wrote 1 report."])) == ""
+    quiet = Answer(text="Bob.", method="local", notes=[Note.info("Wrote 1 report.")])
+    assert warning_block(quiet) == ""
 
 
 def test_an_earlier_reply_loses_its_closing_warnings_only() -> None:

@@ -7,9 +7,9 @@ from starlette.exceptions import HTTPException
 
 from graphrag_neo4j.api.documents.uploads import safe_name
 from graphrag_neo4j.api.openai.routes import ChatMessage, conversation, method_of, model_ids
-from graphrag_neo4j.api.sse import sse_frame
+from graphrag_neo4j.api.streaming.sse import sse_frame
+from graphrag_neo4j.citations import cited_rows
 from graphrag_neo4j.query.base import Answer
-from graphrag_neo4j.query.citations import cited_rows
 from graphrag_neo4j.query.registry import method_names
 
 

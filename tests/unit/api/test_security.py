@@ -9,7 +9,7 @@ from pydantic import SecretStr
 from starlette.exceptions import HTTPException
 from starlette.responses import PlainTextResponse
 
-from graphrag_neo4j.api.security import KeyGate, check_bind, is_loopback, key_check
+from graphrag_neo4j.api.guards.security import KeyGate, check_bind, is_loopback, key_check
 from graphrag_neo4j.errors import ConfigError
 
 
@@ -42,7 +42,7 @@ async def test_key_check_accepts_only_the_key() -> None:
 
 
 def test_hosts_allowed_follow_the_bound_address() -> None:
-    from graphrag_neo4j.api.request_origin import allowed_hosts
+    from graphrag_neo4j.api.guards.request_origin import allowed_hosts
 
     assert allowed_hosts("127.0.0.1", []) == ["127.0.0.1", "localhost", "[::1]"]
     assert "evil.example" not in allowed_hosts("127.0.0.1", [])

@@ -9,8 +9,8 @@ from typer.testing import CliRunner
 
 from graphrag_neo4j.cli.app import _register_subcommands, app
 from graphrag_neo4j.cli.chat import TerminalLines
+from graphrag_neo4j.query.answers.conversation import Conversation
 from graphrag_neo4j.query.base import Answer
-from graphrag_neo4j.query.conversation import Conversation
 
 
 def test_chat_reads_commands_from_stdin_and_ends_at_eof() -> None:

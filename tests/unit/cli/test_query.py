@@ -15,7 +15,7 @@ from graphrag_neo4j.cli.app import _register_subcommands, app
 from graphrag_neo4j.cli.query import _options
 from graphrag_neo4j.cli.search_set import search_settings_set, settings_with
 from graphrag_neo4j.errors import InputError
-from graphrag_neo4j.query.base import Answer, make_query
+from graphrag_neo4j.query.base import Answer, Note, make_query
 from graphrag_neo4j.settings import renamed_setting_line
 
 REMOVED_FLAGS = ("--dynamic", "--no-rerank", "--degree", "--hybrid", "--no-hybrid")
@@ -182,7 +182,9 @@ class _NotingEngine(_RecordingEngine):
 
     def retrieve(self, question: str, method: str | None, **options: Any) -> Answer:
         answer = Answer(text="", method=method or "global")
-        answer.notes.append("Read 34 of level 2's 34 communities, 100% of its 159 entities.")
+        answer.notes.append(
+            Note.info("Read 34 of level 2's 34 communities, 100% of its 159 entities.")
+        )
         return answer
 
 

@@ -13,7 +13,7 @@ from graphrag_neo4j import engine as engine_module
 from graphrag_neo4j.cli import query as cli_query
 from graphrag_neo4j.cli.app import _register_subcommands, app
 from graphrag_neo4j.errors import ConfigError, InputError
-from graphrag_neo4j.query.base import Answer
+from graphrag_neo4j.query.base import Answer, Note
 
 
 def _no_engine(*_: object, **__: object) -> None:
@@ -47,7 +47,7 @@ def test_context_and_notes_with_markup_print_verbatim(monkeypatch: pytest.Monkey
     monkeypatch.setattr(cli_query, "console", Console(file=sink, width=200))
     monkeypatch.setattr(cli_query, "out", Console(file=sink, width=200))
     answer = Answer(text="An answer.", method="local", context="Title: [/bold] and [red]x[/]",
-                    notes=["[/link] note"])
+                    notes=[Note.info("[/link] note")])
     cli_query._print_answer(answer, show_context=True, already_printed=False)
     cli_query._print_retrieval(answer, show_context=True, show_cypher=False)
     printed = sink.getvalue()

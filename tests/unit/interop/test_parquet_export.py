@@ -6,8 +6,8 @@ from typing import Any
 
 from graphrag_neo4j.interop.parquet_communities import community_numbers, community_tables
 from graphrag_neo4j.interop.parquet_export import unique_titles
+from graphrag_neo4j.query.answers.evidence import browser_script, evidence_params
 from graphrag_neo4j.query.base import Answer
-from graphrag_neo4j.query.evidence import browser_script, evidence_params
 
 
 def _community(cid: str, level: int, parent: str | None, members: list[str]) -> dict[str, Any]:

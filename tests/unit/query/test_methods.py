@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 
 from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.query.answers.run import retrieve_only, run_query
 from graphrag_neo4j.query.base import QueryMethod, make_query
-from graphrag_neo4j.query.global_points import CITED_FOR_THE_MODEL
-from graphrag_neo4j.query.global_search import NOTHING_RELEVANT, GlobalSearch
+from graphrag_neo4j.query.global_search.points import CITED_FOR_THE_MODEL
+from graphrag_neo4j.query.global_search.search import NOTHING_RELEVANT, GlobalSearch
 from graphrag_neo4j.query.hops.search import HopsSearch
-from graphrag_neo4j.query.local import ENTITY_INDEX, LocalSearch
-from graphrag_neo4j.query.naive import NaiveSearch
-from graphrag_neo4j.query.run import retrieve_only, run_query
+from graphrag_neo4j.query.local.search import ENTITY_INDEX, LocalSearch
+from graphrag_neo4j.query.retrieval.naive import NaiveSearch
 from graphrag_neo4j.settings import renamed_setting_line
 from graphrag_neo4j.testing import FakeEmbeddings
 from tests.unit.query.fakes import WRITTEN_LEVEL, Row, fake_services
@@ -59,9 +59,9 @@ async def test_an_old_option_name_works_and_the_answer_says_so_first(tmp_path: P
     line = renamed_setting_line("naive_top_k", "naive.top_k")
     answer = await run_query(services, NaiveSearch(services), query)
     assert [row["chunk_id"] for row in answer.sources["Sources"]] == ["c1"]
-    assert answer.notes[0] == line
+    assert answer.notes[0].text == line
     context = await retrieve_only(services, "naive", NaiveSearch(services), query)
-    assert context.notes[0] == line and len(context.sources["Sources"]) == 1
+    assert context.notes[0].text == line and len(context.sources["Sources"]) == 1
 
 
 async def test_naive_ranks_documents_without_an_answer_call(tmp_path: Path) -> None:
@@ -182,7 +182,7 @@ async def test_global_maps_reports_then_reduces(tmp_path: Path) -> None:
     answer = await run_query(services, GlobalSearch(services), query)
     # The reduce reply cited nothing: the report its only point rests on is cited for it.
     assert answer.text == "Johann taught Euler. [Data: Reports (1)]"
-    assert answer.notes == ["Level 2 has no reports; using 1.", CITED_FOR_THE_MODEL]
+    assert answer.note_texts() == ["Level 2 has no reports; using 1.", CITED_FOR_THE_MODEL]
     assert answer.selection is not None and answer.selection.level == 1
     assert answer.selection.map_calls == 1 and answer.llm_calls == 2
     assert [row["ref"] for row in answer.sources["Reports"]] == [1, 2]
@@ -332,4 +332,4 @@ async def test_an_evidence_first_prompt_streams_the_answer_and_notes_the_evidenc
     answer = await run_query(services, NaiveSearch(services), query)
     assert answer.text == "Johann [Data: Sources (1)]."
     assert "".join(pieces).strip() == answer.text
-    assert "Evidence: Euler studied with Johann. (Sources 1)" in answer.notes
+    assert "Evidence: Euler studied with Johann. (Sources 1)" in answer.note_texts()

@@ -1,0 +1,1 @@
+"""Evaluation: retrieval recall and answer quality per method, the judge, paired comparisons."""

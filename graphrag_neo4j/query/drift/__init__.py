@@ -1,0 +1,1 @@
+"""DRIFT search: a primer over community reports, local follow-ups, one reduce."""

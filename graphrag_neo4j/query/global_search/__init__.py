@@ -1,0 +1,1 @@
+"""Global search: community reports mapped to points and reduced; lazy reports; level reading."""

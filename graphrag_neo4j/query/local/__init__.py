@@ -1,0 +1,1 @@
+"""Local search: the entities nearest the question, what surrounds them, as facts and tables."""
