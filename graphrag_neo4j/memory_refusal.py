@@ -4,12 +4,12 @@ one sentence, without the driver retrying it."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
-
-from neo4j import ManagedTransaction
-from neo4j.exceptions import Neo4jError
+from typing import TYPE_CHECKING, TypeVar
 
 from graphrag_neo4j.errors import ServerLimitError
+
+if TYPE_CHECKING:  # the driver is imported once, by store.py, with its dataframe imports hidden
+    from neo4j import ManagedTransaction
 
 # The codes of a transaction stopped by a memory budget (db.memory.transaction.max, the heap).
 OUT_OF_MEMORY = ("Neo.TransientError.General.OutOfMemoryError",
@@ -18,9 +18,10 @@ OUT_OF_MEMORY = ("Neo.TransientError.General.OutOfMemoryError",
 Result = TypeVar("Result")
 
 
-def over_memory(exc: Neo4jError) -> bool:
-    """Whether the server stopped the statement for the memory it needed."""
-    return exc.code in OUT_OF_MEMORY
+def over_memory(exc: Exception) -> bool:
+    """Whether the server stopped the statement for the memory it needed (a Neo4jError's
+    code; read by name so this module does not import the driver)."""
+    return getattr(exc, "code", None) in OUT_OF_MEMORY
 
 
 def refusing_over_memory(
@@ -32,7 +33,7 @@ def refusing_over_memory(
     def guarded(tx: ManagedTransaction) -> Result:
         try:
             return work(tx)
-        except Neo4jError as exc:
+        except Exception as exc:
             if not over_memory(exc):
                 raise
             raise ServerLimitError(
