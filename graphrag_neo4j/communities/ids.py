@@ -20,6 +20,8 @@ class StoredCommunity:
     id: str
     level: int
     members: frozenset[str]
+    parent: str | None = None
+    edges_hash: str | None = None  # of a top community: see communities.local_clustering
 
 
 @dataclass
