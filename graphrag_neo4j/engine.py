@@ -386,7 +386,8 @@ class GraphRAG:
     ) -> CommunityStats:
         """Re-cluster the entity graph, give every community an extractive summary, and write
         LLM reports: `all` now, `lazy` when global search needs them, or `none`.
-        `incremental` (after a delete or unmerge) re-clusters only where edges changed.
+        `incremental` (after a delete or unmerge) keeps the stored communities less what left
+        the graph, and clusters only entities that have none.
 
         Without `reports` (nor `communities.reports` in the settings): `all` when some document
         was indexed with LLM extraction, `lazy` otherwise.

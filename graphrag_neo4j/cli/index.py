@@ -105,8 +105,8 @@ def _counts_table(counts: dict[str, int]) -> Table:
 def delete_command(
     document_id: Annotated[str, typer.Argument(help="Id of the document to remove.")],
     communities: Annotated[
-        bool, typer.Option(help="Re-cluster afterwards where edges changed; only affected "
-                                "reports are rewritten.")
+        bool, typer.Option(help="Update communities afterwards (entities that left are "
+                                "dropped, nothing re-clustered but new entities).")
     ] = True,
 ) -> None:
     """Remove a document, its chunks and provenance, and entities/relations only it supported."""
@@ -176,8 +176,8 @@ def merges_table(rows: list[dict[str, Any]]) -> Table:
 def unmerge_command(
     merge_id: Annotated[str, typer.Argument(help="Id of the merge to undo (see `merges`).")],
     communities: Annotated[
-        bool, typer.Option(help="Re-cluster afterwards where edges changed; only affected "
-                                "reports are rewritten.")
+        bool, typer.Option(help="Update communities afterwards (entities that left are "
+                                "dropped, nothing re-clustered but new entities).")
     ] = True,
 ) -> None:
     """Undo an LLM entity merge: the merged-away entity gets back its own mentions."""

@@ -17,7 +17,7 @@ from graphrag_neo4j.communities.extractive_stage import (
 )
 from graphrag_neo4j.communities.ids import IdAssignment, assign_ids
 from graphrag_neo4j.communities.leiden import Hierarchy, cluster_graph, read_edges
-from graphrag_neo4j.communities.local_clustering import recluster_changed, top_edge_hashes
+from graphrag_neo4j.communities.local_clustering import recluster_changed
 from graphrag_neo4j.communities.report_budget import ReportsStoppedError
 from graphrag_neo4j.communities.report_mode import ReportMode
 from graphrag_neo4j.communities.report_stage import ReportStage
@@ -43,7 +43,7 @@ class CommunityStats:
     communities_per_level: dict[int, int] = field(default_factory=dict)
     leaves: int = 0
     ids_kept: int = 0
-    top_communities_kept: int = 0  # an incremental build's, kept with their subtrees
+    top_communities_kept: int = 0  # an incremental build's, kept with their subtrees (pruned)
     ids_new: int = 0
     communities_deleted: int = 0
     reports_generated: int = 0
@@ -120,8 +120,8 @@ async def cluster_and_write(
     store: Store, settings: Settings, stats: CommunityStats, progress: StageProgress,
     incremental: bool = False,
 ) -> tuple[Hierarchy, IdAssignment]:
-    """Read the graph, run Leiden (`incremental`: only where edges changed), match ids to the
-    stored communities and write the structure."""
+    """Read the graph, run Leiden (`incremental`: only for entities without a community), match
+    ids to the stored communities and write the structure."""
     with progress.stage(READ_STAGE, add_total=1) as advance:
         edges = await asyncio.to_thread(read_edges, store)
         stats.entities = int((await asyncio.to_thread(store.read, "count_graph"))[0]["entities"])
@@ -137,8 +137,7 @@ async def cluster_and_write(
         advance(1)
     with progress.stage(WRITE_STAGE, add_total=1) as advance:
         assignment = assign_ids(hierarchy, stored)
-        await asyncio.to_thread(write_structure, store, hierarchy, assignment,
-                                top_edge_hashes(hierarchy, edges))
+        await asyncio.to_thread(write_structure, store, hierarchy, assignment)
         advance(1)
     _record_structure(stats, hierarchy, assignment)
     return hierarchy, assignment
@@ -157,7 +156,7 @@ async def build_communities(
 ) -> CommunityStats:
     """Re-cluster the entity graph, give every community an extract, and with `reports="all"`
     bring every LLM report up to date (`lazy` leaves them to global search, `none` to nobody).
-    `incremental` keeps the top communities whose edges did not change, subtrees and all.
+    `incremental` keeps the stored communities less what left the graph (after a delete).
 
     Pass the indexer's `progress` to show the stages in its display; otherwise one is opened.
     """

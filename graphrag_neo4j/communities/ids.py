@@ -21,7 +21,6 @@ class StoredCommunity:
     level: int
     members: frozenset[str]
     parent: str | None = None
-    edges_hash: str | None = None  # of a top community: see communities.local_clustering
 
 
 @dataclass

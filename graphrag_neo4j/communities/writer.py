@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from graphrag_neo4j.communities.ids import IdAssignment, StoredCommunity
@@ -17,7 +17,7 @@ def read_stored(store: Store) -> list[StoredCommunity]:
     """The communities the graph holds now, with their current members."""
     return [
         StoredCommunity(str(row["id"]), int(row["level"] or 0), frozenset(row["members"]),
-                        row["parent_id"], row["edges_hash"])
+                        row["parent_id"])
         for row in store.read("communities/list_community_state")
     ]
 
@@ -51,10 +51,8 @@ def structure_rows(hierarchy: Hierarchy, assignment: IdAssignment) -> list[dict[
     return rows
 
 
-def write_structure(store: Store, hierarchy: Hierarchy, assignment: IdAssignment,
-                    edges_hashes: Mapping[int, str] | None = None) -> int:
-    """Delete vanished communities, then write nodes, links, weights and the top communities'
-    `edges_hashes` (by cluster key); idempotent.
+def write_structure(store: Store, hierarchy: Hierarchy, assignment: IdAssignment) -> int:
+    """Delete vanished communities, then write nodes, links and weights; idempotent.
 
     Kept communities keep their report properties; whether a report is still valid is decided
     later from its content hash.
@@ -74,9 +72,5 @@ def write_structure(store: Store, hierarchy: Hierarchy, assignment: IdAssignment
     # Weights count chunks of big communities, so fewer rows per transaction.
     ids = [{"id": r["id"]} for r in rows]
     store.write_rows("communities/set_community_weights", ids, batch_size=200)
-    store.write_rows("communities/set_edges_hashes", [
-        {"id": assignment.ids[key], "edges_hash": value}
-        for key, value in sorted((edges_hashes or {}).items())
-    ])
     return len(rows)
 

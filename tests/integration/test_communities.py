@@ -273,7 +273,7 @@ def test_adding_one_document_regenerates_only_the_affected_report(
         assert structure(store) == before
 
 
-def test_an_incremental_build_after_a_delete_embeds_only_the_changed_communities(
+def test_communities_after_a_delete_are_kept_and_only_the_changed_one_embedded(
     store: Store, settings: Settings, tmp_path: Path
 ) -> None:
     embeddings = RecordingEmbeddings(dimension=384)
@@ -291,9 +291,10 @@ def test_an_incremental_build_after_a_delete_embeds_only_the_changed_communities
         after = structure(store)
     changed = [cid for cid in before if cid not in after or after[cid] != before[cid]]
     tops = sum(level == 0 for level, _, _ in before.values())
-    assert len(changed) == 1 and removed.top_communities_kept == tops - 1
+    assert len(changed) == 1 and removed.top_communities_kept == tops
     assert removed.extracts_written == 1 and removed.ids_new == 0
-    assert len(embeddings.texts) - embedded == 1  # the one changed summary, nothing else
+    # the changed community's title and summary do not name the newcomer: its vector stands
+    assert removed.extract_vectors_kept == 1 and len(embeddings.texts) == embedded
 
 
 def test_the_cli_prints_the_hierarchy(store: Store, settings: Settings, tmp_path: Path) -> None:

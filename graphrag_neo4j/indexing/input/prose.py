@@ -28,14 +28,16 @@ _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _URL = re.compile(r"\b(?:https?://|www\.)\S+", re.I)
 # A Markdown link or image keeps its words, not its target: [words](target).
 _LINK_TARGET = re.compile(r"(?<=\])\([^)\s]*\)")
-_HTML_TAG = re.compile(r"<(?P<closing>/?)(?P<name>[A-Za-z][\w.-]*)(?P<rest>[^<>\n]*)>")
+# A name may hold Markdown's escaped underscores (`<host\_name>`, as MarkItDown writes it).
+_HTML_TAG = re.compile(r"<(?P<closing>/?)(?P<name>[A-Za-z](?:[\w.-]|\\_)*)(?P<rest>[^<>\n]*)>")
 _CLOSING_TAG = re.compile(r"</([A-Za-z][\w.-]*)\s*>")
 # HTML's void elements that mean something without attributes; the others (img, input, ...)
 # need one, so bare they are placeholders (`cp <source> <dest>`).
 _BARE_ELEMENTS = frozenset({"br", "hr", "wbr"})
-# What may follow a placeholder's first word: more words (`<file name>`), not attributes, a
-# slash, an address or a scheme (`<a href="x">`, `<br/>`, `<me@host.org>`, `<https://x>`).
-_PLACEHOLDER_REST = re.compile(r"(?:\s+[\w.-]+)*\s*")
+# What may follow a placeholder's first word: more words (`<file name>`), alternatives or
+# parts (`<yes|no>`, `<host:port>`); not attributes, a slash, an address or a URL (`<a
+# href="x">`, `<br/>`, `<me@host.org>`, `<https://x>`).
+_PLACEHOLDER_REST = re.compile(r"(?:(?:\s+|\s*[|:,]\s*)[\w.-]+)*\s*")
 _INLINE_CODE_KEPT = re.compile(f"({_INLINE_CODE.pattern})")
 
 

@@ -71,6 +71,7 @@ Usage: rsync [OPTION]... <SRC> [<SRC>]... <DEST>
 Run docker run --name <container name> <image> to start it; see <https://docs.example.org>.
 Copy each <source> to <dest>, then pass the <file>... to tar -cf <archive>.
 The curl option --cert <certificate[:password]> takes a <file name> and an optional password.
+Set --track-fds=<yes|no|all> and listen on <host:port> for <N> seconds on <host\\_name>.
 """
 
 
@@ -78,7 +79,8 @@ def test_argument_placeholders_are_prose_in_synopses_and_sentences() -> None:
     prose = prose_of(SYNOPSES)
     for placeholder in ("<bind_interface>", "<login_name>", "<destination>", "<SRC>", "<DEST>",
                         "<container name>", "<image>", "<source>", "<dest>", "<file>...",
-                        "<archive>", "<file name>"):
+                        "<archive>", "<file name>", "<yes|no|all>", "<host:port>", "<N>",
+                        "<host\\_name>"):
         assert placeholder in prose, placeholder
     assert "https://docs.example.org" not in prose  # an autolink is no placeholder
 
