@@ -63,3 +63,10 @@ def test_a_new_entity_is_clustered_with_the_communities_it_relates_to_and_no_oth
     assert kept == len(full.at_level(0)) - 1  # a's community was reopened, b's and c's not
     untouched = {(lvl, m) for lvl, m in membership(full) if not m & {"a1", "a2"}}
     assert untouched <= membership(after)
+
+
+def test_with_no_stored_communities_it_clusters_as_a_full_run() -> None:
+    settings = CommunitySettings()
+    edges = layered_graph()
+    after, kept = recluster_changed(edges, [], settings)
+    assert kept == 0 and membership(after) == membership(cluster_graph(edges, settings))
