@@ -390,10 +390,13 @@ class GraphRAG:
         return self.run(self.aquery(question, method, **options))
 
     async def abuild_communities(
-        self, progress: StageProgress | None = None, *, reports: str | None = None
+        self, progress: StageProgress | None = None, *, reports: str | None = None,
+        incremental: bool = False,
     ) -> CommunityStats:
         """Re-cluster the entity graph, give every community an extractive summary, and write
         LLM reports: `all` now, `lazy` when global search needs them, or `none`.
+        `incremental` (after a delete or unmerge) keeps the stored communities less what left
+        the graph, and clusters only entities that have none.
 
         Without `reports` (nor `communities.reports` in the settings): `all` when some document
         was indexed with LLM extraction, `lazy` otherwise.
@@ -410,7 +413,7 @@ class GraphRAG:
         with self.store.exclusive(COMMUNITIES_LOCK):
             return await build_communities(
                 self.store, self.settings, llm, self.embedder, self.console, progress,
-                reports=mode,
+                reports=mode, incremental=incremental,
             )
 
     async def aestimate_communities(self) -> CostEstimate:
@@ -429,9 +432,10 @@ class GraphRAG:
 
         return await asyncio.to_thread(community_overview, self.store, limit, level)
 
-    def build_communities(self, *, reports: str | None = None) -> CommunityStats:
+    def build_communities(self, *, reports: str | None = None, incremental: bool = False
+                          ) -> CommunityStats:
         """Sync version of `abuild_communities`."""
-        return self.run(self.abuild_communities(reports=reports))
+        return self.run(self.abuild_communities(reports=reports, incremental=incremental))
 
     def communities(self, limit: int = 10, level: int | None = None) -> CommunityOverview:
         """Sync version of `acommunities`."""

@@ -1,6 +1,8 @@
-// Every stored community with its level and current members, to match re-clustered ones to it.
+// Every stored community with its level, current members and parent, to match re-clustered
+// ones to it and to keep it after a delete.
 MATCH (c:__Community__)
 OPTIONAL MATCH (e:__Entity__)-[:IN_COMMUNITY]->(c)
 WITH c, collect(e.id) AS members
-RETURN c.id AS id, c.level AS level, members
+OPTIONAL MATCH (c)-[:PARENT_COMMUNITY]->(p:__Community__)
+RETURN c.id AS id, c.level AS level, members, p.id AS parent_id
 ORDER BY level, id

@@ -105,7 +105,8 @@ def _counts_table(counts: dict[str, int]) -> Table:
 def delete_command(
     document_id: Annotated[str, typer.Argument(help="Id of the document to remove.")],
     communities: Annotated[
-        bool, typer.Option(help="Re-cluster afterwards; only affected reports are rewritten.")
+        bool, typer.Option(help="Update communities afterwards (entities that left are "
+                                "dropped, nothing re-clustered but new entities).")
     ] = True,
 ) -> None:
     """Remove a document, its chunks and provenance, and entities/relations only it supported."""
@@ -114,7 +115,7 @@ def delete_command(
     with GraphRAG(console=console) as rag:
         report = rag.delete(document_id)
         if communities:
-            console.print(rag.build_communities().table())
+            console.print(rag.build_communities(incremental=True).table())
         console.print(Text(
             f"Deleted document {report.document_id}: {report.chunks} chunks,"
             f" {report.entities_deleted} orphaned entities; re-described"
@@ -175,7 +176,8 @@ def merges_table(rows: list[dict[str, Any]]) -> Table:
 def unmerge_command(
     merge_id: Annotated[str, typer.Argument(help="Id of the merge to undo (see `merges`).")],
     communities: Annotated[
-        bool, typer.Option(help="Re-cluster afterwards; only affected reports are rewritten.")
+        bool, typer.Option(help="Update communities afterwards (entities that left are "
+                                "dropped, nothing re-clustered but new entities).")
     ] = True,
 ) -> None:
     """Undo an LLM entity merge: the merged-away entity gets back its own mentions."""
@@ -184,7 +186,7 @@ def unmerge_command(
     with GraphRAG(console=console) as rag:
         report = rag.unmerge(merge_id)
         if communities:
-            console.print(rag.build_communities().table())
+            console.print(rag.build_communities(incremental=True).table())
     console.print(Text(
         f"Undid merge {report.merge_id}: {report.restored_name!r} is its own entity again"
         f" ({report.restored_id}), apart from {report.into_name!r}, with {report.chunks} chunk"

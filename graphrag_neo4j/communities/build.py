@@ -17,6 +17,7 @@ from graphrag_neo4j.communities.extractive_stage import (
 )
 from graphrag_neo4j.communities.ids import IdAssignment, assign_ids
 from graphrag_neo4j.communities.leiden import Hierarchy, cluster_graph, read_edges
+from graphrag_neo4j.communities.local_clustering import recluster_changed
 from graphrag_neo4j.communities.report_budget import ReportsStoppedError
 from graphrag_neo4j.communities.report_mode import ReportMode
 from graphrag_neo4j.communities.report_stage import ReportStage
@@ -42,6 +43,7 @@ class CommunityStats:
     communities_per_level: dict[int, int] = field(default_factory=dict)
     leaves: int = 0
     ids_kept: int = 0
+    top_communities_kept: int = 0  # an incremental build's, kept with their subtrees (pruned)
     ids_new: int = 0
     communities_deleted: int = 0
     reports_generated: int = 0
@@ -50,6 +52,7 @@ class CommunityStats:
     report_mode: str = "all"
     extracts_written: int = 0
     extracts_unchanged: int = 0
+    extract_vectors_kept: int = 0
     llm_reports_kept: int = 0
     too_small_for_reports: int = 0
     stage_seconds: dict[str, float] = field(default_factory=dict)
@@ -74,10 +77,13 @@ class CommunityStats:
             ("edges (undirected)", self.edges),
             ("levels", len(self.communities_per_level)),
             *((f"communities at level {lvl}", n) for lvl, n in self.communities_per_level.items()),
-            ("leaf communities", self.leaves), ("ids kept", self.ids_kept),
+            ("leaf communities", self.leaves),
+            ("top communities kept, not re-clustered", self.top_communities_kept),
+            ("ids kept", self.ids_kept),
             ("ids new", self.ids_new), ("communities deleted", self.communities_deleted),
             ("extractive summaries written", self.extracts_written),
             ("extractive summaries unchanged", self.extracts_unchanged),
+            ("of those written, vectors kept (same text)", self.extract_vectors_kept),
             ("LLM reports kept as they are", self.llm_reports_kept),
             ("reports generated", self.reports_generated),
             ("reports reused", self.reports_reused),
@@ -111,19 +117,25 @@ def _record_structure(stats: CommunityStats, hierarchy: Hierarchy, assignment: I
 
 
 async def cluster_and_write(
-    store: Store, settings: Settings, stats: CommunityStats, progress: StageProgress
+    store: Store, settings: Settings, stats: CommunityStats, progress: StageProgress,
+    incremental: bool = False,
 ) -> tuple[Hierarchy, IdAssignment]:
-    """Read the graph, run Leiden, match ids to the stored communities and write the structure."""
+    """Read the graph, run Leiden (`incremental`: only for entities without a community), match
+    ids to the stored communities and write the structure."""
     with progress.stage(READ_STAGE, add_total=1) as advance:
         edges = await asyncio.to_thread(read_edges, store)
         stats.entities = int((await asyncio.to_thread(store.read, "count_graph"))[0]["entities"])
+        stored = await asyncio.to_thread(read_stored, store)
         advance(1)
     stats.edges = len(edges)
     with progress.stage(LEIDEN_STAGE, add_total=1) as advance:
-        hierarchy = await asyncio.to_thread(cluster_graph, edges, settings.communities)
+        if incremental:
+            hierarchy, stats.top_communities_kept = await asyncio.to_thread(
+                recluster_changed, edges, stored, settings.communities)
+        else:
+            hierarchy = await asyncio.to_thread(cluster_graph, edges, settings.communities)
         advance(1)
     with progress.stage(WRITE_STAGE, add_total=1) as advance:
-        stored = await asyncio.to_thread(read_stored, store)
         assignment = assign_ids(hierarchy, stored)
         await asyncio.to_thread(write_structure, store, hierarchy, assignment)
         advance(1)
@@ -140,9 +152,11 @@ async def build_communities(
     progress: StageProgress | None = None,
     *,
     reports: ReportMode = "all",
+    incremental: bool = False,
 ) -> CommunityStats:
     """Re-cluster the entity graph, give every community an extract, and with `reports="all"`
     bring every LLM report up to date (`lazy` leaves them to global search, `none` to nobody).
+    `incremental` keeps the stored communities less what left the graph (after a delete).
 
     Pass the indexer's `progress` to show the stages in its display; otherwise one is opened.
     """
@@ -153,7 +167,8 @@ async def build_communities(
         if progress is None:
             progress = stack.enter_context(StageProgress(console))
         before = dict(progress.stage_seconds)
-        hierarchy, assignment = await cluster_and_write(store, settings, stats, progress)
+        hierarchy, assignment = await cluster_and_write(store, settings, stats, progress,
+                                                        incremental)
         levels = {lvl: ids_at_level(hierarchy, assignment, lvl) for lvl in hierarchy.levels}
         members = members_by_id(hierarchy, assignment)
         # A report replaces its extract's vector: with every report written now, an extract
@@ -212,6 +227,7 @@ def _record_reports(stats: CommunityStats, stage: ReportStage, extracts: Extract
     stats.reports_fallback = stage.counts.fallback
     stats.extracts_written = extracts.written
     stats.extracts_unchanged = extracts.unchanged
+    stats.extract_vectors_kept = extracts.vectors_kept
     stats.llm_reports_kept = extracts.reports_kept
 
 

@@ -40,6 +40,7 @@ class ExtractiveCounts:
     written: int = 0
     unchanged: int = 0
     reports_kept: int = 0
+    vectors_kept: int = 0  # written, but the title and summary its vector encodes unchanged
 
 
 @dataclass(frozen=True)
@@ -119,13 +120,24 @@ def plan_rows(extracts: Mapping[str, Extract], state: Sequence[Row], counts: Ext
             counts.unchanged += not is_report
             continue
         replace = not is_report or old_hash is not None
+        keep_embedding = replace and _same_embedded_text(row, found)
         counts.reports_kept += not replace
         counts.written += replace
+        counts.vectors_kept += keep_embedding
         rows.append({"id": cid, "extractive_hash": found.hash, "replace": replace,
+                     "keep_embedding": keep_embedding,
                      "title": found.title, "summary": found.summary,
                      "full_content": found.full_content,
                      "rating_explanation": RATING_EXPLANATION, "embedding": None})
     return rows
+
+
+def _same_embedded_text(stored: Row, found: Extract) -> bool:
+    """Whether a stored extract's vector encodes the new extract's text: its members may have
+    changed (the hash covers them), its title and summary not."""
+    return (bool(stored.get("embedded")) and stored.get("report_status") == STATUS
+            and embedding_text(str(stored.get("title")), str(stored.get("summary")))
+            == embedding_text(found.title, found.summary))
 
 
 async def write_extracts(
@@ -148,7 +160,7 @@ async def write_extracts(
             summarize_all, text, members, levels, settings, advance, encoding
         )
         rows = plan_rows(extracts, state, counts)
-    replaced = [row for row in rows if row["replace"]]
+    replaced = [row for row in rows if row["replace"] and not row["keep_embedding"]]
     if embedder is not None:  # a build that writes reports embeds what they leave, later
         with progress.stage(EMBED_STAGE, add_total=len(replaced)) as advance:
             await _embed_rows(embedder, replaced, advance)

@@ -20,6 +20,7 @@ class StoredCommunity:
     id: str
     level: int
     members: frozenset[str]
+    parent: str | None = None
 
 
 @dataclass

@@ -16,7 +16,8 @@ MEMBERS_PER_BATCH = 5000
 def read_stored(store: Store) -> list[StoredCommunity]:
     """The communities the graph holds now, with their current members."""
     return [
-        StoredCommunity(str(row["id"]), int(row["level"] or 0), frozenset(row["members"]))
+        StoredCommunity(str(row["id"]), int(row["level"] or 0), frozenset(row["members"]),
+                        row["parent_id"])
         for row in store.read("communities/list_community_state")
     ]
 

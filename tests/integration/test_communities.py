@@ -273,6 +273,30 @@ def test_adding_one_document_regenerates_only_the_affected_report(
         assert structure(store) == before
 
 
+def test_communities_after_a_delete_are_kept_and_only_the_changed_one_embedded(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    embeddings = RecordingEmbeddings(dimension=384)
+    with make_rag(settings, tmp_path, fake_llm(), embeddings) as rag:
+        index_fixed_graph(rag, tmp_path)
+        new_doc = {"id": "p-new", "title": "new", "text": "Newcomer joins the Small03 group.",
+                   "triplets": [["Newcomer", "knows", "Small03 member 0"]]}
+        rag.index_triplets(write_jsonl(tmp_path / "new.jsonl", [new_doc]))
+        rag.build_communities(reports="lazy")
+        before = structure(store)
+        documents = store.read("indexing/list_documents", skip=0, limit=100)
+        rag.delete(next(d["id"] for d in documents if d["title"] == "new"))
+        embedded = len(embeddings.texts)
+        removed = rag.build_communities(reports="lazy", incremental=True)
+        after = structure(store)
+    changed = [cid for cid in before if cid not in after or after[cid] != before[cid]]
+    tops = sum(level == 0 for level, _, _ in before.values())
+    assert len(changed) == 1 and removed.top_communities_kept == tops
+    assert removed.extracts_written == 1 and removed.ids_new == 0
+    # the changed community's title and summary do not name the newcomer: its vector stands
+    assert removed.extract_vectors_kept == 1 and len(embeddings.texts) == embedded
+
+
 def test_the_cli_prints_the_hierarchy(store: Store, settings: Settings, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 

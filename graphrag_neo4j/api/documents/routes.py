@@ -212,7 +212,8 @@ async def _delete(state: ApiState, document_id: str, communities: bool) -> dict[
     removed = await _remove_unused(state, [folder] if folder else [])
     result["upload_removed"] = bool(removed)
     if communities:
-        result["communities"] = jsonable(asdict(await state.rag.abuild_communities()))
+        result["communities"] = jsonable(asdict(
+            await state.rag.abuild_communities(incremental=True)))
     return result
 
 

@@ -42,3 +42,24 @@ def test_extracts_replace_old_extracts_and_stale_reports_but_keep_current_report
     assert rows == {"fresh": True, "moved": True, "stale": True, "older": False,
                     "unembedded": True}
     assert (counts.written, counts.unchanged, counts.reports_kept) == (4, 1, 2)
+
+
+def test_a_rewritten_extract_keeps_its_vector_only_when_its_title_and_summary_are_unchanged(
+) -> None:
+    new = {"members": Extract("T", "S", "h-new"), "text": Extract("T", "S2", "h-new2"),
+           "was report": Extract("T", "S", "h-new3"), "no vector": Extract("T", "S", "h-new4")}
+    state: list[dict[str, Any]] = [
+        {"id": "members", "report_status": "extractive", "extractive_hash": "h-old",
+         "embedded": True, "title": "T", "summary": "S"},
+        {"id": "text", "report_status": "extractive", "extractive_hash": "h-old",
+         "embedded": True, "title": "T", "summary": "S"},
+        {"id": "was report", "report_status": "ok", "extractive_hash": "h-old",
+         "embedded": True, "title": "T", "summary": "S"},
+        {"id": "no vector", "report_status": "extractive", "extractive_hash": "h-old",
+         "embedded": False, "title": "T", "summary": "S"},
+    ]
+    counts = ExtractiveCounts()
+    rows = {row["id"]: row for row in plan_rows(new, state, counts)}
+    assert {cid: row["keep_embedding"] for cid, row in rows.items()} == {
+        "members": True, "text": False, "was report": False, "no vector": False}
+    assert all(row["replace"] for row in rows.values()) and counts.vectors_kept == 1

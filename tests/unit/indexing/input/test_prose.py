@@ -62,3 +62,34 @@ def test_indented_code_is_blanked_but_an_indented_wrap_continues_its_paragraph()
     words = " ".join(prose_of(text).split())
     assert "the surviving partner of the firm of Scrooge and Marley." in words
     assert "connect(uri," not in words and "NEO4J_PASSWORD" not in words
+
+
+# Written from other tools' manuals and --help texts than the git manual the fix came from.
+SYNOPSES = """\
+ssh [-46AaCfGgKkMNnqsTtVvXxYy] [-B <bind_interface>] [-l <login_name>] <destination>
+Usage: rsync [OPTION]... <SRC> [<SRC>]... <DEST>
+Run docker run --name <container name> <image> to start it; see <https://docs.example.org>.
+Copy each <source> to <dest>, then pass the <file>... to tar -cf <archive>.
+The curl option --cert <certificate[:password]> takes a <file name> and an optional password.
+Set --track-fds=<yes|no|all> and listen on <host:port> for <N> seconds on <host\\_name>.
+"""
+
+
+def test_argument_placeholders_are_prose_in_synopses_and_sentences() -> None:
+    prose = prose_of(SYNOPSES)
+    for placeholder in ("<bind_interface>", "<login_name>", "<destination>", "<SRC>", "<DEST>",
+                        "<container name>", "<image>", "<source>", "<dest>", "<file>...",
+                        "<archive>", "<file name>", "<yes|no|all>", "<host:port>", "<N>",
+                        "<host\\_name>"):
+        assert placeholder in prose, placeholder
+    assert "https://docs.example.org" not in prose  # an autolink is no placeholder
+
+
+def test_html_tags_are_still_masked_when_closed_attributed_or_bare_void() -> None:
+    text = ('A <b>bold</b> word, <span class="x">styled</span>, a break<br> and<br/> a '
+            '<a href="https://example.com">link</a>; mail <me@example.org>.\n'
+            '<details>\n<summary>More</summary>\nHidden <em>text</em>.\n</details>\n')
+    prose = prose_of(text)
+    assert len(prose) == len(text) and prose.count("\n") == text.count("\n")
+    assert "<" not in prose and ">" not in prose
+    assert "bold" in prose and "styled" in prose and "link" in prose and "More" in prose
