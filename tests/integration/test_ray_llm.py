@@ -1,10 +1,13 @@
 """LLM work on a real two-node Ray cluster (the test command starts it), against the fake
 OpenAI-compatible server: `index --method llm --ray` and LLM community reports write the graph
-one in-process run writes; the calls of every worker share one pace and back off together."""
+one in-process run writes; the calls of every worker share one pace and back off together; a
+killed chat actor is restarted and its calls answered."""
 
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,10 +29,12 @@ from tests.integration.fake_openai import (
     serving,
     serving_answers,
 )
-from tests.integration.ray_processes import cluster_address
+from tests.integration.ray_processes import TASK_PREFIX, cluster_address, kill_first
 from tests.integration.test_fast_shards import TEXTS, graph_parts
 
 pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("ray_driver")]
+# Ray titles an actor's process after its class, and after the method it runs.
+ACTOR_TITLES = (TASK_PREFIX + "ChatWorker", TASK_PREFIX + "ChatWorker.reply")
 
 
 @pytest.fixture(scope="module")
@@ -133,3 +138,26 @@ def test_a_429_backs_every_worker_off_together(settings: Settings, tmp_path: Pat
     # slot; the one limiter holds every call back until the Retry-After has passed.
     refused_at, started_after = times[0], times[2:]
     assert min(started_after) - refused_at >= 1.0 * 0.9
+
+
+def test_a_chat_worker_killed_mid_run_is_restarted_and_every_call_answers(
+    settings: Settings, tmp_path: Path
+) -> None:
+    with serving([Slow(0.2, "done")]) as fake:
+        caller, replies = _cluster_caller(settings, fake, tmp_path, concurrency=2)
+        killed: list[int | None] = []
+
+        def kill_when_both_answered() -> None:
+            deadline = time.monotonic() + 60
+            while len(fake.requests) < 3 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            killed.append(kill_first(ACTOR_TITLES, within_s=30))
+
+        killer = threading.Thread(target=kill_when_both_answered)
+        killer.start()
+        assert asyncio.run(_complete_all(caller, 12)) == ["done"] * 12
+        killer.join()
+    assert killed and killed[0] is not None, "no chat actor was seen to kill"
+    # The killed actor's count went with its process: Ray started it again.
+    served = replies.served()
+    assert len(served) == 2 and sum(served) < 12
