@@ -81,12 +81,12 @@ class ClusterReplies:
         # No CPU reserved: the actors wait on the model most of the time, and a reserved CPU
         # would starve the run's parsing and embedding tasks; SPREAD puts one on each node
         # in turn.
-        actor = ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=TASK_RETRIES,
-                           scheduling_strategy="SPREAD")(ChatWorker)
-        actors = [actor.remote(self._build) for _ in range(cluster_cpus(self._execution))]
+        worker = ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=TASK_RETRIES,
+                            scheduling_strategy="SPREAD")(ChatWorker)
+        actors = [worker.remote(self._build) for _ in range(cluster_cpus(self._execution))]
         # Every model built before the first call is paced: calls queued at an actor still
         # loading would reach the provider in one burst, past the pace.
-        ray.get([actor.served.remote() for actor in actors])
+        ray.get([each.served.remote() for each in actors])
         self._load = [0] * len(actors)
         return actors
 
