@@ -83,7 +83,8 @@ class ClusterReplies:
         # in turn.
         worker = ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=TASK_RETRIES,
                             scheduling_strategy="SPREAD")(ChatWorker)
-        actors = [worker.remote(self._build) for _ in range(cluster_cpus(self._execution))]
+        actors: list[Any] = [worker.remote(self._build)
+                             for _ in range(cluster_cpus(self._execution))]
         # Every model built before the first call is paced: calls queued at an actor still
         # loading would reach the provider in one burst, past the pace.
         ray.get([each.served.remote() for each in actors])
