@@ -1,11 +1,13 @@
 """LLM work on a real two-node Ray cluster (the test command starts it), against the fake
 OpenAI-compatible server: `index --method llm --ray` and LLM community reports write the graph
 one in-process run writes; the calls of every worker share one pace and back off together; a
-killed chat actor is restarted and its calls answered."""
+killed chat actor is restarted and its calls answered; one cost cap holds for all workers."""
 
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -17,6 +19,7 @@ import pytest
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.cluster.chat_replies import ClusterReplies
 from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.costs.budget import Budget, BudgetExceededError
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeEmbeddings, pipeline_fake_llm
@@ -29,12 +32,10 @@ from tests.integration.fake_openai import (
     serving,
     serving_answers,
 )
-from tests.integration.ray_processes import TASK_PREFIX, cluster_address, kill_first
+from tests.integration.ray_processes import cluster_address
 from tests.integration.test_fast_shards import TEXTS, graph_parts
 
 pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("ray_driver")]
-# Ray titles an actor's process after its class, and after the method it runs.
-ACTOR_TITLES = (TASK_PREFIX + "ChatWorker", TASK_PREFIX + "ChatWorker.reply")
 
 
 @pytest.fixture(scope="module")
@@ -94,13 +95,13 @@ def test_llm_extraction_and_reports_on_ray_write_the_graph_of_one_run(
 
 
 def _cluster_caller(settings: Settings, fake: FakeOpenAI, tmp_path: Path,
-                    **llm: Any) -> tuple[LLMCaller, ClusterReplies]:
+                    budget: Budget | None = None, **llm: Any) -> tuple[LLMCaller, ClusterReplies]:
     hosted = _hosted(settings, fake.base_url, tmp_path, True, **llm)
     from graphrag_neo4j.llm.providers import resolve_llm
 
     replies = ClusterReplies.from_settings(hosted)
     caller = LLMCaller(resolve_llm(hosted).source, hosted.llm, None, backoff_initial_s=0.01,
-                       backoff_max_s=0.05, remote=replies)
+                       backoff_max_s=0.05, budget=budget, remote=replies)
     return caller, replies
 
 
@@ -124,6 +125,17 @@ def test_the_workers_share_one_pace(settings: Settings, tmp_path: Path) -> None:
     assert most_in_a_second <= rate + 2
 
 
+def test_the_workers_share_one_cost_cap(settings: Settings, tmp_path: Path) -> None:
+    with serving([Reply("done")]) as fake:
+        caller, replies = _cluster_caller(settings, fake, tmp_path, Budget(max_calls=5),
+                                          concurrency=4)
+        with pytest.raises(BudgetExceededError, match="--max-llm-calls 5"):
+            asyncio.run(_complete_all(caller, 9))
+        sent = len(fake.requests)
+    served = replies.served()
+    assert sent == sum(served) == 5 and min(served) > 0  # five in all, not five a worker
+
+
 def test_a_429_backs_every_worker_off_together(settings: Settings, tmp_path: Path) -> None:
     # The first request is refused with Retry-After: 1, the others answer after 0.3 s: the
     # call sent beside the refused one is still running when the 429 comes back.
@@ -145,19 +157,20 @@ def test_a_chat_worker_killed_mid_run_is_restarted_and_every_call_answers(
 ) -> None:
     with serving([Slow(0.2, "done")]) as fake:
         caller, replies = _cluster_caller(settings, fake, tmp_path, concurrency=2)
-        killed: list[int | None] = []
+        victim = replies.pids()[0]
 
         def kill_when_both_answered() -> None:
+            # A 4th request is sent only once both first two calls (one per actor) answered.
             deadline = time.monotonic() + 60
-            while len(fake.requests) < 3 and time.monotonic() < deadline:
+            while len(fake.requests) < 4 and time.monotonic() < deadline:
                 time.sleep(0.01)
-            killed.append(kill_first(ACTOR_TITLES, within_s=30))
+            os.kill(victim, signal.SIGKILL)
 
         killer = threading.Thread(target=kill_when_both_answered)
         killer.start()
         assert asyncio.run(_complete_all(caller, 12)) == ["done"] * 12
         killer.join()
-    assert killed and killed[0] is not None, "no chat actor was seen to kill"
-    # The killed actor's count went with its process: Ray started it again.
+    # Ray started the killed actor again (a new process, its count gone with the old one).
+    assert victim not in replies.pids()
     served = replies.served()
     assert len(served) == 2 and sum(served) < 12

@@ -11,6 +11,7 @@ with the fewest in flight; Ray restarts an actor whose node dies and runs its ca
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from functools import cached_property, partial
 from typing import TYPE_CHECKING, Any
@@ -55,6 +56,10 @@ class ChatWorker:
         """Replies this actor made since it started."""
         return self._served
 
+    def pid(self) -> int:
+        """This actor's process (for fault tests)."""
+        return os.getpid()
+
 
 class ClusterReplies:
     """The cluster's chat models, one actor per CPU, each request to the least busy."""
@@ -62,6 +67,7 @@ class ClusterReplies:
     def __init__(self, build: BuildChat, execution: ExecutionSettings) -> None:
         self._build, self._execution = build, execution
         self._load: list[int] = []
+        self._turn = 0  # where the search for the least busy starts: ties go round
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ClusterReplies:
@@ -100,7 +106,9 @@ class ClusterReplies:
                     stop_when: StopRule | None) -> AIMessage:
         """The reply of the actor with the fewest requests in flight."""
         actors = self._actors
-        index = min(range(len(actors)), key=self._load.__getitem__)
+        self._turn = (self._turn + 1) % len(actors)
+        order = [(self._turn + step) % len(actors) for step in range(len(actors))]
+        index = min(order, key=self._load.__getitem__)
         self._load[index] += 1
         try:
             reply = await actors[index].reply.remote(list(messages), params, stop_when)
@@ -111,10 +119,16 @@ class ClusterReplies:
         return reply  # type: ignore[no-any-return]
 
     def served(self) -> list[int]:
-        """Replies each actor made (for tests and the benchmark)."""
+        """Replies each actor made since it (last) started, for tests."""
         import ray
 
         return list(ray.get([actor.served.remote() for actor in self._actors]))
+
+    def pids(self) -> list[int]:
+        """Each actor's process, for fault tests."""
+        import ray
+
+        return list(ray.get([actor.pid.remote() for actor in self._actors]))
 
 
 def _resolved(settings: Settings) -> BaseChatModel:
