@@ -12,8 +12,12 @@ cache folder (only model files shared), so nothing owes to an earlier run's pars
 - speed: 2Wiki fast words/s in process under `taskset -c 0`, on a local Ray under
   `taskset -c 0` (Ray's cost on one core), and on the two-node cluster;
 - memory: each Ray worker's peak RSS at two sizes of 2Wiki;
-- fault: the worker node killed by pid mid-run; the run completes and the digest is the same.
-Timing figures mean something only on otherwise idle cores.
+- fault: the worker node killed by pid mid-run; the run completes and the digest is the same;
+- projection (with speed): 100,000 and 1,000,000 passages on N nodes of 8 CPUs, computed from
+  the speed section's measured figures (the two-node run's map CPU-seconds per word, its
+  driver-only stages' seconds per word, the one writer's rows/s), naming the bottleneck.
+Timing figures mean something only on otherwise idle cores: every timed row shows the load
+average the machine had while it ran (besides this benchmark's own, at most 2).
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, Group
 from rich.table import Table
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,6 +51,12 @@ PINNED = ("in-process", "ray-local")
 WORKER_TITLES = ("ray::IDLE", "ray::count_terms", "ray::weigh_statements",
                  "ray::extract_chunks", "ray::placed_triplets")
 WRITE_STAGE = "write graph"
+# Stages that stay in the driver under --ray (resolution and the writes); the rest is mapped.
+DRIVER_STAGES = ("resolve entities", WRITE_STAGE)
+CLUSTER_CPUS = 2  # scripts/ray-cluster.sh: two nodes of 1 CPU
+PROJECTED_PASSAGES = (100_000, 1_000_000)
+PROJECTED_NODES = (1, 4, 16)
+NODE_CPUS = 8
 console = Console(width=160)
 
 
@@ -63,6 +73,8 @@ class Run:
     driver_rss_mb: float = 0.0
     worker_rss_mb: float = 0.0  # the largest peak of the run's Ray worker processes
     stages: dict[str, float] = field(default_factory=dict)  # seconds per stage of the summary
+    load: float = 0.0  # the machine's highest 1-minute load average seen during the run
+    passages: int = 0
     error: str = ""
 
     @property
@@ -183,6 +195,7 @@ def child(kind: str, corpus: str, passages: int, folder: Path, kill: str = "") -
     if kind in PINNED:
         command = ["taskset", "-c", "0", *command]
     env = {**os.environ, "GRAPHRAG_CACHE_DIR": str(cache)}
+    load = os.getloadavg()[0]
     proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
     if kill == "worker":
@@ -197,6 +210,7 @@ def child(kind: str, corpus: str, passages: int, folder: Path, kill: str = "") -
         tail = (err.strip().splitlines() or ["no output"])[-1]
         return Run(kind, corpus, error=f"exit {proc.returncode}: {tail}")
     run = Run(**json.loads(lines[-1]))
+    run.load, run.passages = max(load, os.getloadavg()[0]), passages
     if kill == "driver" and not killed:
         run.error = "the run ended before a batch could be killed: give it more passages"
     return run
@@ -266,9 +280,9 @@ def _graph(run: Run) -> str:
             f"{counts.get('communities', 0):,} comm, {run.digest}")
 
 
-def speed(args: argparse.Namespace, folder: Path) -> Table:
+def speed(args: argparse.Namespace, folder: Path) -> Group:
     table = Table("run", "words", "seconds", "words/s", "vs in-process", "driver RSS MB",
-                  "worker peak RSS MB", "graph rows/s written",
+                  "worker peak RSS MB", "graph rows/s written", "load avg",
                   title=f"2Wiki fast, {args.passages:,} passages")
     runs = [child(kind, "2wiki", args.passages, folder) for kind in KINDS]
     base = runs[0].words_per_second
@@ -278,17 +292,55 @@ def speed(args: argparse.Namespace, folder: Path) -> Table:
         table.add_row(run.kind + (" (taskset -c 0)" if run.kind in PINNED else ", 2 nodes"),
                       f"{run.words:,}", f"{run.seconds:.1f}", f"{run.words_per_second:,.0f}",
                       ratio if not run.error else run.error[:60], f"{run.driver_rss_mb:.0f}",
-                      f"{run.worker_rss_mb:.0f}", f"{run.write_rate:,.0f}")
+                      f"{run.worker_rss_mb:.0f}", f"{run.write_rate:,.0f}", f"{run.load:.1f}")
+    return Group(table, projection(runs[-1]))
+
+
+def projection(run: Run) -> Table:
+    """100,000 and 1,000,000 passages on N nodes, from the two-node run's measured figures."""
+    title = (f"Projection from the two-node run (load average {run.load:.1f}"
+             f"{': busy cores, a floor' if run.load > CLUSTER_CPUS + 0.5 else ''})")
+    table = Table("nodes of 8 CPUs", *(f"{p:,} passages" for p in PROJECTED_PASSAGES),
+                  "bottleneck", title=title)
+    if run.error or not run.words or not run.passages:
+        table.add_row("-", *("-" for _ in PROJECTED_PASSAGES), run.error[:60] or "no run")
+        return table
+    driver_s = sum(run.stages.get(stage, 0.0) for stage in DRIVER_STAGES)
+    map_cpu_per_word = max(0.0, run.seconds - driver_s) * CLUSTER_CPUS / run.words
+    driver_per_word = driver_s / run.words
+    words_per_passage = run.words / run.passages
+    rows_per_passage = (run.counts.get("entities", 0) + run.counts.get("relations", 0)
+                        ) / run.passages
+    for nodes in PROJECTED_NODES:
+        cells = []
+        for passages in PROJECTED_PASSAGES:
+            words = passages * words_per_passage
+            mapped = words * map_cpu_per_word / (nodes * NODE_CPUS) / 3600
+            driver = words * driver_per_word / 3600
+            cells.append(f"{mapped:.2f} h map + {driver:.2f} h driver = {mapped + driver:.2f} h")
+        bottleneck = ("the driver (resolution, one writer)"
+                      if driver_per_word > map_cpu_per_word / (nodes * NODE_CPUS)
+                      else "the workers' map work")
+        table.add_row(str(nodes), *cells, bottleneck)
+    writes = [p * rows_per_passage / run.write_rate / 3600 if run.write_rate else 0.0
+              for p in PROJECTED_PASSAGES]
+    table.add_row("of which one writer", *(f"{h:.2f} h at {run.write_rate:,.0f} rows/s"
+                                           for h in writes), "")
+    table.caption = (f"measured: {map_cpu_per_word * 1000:.2f} map CPU-s and "
+                     f"{driver_per_word * 1000:.3f} driver s per 1,000 words, "
+                     f"{words_per_passage:.0f} words and {rows_per_passage:.1f} graph rows a"
+                     " passage")
     return table
 
 
 def memory(args: argparse.Namespace, folder: Path) -> Table:
-    table = Table("passages", "words", "worker peak RSS MB", "driver RSS MB",
+    table = Table("passages", "words", "worker peak RSS MB", "driver RSS MB", "load avg",
                   title="Ray workers' peak RSS by corpus size (2Wiki fast, 2 nodes)")
     for size in args.sizes:
         run = child("ray-cluster", "2wiki", size, folder)
         table.add_row(f"{size:,}", f"{run.words:,}", f"{run.worker_rss_mb:.0f}",
-                      f"{run.driver_rss_mb:.0f}" if not run.error else run.error[:60])
+                      f"{run.driver_rss_mb:.0f}" if not run.error else run.error[:60],
+                      f"{run.load:.1f}")
     return table
 
 
@@ -308,7 +360,7 @@ def fault(args: argparse.Namespace, folder: Path) -> Table:
     return table
 
 
-SECTIONS = {"equality": equality, "speed": speed, "memory": memory, "fault": fault}
+SECTIONS: dict[str, Any] = {"equality": equality, "speed": speed, "memory": memory, "fault": fault}
 
 
 def main() -> None:

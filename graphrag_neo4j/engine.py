@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from graphrag_neo4j.indexing.run_report import IndexStats
     from graphrag_neo4j.interop.msgraphrag_import import ImportReport
     from graphrag_neo4j.interop.parquet_export import ExportReport
-    from graphrag_neo4j.llm.calls import LLMCaller
+    from graphrag_neo4j.llm.calls import LLMCaller, RemoteReplies
     from graphrag_neo4j.llm.costs.budget import Budget
     from graphrag_neo4j.llm.costs.estimate import CostEstimate
     from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
@@ -103,9 +103,19 @@ class GraphRAG:
                 resolved = resolve_llm(self.settings)
                 self.console.print(Text(f"LLM: {resolved.description}"))
                 model = resolved.source
+            remote = self._cluster_replies() if self.settings.execution.ray else None
             self._llm = LLMCaller(model, self.settings.llm, self.settings.cache_dir,
-                                  no_cache=self.no_cache, budget=self.budget)
+                                  no_cache=self.no_cache, budget=self.budget, remote=remote)
         return self._llm
+
+    def _cluster_replies(self) -> RemoteReplies:
+        """LLM replies made by actors on the Ray cluster, each building the model from the
+        settings (or receiving the one given to this engine) once."""
+        from graphrag_neo4j.indexing.cluster.chat_replies import ClusterReplies
+
+        if self._chat_model is None:
+            return ClusterReplies.from_settings(self.settings)
+        return ClusterReplies.of(self._chat_model, self.settings.execution)
 
     @property
     def embedder(self) -> EmbeddingCaller:

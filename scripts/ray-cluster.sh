@@ -15,8 +15,10 @@ export RAY_AUTH_MODE=token RAY_AUTH_TOKEN_PATH="$home/auth_token" RAY_ADDRESS="1
 export RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0
 # Short: Ray's socket paths must fit in 107 characters.
 temp="/tmp/ray-$(id -u)-$port"
+# The ports of Ray's worker processes, MIN-MAX: two clusters on one machine need apart ranges.
+worker_ports=${GRAPHRAG_TEST_RAY_WORKER_PORTS:-30000-30999}
 node=(--node-ip-address 127.0.0.1 --num-cpus 1 --temp-dir "$temp" --disable-usage-stats
-      --min-worker-port 30000 --max-worker-port 30999)
+      --min-worker-port "${worker_ports%-*}" --max-worker-port "${worker_ports#*-}")
 
 case "$action" in
   env)

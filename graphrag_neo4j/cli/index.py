@@ -56,7 +56,8 @@ def index_command(
     ] = False,
     shard: Annotated[
         str | None,
-        typer.Option(help="I/N: index only shard I of N (N workers, same inputs, one Neo4j)."),
+        typer.Option(help="Deprecated, use --ray. I/N: index only shard I of N (N workers, same"
+                     " inputs, one Neo4j)."),
     ] = None,
     ray: RayOption = False,
 ) -> None:
@@ -65,6 +66,8 @@ def index_command(
     from graphrag_neo4j.indexing.input.sharding import parse_shard
     from graphrag_neo4j.llm.costs.budget import Budget
 
+    if shard is not None:
+        console.print(SHARD_DEPRECATED, style="yellow", highlight=False)
     if method is not None:
         check_extraction_method(method)
     if estimate:
@@ -93,6 +96,10 @@ def index_command(
         if rag.llm_in_use:
             console.print(rag.llm.usage_table())
         console.print(_counts_table(rag.counts()))
+
+
+SHARD_DEPRECATED = ("`--shard` is deprecated and will be removed: to spread one corpus over many"
+                    " processes or machines, run `index --ray` on a Ray cluster (docs/scale.md).")
 
 
 def _counts_table(counts: dict[str, int]) -> Table:

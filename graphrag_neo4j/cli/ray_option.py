@@ -10,7 +10,7 @@ from graphrag_neo4j.settings import Settings, load_settings
 
 RayOption = Annotated[
     bool,
-    typer.Option(help="Run the map work (parsing, embeddings) on Ray: the cluster of"
+    typer.Option(help="Run the map work (parsing, LLM calls, embeddings) on Ray: the cluster of"
                  " execution.ray_address or RAY_ADDRESS, else a local Ray (needs"
                  " graphrag-neo4j\\[ray])."),
 ]

@@ -8,7 +8,7 @@ import time
 from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tenacity import (
     AsyncRetrying,
@@ -54,6 +54,21 @@ def concurrency_of(settings: LLMSettings) -> int:
     if settings.concurrency is not None:
         return settings.concurrency
     return SERVER_CONCURRENCY if settings.base_url else HOSTED_CONCURRENCY
+
+
+class RemoteReplies(Protocol):
+    """Where a call's reply is made when not by this process's model (a Ray cluster's
+    workers): the caller keeps its cache, limiter, retries, budget and ledger."""
+
+    @property
+    def workers(self) -> int:
+        """How many models answer at once (each as many calls as its `parallel_calls`)."""
+        ...
+
+    async def reply(self, messages: Sequence[BaseMessage], params: dict[str, Any],
+                    stop_when: StopRule | None) -> AIMessage:
+        """The model's whole reply, stopped early by `stop_when` as a local stream would be."""
+        ...
 
 
 def chat_model_identity(model: BaseChatModel) -> str:
@@ -104,7 +119,9 @@ class LLMCaller:
         backoff_initial_s: float = 1.0,
         backoff_max_s: float = 60.0,
         budget: Budget | None = None,
+        remote: RemoteReplies | None = None,
     ) -> None:
+        self.remote = remote
         self.source = (chat_model if isinstance(chat_model, LazyModel)
                        else LazyModel.ready(chat_model))
         self.settings = settings
@@ -123,6 +140,7 @@ class LLMCaller:
         self._inflight: dict[str, asyncio.Future[str]] = {}
         # Full jitter: random in [0, initial * 2^n], capped, so retrying callers spread out.
         self._backoff = wait_random_exponential(multiplier=backoff_initial_s, max=backoff_max_s)
+        self._backoff_initial_s = backoff_initial_s
         self.usage = UsageLedger(settings.prompt_price_per_1m, settings.completion_price_per_1m)
 
     @property
@@ -142,10 +160,10 @@ class LLMCaller:
     def max_concurrency(self) -> int:
         """The most calls in flight: the settings' limit, or fewer for a model that serialises
         calls itself (llama.cpp), which gains nothing from more and would queue them inside,
-        eating into the per-call timeout."""
-        limit = min(concurrency_of(self.settings),
-                    getattr(self.chat_model, "parallel_calls", None) or 10**6)
-        return max(1, limit)
+        eating into the per-call timeout; with remote replies, that many per worker."""
+        per_model = getattr(self.chat_model, "parallel_calls", None) or 10**6
+        workers = self.remote.workers if self.remote is not None else 1
+        return max(1, min(concurrency_of(self.settings), per_model * workers))
 
     @cached_property
     def _prompt_counter(self) -> PromptCounter:
@@ -301,7 +319,8 @@ class LLMCaller:
         loop = asyncio.get_running_loop()
         limit = self._limits.get(loop)
         if limit is None:
-            self._limits = {loop: AdaptiveLimit(self.max_concurrency)}
+            self._limits = {loop: AdaptiveLimit(self.max_concurrency,
+                                                self.settings.requests_per_minute)}
             limit = self._limits[loop]
         return limit
 
@@ -318,9 +337,7 @@ class LLMCaller:
         streaming: Streaming,
     ) -> tuple[AIMessage, float]:
         from graphrag_neo4j.llm.call_errors import failure_sentence, is_rate_limit, is_transient
-        from graphrag_neo4j.llm.model_requests import request_reply
 
-        model = self.chat_model
         attempts = self.settings.max_retries + 1
         retrying = AsyncRetrying(
             stop=stop_after_attempt(attempts),
@@ -335,11 +352,14 @@ class LLMCaller:
                 with attempt:
                     async with self.limit.slot() as slot:
                         started = time.perf_counter()
-                        call = request_reply(model, messages, params, streaming)
+                        call = self._reply(messages, params, streaming)
                         try:
                             reply = await asyncio.wait_for(call, self.settings.timeout_s)
                         except Exception as exc:
                             slot.rate_limited = is_rate_limit(exc)
+                            if slot.rate_limited:  # every caller waits, not only this one
+                                self.limit.pause(max(_retry_after_s(exc),
+                                                     self._backoff_initial_s))
                             raise
                         slot.ok = True
                         return reply, time.perf_counter() - started
@@ -350,6 +370,15 @@ class LLMCaller:
                 raise ModelError(sentence) from exc
             raise
         raise AssertionError("unreachable: tenacity either returns or raises")
+
+    async def _reply(self, messages: list[BaseMessage], params: dict[str, Any],
+                     streaming: Streaming) -> AIMessage:
+        """One request: made remotely when replies are, unless a reader wants its pieces live."""
+        if self.remote is not None and streaming.on_token is None:
+            return await self.remote.reply(messages, params, streaming.stop_when)
+        from graphrag_neo4j.llm.model_requests import request_reply
+
+        return await request_reply(self.chat_model, messages, params, streaming)
 
     def usage_table(self, title: str = "LLM usage") -> Table:
         """Per-stage calls, cache hits, retries, tokens, time and cost, printable with rich."""

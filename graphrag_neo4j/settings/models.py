@@ -56,6 +56,10 @@ class LLMSettings(Section):
         " time (set its parallel slots).",
         ge=1,
     )
+    requests_per_minute: float | None = Field(
+        None, gt=0, description="Most LLM calls started per minute, spaced evenly (a provider's"
+        " rate limit); with `--ray` one limit for the whole cluster. Unset: no pacing.",
+    )
     timeout_s: float = Field(600.0, description="Timeout of one LLM call, in seconds.")
     max_retries: int = Field(5, description="Retries on rate limits, timeouts and 5xx.")
     cache: bool = Field(True, description="Reuse cached responses for identical calls.")

@@ -2,12 +2,13 @@
 
 Each request to /v1/chat/completions takes the next step of the script (the last step
 repeats): `Reply(text)` answers (as SSE chunks when the request streams), `Status(code)` fails
-with that HTTP status (429 carries `Retry-After: 0`), `Slow(seconds, text)` answers late, and
-`Malformed()` sends a 200 whose body is not JSON. `serving_answers(answer)` instead replies to
-each prompt with `answer(prompt)` (e.g. `pipeline_fake_llm().answer`, for a whole index run).
+with that HTTP status (a 429 carries its `Retry-After`, 0 unless given), `Slow(seconds, text)`
+answers late, and `Malformed()` sends a 200 whose body is not JSON. `serving_answers(answer)`
+instead replies to each prompt with `answer(prompt)` (e.g. `pipeline_fake_llm().answer`, for a
+whole index run).
 Usage is reported like OpenAI does: in the reply, and in a last streamed chunk only when the
 request asks for it (`stream_options.include_usage`). /v1/embeddings answers with
-`FakeEmbeddings` vectors. Every chat request is recorded.
+`FakeEmbeddings` vectors. Every chat request is recorded, with when it came (`times`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ class Reply:
 @dataclass(frozen=True)
 class Status:
     code: int
+    retry_after: str = "0"
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,7 @@ class FakeOpenAI:
     script: list[Step]
     answer: Callable[[str], str] | None = None
     requests: list[dict[str, Any]] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)  # time.monotonic() of each request
     embedded_texts: int = 0
     base_url: str = ""
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -64,6 +67,7 @@ class FakeOpenAI:
     def next_step(self, body: dict[str, Any]) -> Step:
         with self._lock:
             self.requests.append(body)
+            self.times.append(time.monotonic())
             if self.answer is not None:
                 return Reply(self.answer(_prompt(body)))
             index = min(len(self.requests) - 1, len(self.script) - 1)
@@ -144,7 +148,7 @@ def _handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             step = fake.next_step(body)
             if isinstance(step, Status):
                 self._send(step.code, json.dumps({"error": {"message": f"scripted {step.code}"}})
-                           .encode(), {"Retry-After": "0"} if step.code == 429 else {})
+                           .encode(), {"Retry-After": step.retry_after} if step.code == 429 else {})
                 return
             if isinstance(step, Malformed):
                 self._send(200, step.body, {"Content-Type": "application/json"})

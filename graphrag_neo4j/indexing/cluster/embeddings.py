@@ -14,7 +14,7 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
-from graphrag_neo4j.indexing.cluster.tasks import cluster_map, part_size, shared
+from graphrag_neo4j.indexing.cluster.tasks import cluster_map, itself, part_size, shared
 from graphrag_neo4j.settings import ExecutionSettings, Settings
 
 BuildEmbeddings = Callable[[], Embeddings]
@@ -36,7 +36,7 @@ class ClusterEmbeddings(Embeddings):
     @classmethod
     def of(cls, model: Embeddings, execution: ExecutionSettings) -> ClusterEmbeddings:
         """`model` itself, sent to each worker once (it must pickle)."""
-        return cls(partial(_same, model), execution)
+        return cls(partial(itself, model), execution)
 
     @cached_property
     def _recipe(self) -> list[Any]:
@@ -64,10 +64,6 @@ def _resolved(settings: Settings) -> Embeddings:
     from graphrag_neo4j.llm.providers import resolve_embeddings
 
     return resolve_embeddings(settings).source.model
-
-
-def _same(model: Embeddings) -> Embeddings:
-    return model
 
 
 def embed_texts(recipe: list[Any], texts: list[str]) -> list[list[float]]:

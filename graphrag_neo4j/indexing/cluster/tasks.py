@@ -39,11 +39,15 @@ def cluster_map(
 def part_size(items: int, execution: ExecutionSettings) -> int:
     """Items per task: `execution.partition_chunks`, or fewer so that `items` keep every CPU
     of the cluster busy."""
+    return max(1, min(execution.partition_chunks, -(-items // cluster_cpus(execution))))
+
+
+def cluster_cpus(execution: ExecutionSettings) -> int:
+    """The CPUs of the cluster (at least one)."""
     import ray
 
     connect(execution)
-    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]
-    return max(1, min(execution.partition_chunks, -(-items // cpus)))
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]
 
 
 def shared(value: object, execution: ExecutionSettings) -> Any:
@@ -53,6 +57,11 @@ def shared(value: object, execution: ExecutionSettings) -> Any:
 
     connect(execution)
     return ray.put(value)
+
+
+def itself(value: T) -> T:
+    """`value` as it is: the recipe of a model sent whole to the workers (`partial(itself, m)`)."""
+    return value
 
 
 def _collected(result: T, on_result: Callable[[T], None] | None) -> T:

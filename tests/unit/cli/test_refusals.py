@@ -82,3 +82,15 @@ def test_a_settings_file_that_is_not_toml_is_refused_as_a_setting_mistake(
     result = CliRunner().invoke(app, ["documents"])
     assert isinstance(result.exception, ConfigError)  # main() prints it as one red sentence
     assert str(result.exception).startswith(f"{config} is not valid TOML")
+
+
+def test_index_shard_says_it_is_deprecated_and_points_to_ray(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(engine_module, "GraphRAG", _no_engine)
+    _register_subcommands()
+    result = CliRunner().invoke(app, ["index", "--shard", "1/2"])
+    assert isinstance(result.exception, InputError)  # nothing to index: stopped before Neo4j
+    said = " ".join(result.output.split())
+    assert "`--shard` is deprecated and will be removed" in said
+    assert "run `index --ray` on a Ray cluster" in said

@@ -1,8 +1,11 @@
-"""AdaptiveLimit: halves once per window of 429s, grows back one call per window."""
+"""AdaptiveLimit: halves once per window of 429s, grows back one call per window; paces and
+pauses every call."""
 
 from __future__ import annotations
 
 import asyncio
+import itertools
+import time
 
 from graphrag_neo4j.llm.adaptive_limit import AdaptiveLimit
 
@@ -41,3 +44,32 @@ async def test_other_failures_neither_grow_nor_cut() -> None:
     await _calls(limit, ["429"] * 4, peak)
     await _calls(limit, ["timeout"] * 10, peak)
     assert limit.limit == 2.0 and limit.cuts == 1
+
+
+async def _start_times(limit: AdaptiveLimit, calls: int) -> list[float]:
+    """When each of `calls` concurrent calls was let through."""
+    started: list[float] = []
+
+    async def call() -> None:
+        async with limit.slot() as slot:
+            started.append(time.monotonic())
+            slot.ok = True
+
+    await asyncio.gather(*(call() for _ in range(calls)))
+    return sorted(started)
+
+
+async def test_calls_per_minute_are_spaced_evenly_whatever_the_concurrency() -> None:
+    started = await _start_times(AdaptiveLimit(8, per_minute=1200), 11)  # 20 a second
+    gaps = [b - a for a, b in itertools.pairwise(started)]
+    assert started[-1] - started[0] >= 10 * 0.05 * 0.9
+    assert min(gaps) >= 0.05 * 0.5  # no burst, not only the right average
+
+
+async def test_a_pause_holds_every_call_back_until_it_ends() -> None:
+    limit = AdaptiveLimit(8)
+    limit.pause(0.3)
+    limit.pause(0.1)  # a shorter pause does not shorten the one running
+    begun = time.monotonic()
+    started = await _start_times(limit, 4)
+    assert started[0] - begun >= 0.3 * 0.95

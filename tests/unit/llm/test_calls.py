@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -244,3 +245,34 @@ async def test_a_rejected_request_is_one_clear_model_error() -> None:
     with pytest.raises(ModelError, match=r"rejected a qa request \(404.*GRAPHRAG_LLM__MODEL"):
         await caller.complete("hi", stage="qa")
     assert caller.usage.stages()["qa"].retries == 0
+
+
+async def test_a_429_pauses_every_call_not_only_the_refused_one() -> None:
+    sent: list[tuple[str, float]] = []
+    refused: list[float] = []
+
+    def reply(prompt: str) -> str:
+        sent.append((prompt, time.monotonic()))
+        if prompt.endswith("first") and not refused:
+            refused.append(time.monotonic())
+            raise _rate_limit_error()  # Retry-After 0: the pause is the first backoff step
+        return "done"
+
+    model = FakeChatModel(rules=[("work", reply)], latency_s=0.05)
+    caller = LLMCaller(model, _settings(concurrency=2), None, backoff_initial_s=0.5,
+                       backoff_max_s=0.5)
+    prompts = ["work first", *(f"work {i}" for i in range(5))]
+    assert await asyncio.gather(*(caller.complete(p, stage="x") for p in prompts)) == [
+        "done"] * 6
+    # The fake answers after its latency: the one call sent beside the refused one (2 in
+    # flight) answers just after it; every other call started after the pause.
+    after = sorted(at for _, at in sent if at > refused[0])
+    assert len(after) == 6 and after[1] - refused[0] >= 0.5 * 0.9
+
+
+async def test_requests_per_minute_hold_across_concurrent_calls() -> None:
+    caller = _caller(FakeChatModel(rules=[("work", "done")]), None, concurrency=8,
+                     requests_per_minute=1200)  # 20 a second
+    begun = time.monotonic()
+    await asyncio.gather(*(caller.complete(f"work {i}", stage="x") for i in range(11)))
+    assert time.monotonic() - begun >= 10 * 0.05 * 0.9
