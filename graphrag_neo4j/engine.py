@@ -42,6 +42,20 @@ T = TypeVar("T")
 COMMUNITIES_LOCK = "communities"  # held while communities are rebuilt (Store.exclusive)
 
 
+def in_workspace(settings: Settings, workspace: str | None) -> Settings:
+    """The settings of `workspace` (None: the one the settings name), its name checked. A
+    named workspace's entities get no type labels: a label outside the workspace whitelist
+    would be shared by every workspace's entities (docs/workspaces.md)."""
+    from graphrag_neo4j.workspaces.names import check_name
+
+    name = check_name(settings.neo4j.workspace if workspace is None else workspace)
+    neo4j = settings.neo4j.model_copy(update={"workspace": name})
+    extraction = settings.extraction
+    if name:
+        extraction = extraction.model_copy(update={"type_labels": False})
+    return settings.model_copy(update={"neo4j": neo4j, "extraction": extraction})
+
+
 class GraphRAG:
     """Index documents into Neo4j and manage the graph; models resolve lazily from settings.
 
@@ -62,8 +76,9 @@ class GraphRAG:
         console: Console | None = None,
         no_cache: bool = False,
         budget: Budget | None = None,
+        workspace: str | None = None,
     ) -> None:
-        self.settings = settings or load_settings()
+        self.settings = in_workspace(settings or load_settings(), workspace)
         window = model_window(self.settings, llm)
         if window is not None:
             self.settings = fit_to_window(self.settings, window)

@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from graphrag_neo4j.cli.search_set import SetOption, search_settings_set, settings_with
+from graphrag_neo4j.cli.workspace_option import WorkspaceOption, use_workspace
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.answer_eval import (
     AnswerSummary,
@@ -80,8 +81,10 @@ def answers_command(
                            "reasoning misses it answers right.")
     ] = False,
     settings: SetOption = None,
+    workspace: WorkspaceOption = None,
 ) -> None:
     """Answer every question with every method, score EM/F1, split misses, print the table."""
+    use_workspace(workspace)
     from graphrag_neo4j.engine import GraphRAG
 
     methods = [m.strip() for m in method.split(",") if m.strip()]

@@ -15,6 +15,7 @@ from rich.text import Text
 
 from graphrag_neo4j.cli.eval_answers import answers_command
 from graphrag_neo4j.cli.search_set import SetOption, search_settings_set, settings_with
+from graphrag_neo4j.cli.workspace_option import WorkspaceOption, use_workspace
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.evaluation import (
     EvalQuestion,
@@ -68,8 +69,10 @@ def retrieval_command(
         bool, typer.Option(help="Run each method without and with hybrid retrieval.")
     ] = False,
     settings: SetOption = None,
+    workspace: WorkspaceOption = None,
 ) -> None:
     """Index the corpus if given and needed, rank passages for every question, print Recall@k."""
+    use_workspace(workspace)
     from graphrag_neo4j.engine import GraphRAG
 
     ks = _int_list(k)

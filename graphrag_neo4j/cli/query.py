@@ -14,6 +14,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from graphrag_neo4j.cli.search_set import SetOption, search_settings_set, settings_with
+from graphrag_neo4j.cli.workspace_option import WorkspaceOption, use_workspace
 from graphrag_neo4j.query.base import Answer
 from graphrag_neo4j.query.citations import citation_legend
 from graphrag_neo4j.query.evidence import GENERATED_TABLE
@@ -61,8 +62,10 @@ def query_command(
         typer.Option(help='Earlier turns: a JSON list of {"role": ..., "content": ...} objects'
                      " or of (role, text) pairs."),
     ] = None,
+    workspace: WorkspaceOption = None,
 ) -> None:
     """Answer a question over the graph."""
+    use_workspace(workspace)
     from graphrag_neo4j.engine import GraphRAG
     from graphrag_neo4j.query.base import check_question
 
