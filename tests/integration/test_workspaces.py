@@ -11,29 +11,10 @@ from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.query.registry import method_names
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.workspaces.catalog import delete_workspace, list_workspaces
-from tests.integration.text_files import write_texts
+from tests.integration.workspace_pair import NAMED, OWN_WORD, index_pair, workspace_rag
 
 pytestmark = pytest.mark.integration
-
-# The same file name in both: the same document id, the same entity names, other facts.
-TEXTS = {
-    "alpha": ("Ebenezer Scrooge kept a counting-house in London. Scrooge paid Bob Cratchit"
-              " fifteen shillings a week. Scrooge and Bob Cratchit worked late on Christmas Eve."),
-    "beta": ("Ebenezer Scrooge swam in a money bin in Duckburg. Scrooge gave Donald Duck a dime"
-             " a day. Scrooge and Donald Duck sailed to Klondike for gold."),
-}
-OWN_WORD = {"alpha": "London", "beta": "Duckburg"}
-NAMED = ("alpha", "beta")
-
-
-def _rag(settings: Settings, root: Path, workspace: str) -> GraphRAG:
-    extraction = settings.extraction.model_copy(update={"method": "fast"})
-    tuned = settings.model_copy(update={"cache_dir": root / "cache", "extraction": extraction})
-    llm = FakeChatModel(rules=[("", "Scrooge.")])
-    return GraphRAG(tuned, llm=llm, embeddings=FakeEmbeddings(), workspace=workspace)
-
 
 @pytest.fixture(scope="module")
 def rags(
@@ -42,11 +23,8 @@ def rags(
     """The default workspace empty, alpha and beta each indexed from its own carol.txt."""
     session_store.run_autocommit("delete_all")
     root = tmp_path_factory.mktemp("workspaces")
-    engines = {name: _rag(settings, root, name) for name in NAMED}
-    for name, rag in engines.items():
-        (path,) = write_texts(root / "docs", carol=TEXTS[name])  # one path: one id
-        rag.index([path])
-        rag.build_communities(reports="none")
+    index_pair(settings, root)
+    engines = {name: workspace_rag(settings, root, name) for name in NAMED}
     yield engines
     for rag in engines.values():
         rag.close()
@@ -86,7 +64,7 @@ def test_every_query_method_retrieves_only_its_workspace(
 
 def test_the_default_workspace_sees_neither(rags: dict[str, GraphRAG], settings: Settings,
                                             tmp_path: Path) -> None:
-    with _rag(settings, tmp_path, "") as rag:
+    with workspace_rag(settings, tmp_path, "") as rag:
         rag.ensure_schema()
         assert not any(rag.counts().values())
         assert "Scrooge" not in rag.retrieve("Who is Scrooge?", "naive").context
