@@ -95,6 +95,15 @@ class GraphRAG:
         # One loop for every sync call of this engine, on a thread of its own (loop_thread).
         self._loop_thread = LoopThread()
 
+    def for_workspace(self, workspace: str) -> GraphRAG:
+        """An engine of another workspace with these settings, sharing this one's LLM and
+        embedding call paths (one model in memory however many workspaces are served)."""
+        other = GraphRAG(self.settings, llm=self._chat_model, embeddings=self._embeddings,
+                         console=self.console, no_cache=self.no_cache, budget=self.budget,
+                         workspace=workspace)
+        other._llm, other._embedder = self._llm, self._embedder
+        return other
+
     @property
     def store(self) -> Store:
         """The Neo4j connection, opened on first use."""
