@@ -21,25 +21,26 @@ def wipe_command(
     ] = False,
     workspace: WorkspaceOption = None,
 ) -> None:
-    """Delete every document, chunk, entity, relation and community of the graph (the schema
-    and the model caches stay; index again afterwards)."""
+    """Delete every document, chunk, entity, relation and community of the graph of one
+    workspace (the schema, the other workspaces and the model caches stay)."""
     use_workspace(workspace)
     from graphrag_neo4j.settings import load_settings
     from graphrag_neo4j.store import Store
 
     settings = load_settings()
     with Store.connect(settings.neo4j) as store:
+        where = f"{store.workspace.label} workspace at {settings.neo4j.uri}"
         counts = store.read("count_graph")[0]
         held = ", ".join(f"{value:,} {name}" for name, value in counts.items())
         if not any(counts.values()):
-            console.print(Text(f"The graph at {settings.neo4j.uri} is already empty."))
+            console.print(Text(f"The graph of the {where} is already empty."))
             return
         if not yes:
-            confirm(f"Delete the graph at {settings.neo4j.uri} ({held})?")
+            confirm(f"Delete the graph of the {where} ({held})?")
         # In batches of relationships, then nodes: a large graph fits no single transaction.
         # Only this workspace's nodes: the other workspaces of the database stay.
         store.run_autocommit("workspaces/delete_graph")
-    console.print(Text(f"Deleted the graph at {settings.neo4j.uri} ({held})."))
+    console.print(Text(f"Deleted the graph of the {where} ({held})."))
 
 
 def confirm(question: str) -> None:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 from pathlib import Path
 
 import pytest
 
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.query.evaluation import ranker_for
 from graphrag_neo4j.query.registry import method_names
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
@@ -28,6 +29,10 @@ def rags(
     yield engines
     for rag in engines.values():
         rag.close()
+
+
+async def _awaited(ranking: Awaitable[list[str]]) -> list[str]:
+    return await ranking
 
 
 def _other(name: str) -> str:
@@ -60,6 +65,18 @@ def test_every_query_method_retrieves_only_its_workspace(
     text = answer.context + str(answer.sources)
     assert "Scrooge" in text
     assert OWN_WORD[_other(name)] not in text
+
+
+@pytest.mark.parametrize("name", NAMED)
+def test_retrieval_evaluation_ranks_only_its_workspace_documents(
+    rags: dict[str, GraphRAG], name: str
+) -> None:
+    own = {r["id"] for r in rags[name].store.read("indexing/list_documents", skip=0, limit=9)}
+    for method in ("naive", "local", "hops"):
+        ranker = ranker_for(rags[name], method, {})
+        assert not isinstance(ranker, str)
+        ranked = rags[name].run(_awaited(ranker("Where did Scrooge live?", 5)))
+        assert ranked and set(ranked) <= own, method
 
 
 def test_the_default_workspace_sees_neither(rags: dict[str, GraphRAG], settings: Settings,
