@@ -111,9 +111,14 @@ def query_command(
 
 def _print_cypher(answer: Answer) -> None:
     from graphrag_neo4j.query.evidence import browser_script
+    from graphrag_neo4j.settings import load_settings
+    from graphrag_neo4j.workspaces.names import Workspace
 
+    # The Browser runs it as written: in the workspace's own labels, as the store would.
+    workspace = Workspace(load_settings().neo4j.workspace)
     console.print("[dim]Paste into Neo4j Browser to draw this answer's evidence:[/dim]")
-    out.print(browser_script(answer), highlight=False, markup=False, soft_wrap=True)
+    out.print(workspace.map_cypher(browser_script(answer)), highlight=False, markup=False,
+              soft_wrap=True)
 
 
 def _print_retrieval(answer: Answer, show_context: bool, show_cypher: bool) -> None:

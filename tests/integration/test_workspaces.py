@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from graphrag_neo4j.api.mcp.graph_lookup import search_entities
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.query.evaluation import ranker_for
 from graphrag_neo4j.query.registry import method_names
@@ -91,6 +92,16 @@ def test_the_default_workspace_sees_neither(rags: dict[str, GraphRAG], settings:
     assert listed["default"]["documents"] == 0
 
 
+@pytest.mark.parametrize("name", NAMED)
+def test_the_mcp_lookups_find_only_the_workspace_entities(
+    rags: dict[str, GraphRAG], name: str
+) -> None:
+    found = rags[name].run(search_entities(rags[name], OWN_WORD[_other(name)], 10))
+    assert not [row for row in found if OWN_WORD[_other(name)] in str(row)]
+    own = rags[name].run(search_entities(rags[name], OWN_WORD[name], 10))
+    assert [row for row in own if OWN_WORD[name] in str(row)]
+
+
 def test_unmerge_and_delete_stay_in_their_workspace(
     rags: dict[str, GraphRAG], settings: Settings, tmp_path: Path
 ) -> None:
@@ -114,3 +125,4 @@ def test_unmerge_and_delete_stay_in_their_workspace(
     assert beta.counts() == before
     listed = {w.label for w in list_workspaces(beta.store)}
     assert "beta" in listed and "alpha" not in listed
+
