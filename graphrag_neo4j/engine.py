@@ -92,6 +92,7 @@ class GraphRAG:
         self._embedder: EmbeddingCaller | None = None
         self._schema_ready = False
         self._methods: dict[str, QueryMethod] = {}
+        self._owns_models = True  # False: another workspace's engine lent its call paths
         # One loop for every sync call of this engine, on a thread of its own (loop_thread).
         self._loop_thread = LoopThread()
 
@@ -101,7 +102,10 @@ class GraphRAG:
         other = GraphRAG(self.settings, llm=self._chat_model, embeddings=self._embeddings,
                          console=self.console, no_cache=self.no_cache, budget=self.budget,
                          workspace=workspace)
-        other._llm, other._embedder = self._llm, self._embedder
+        # Resolved here (the models themselves load on their first call): an engine per
+        # workspace must not load a model of its own.
+        other._llm, other._embedder = self.llm, self.embedder
+        other._owns_models = False  # this engine closes them
         return other
 
     @property
@@ -505,7 +509,8 @@ class GraphRAG:
         for method in self._methods.values():
             method.close()
         self._methods.clear()
-        for resource in (self._store, self._llm, self._embedder):
+        owned = (self._llm, self._embedder) if self._owns_models else ()
+        for resource in (self._store, *owned):
             if resource is not None:
                 resource.close()
         self._loop_thread.close()
