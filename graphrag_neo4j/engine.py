@@ -42,6 +42,20 @@ T = TypeVar("T")
 COMMUNITIES_LOCK = "communities"  # held while communities are rebuilt (Store.exclusive)
 
 
+def in_workspace(settings: Settings, workspace: str | None) -> Settings:
+    """The settings of `workspace` (None: the one the settings name), its name checked. A
+    named workspace's entities get no type labels: a label outside the workspace whitelist
+    would be shared by every workspace's entities (docs/workspaces.md)."""
+    from graphrag_neo4j.workspaces.names import check_name
+
+    name = check_name(settings.neo4j.workspace if workspace is None else workspace)
+    neo4j = settings.neo4j.model_copy(update={"workspace": name})
+    extraction = settings.extraction
+    if name:
+        extraction = extraction.model_copy(update={"type_labels": False})
+    return settings.model_copy(update={"neo4j": neo4j, "extraction": extraction})
+
+
 class GraphRAG:
     """Index documents into Neo4j and manage the graph; models resolve lazily from settings.
 
@@ -62,8 +76,9 @@ class GraphRAG:
         console: Console | None = None,
         no_cache: bool = False,
         budget: Budget | None = None,
+        workspace: str | None = None,
     ) -> None:
-        self.settings = settings or load_settings()
+        self.settings = in_workspace(settings or load_settings(), workspace)
         window = model_window(self.settings, llm)
         if window is not None:
             self.settings = fit_to_window(self.settings, window)
@@ -77,8 +92,21 @@ class GraphRAG:
         self._embedder: EmbeddingCaller | None = None
         self._schema_ready = False
         self._methods: dict[str, QueryMethod] = {}
+        self._owns_models = True  # False: another workspace's engine lent its call paths
         # One loop for every sync call of this engine, on a thread of its own (loop_thread).
         self._loop_thread = LoopThread()
+
+    def for_workspace(self, workspace: str) -> GraphRAG:
+        """An engine of another workspace with these settings, sharing this one's LLM and
+        embedding call paths (one model in memory however many workspaces are served)."""
+        other = GraphRAG(self.settings, llm=self._chat_model, embeddings=self._embeddings,
+                         console=self.console, no_cache=self.no_cache, budget=self.budget,
+                         workspace=workspace)
+        # Resolved here (the models themselves load on their first call): an engine per
+        # workspace must not load a model of its own.
+        other._llm, other._embedder = self.llm, self.embedder
+        other._owns_models = False  # this engine closes them
+        return other
 
     @property
     def store(self) -> Store:
@@ -504,7 +532,8 @@ class GraphRAG:
         for method in self._methods.values():
             method.close()
         self._methods.clear()
-        for resource in (self._store, self._llm, self._embedder):
+        owned = (self._llm, self._embedder) if self._owns_models else ()
+        for resource in (self._store, *owned):
             if resource is not None:
                 resource.close()
         self._loop_thread.close()

@@ -17,6 +17,7 @@ from graphrag_neo4j.errors import Neo4jUnavailableError, SchemaMismatchError
 from graphrag_neo4j.memory_refusal import refusing_over_memory
 from graphrag_neo4j.resources import load_cypher, split_statements, statements_to_run
 from graphrag_neo4j.settings import Neo4jSettings
+from graphrag_neo4j.workspaces.names import Workspace, check_name
 
 # The driver imports pandas and pyarrow when it starts, if they are installed, only to take
 # DataFrames and Arrow arrays as parameters and to build `Result.to_df()`, which the engine never
@@ -82,22 +83,37 @@ AUTH_LOCK_WAIT_S = 5.5
 CONNECT_ATTEMPTS = 3
 
 
-def _query(name: str) -> LiteralString:
-    """A statement from our own cypher/ files: never text built from user input."""
-    return load_cypher(name)
-
-
 class Store:
-    """A Neo4j connection that speaks only in named Cypher files."""
+    """A Neo4j connection that speaks only in named Cypher files, in one workspace: every
+    statement's whitelisted labels, types and index names are the workspace's
+    (`workspaces.names`), so nothing it runs reads or writes another workspace's nodes."""
 
     def __init__(self, settings: Neo4jSettings) -> None:
         self.settings = settings
+        self.workspace = Workspace(check_name(settings.workspace))
         self._driver = GraphDatabase.driver(
             settings.uri,
             auth=(settings.user, settings.secret()),
             max_transaction_retry_time=settings.max_transaction_retry_s,
             notifications_min_severity="OFF",
         )
+
+    def _query(self, name: str) -> LiteralString:
+        """A statement from our own cypher/ files, in this workspace's names: never text
+        built from user input (a workspace name is validated, and only whitelisted tokens map)."""
+        return self.workspace.map_cypher(load_cypher(name))
+
+    def _params(self, query: str, params: Mapping[str, Any]) -> dict[str, Any]:
+        """The parameters of a statement, with `$workspace_suffix` (what this workspace's
+        labels end with; '' in the default one) where the statement asks for it: statements
+        over every label of the database (db.labels()) keep the workspace's."""
+        found = dict(params)
+        if "$workspace_suffix" in query:
+            found["workspace_suffix"] = self.workspace.suffix
+        return found
+
+    def _statements(self, name: str) -> list[str]:
+        return split_statements(self._query(name))
 
     @classmethod
     def connect(cls, settings: Neo4jSettings) -> Self:
@@ -172,7 +188,8 @@ class Store:
     # be reported as an unreachable server (FileNotFoundError is an OSError too).
     def read(self, name: str, **params: Any) -> list[Row]:
         """All rows of a read-only statement, in a retried read transaction."""
-        query = _query(name)
+        query = self._query(name)
+        params = self._params(query, params)
 
         def work(tx: ManagedTransaction) -> list[Row]:
             return tx.run(query, params).data()
@@ -182,14 +199,14 @@ class Store:
 
     def stream(self, name: str, **params: Any) -> Iterator[Row]:
         """Rows of a read-only statement one at a time, without holding them all in memory."""
-        query = _query(name)
+        query = self._query(name)
         with self._unavailable_as_error(), self._session(neo4j.READ_ACCESS) as session:
-            for record in session.run(query, params):
+            for record in session.run(query, self._params(query, params)):
                 yield record.data()
 
     def write(self, name: str, **params: Any) -> list[Row]:
         """Run a writing statement in one retried transaction and return its rows."""
-        query = _query(name)
+        query = self._query(name)
 
         def work(tx: ManagedTransaction) -> list[Row]:
             return tx.run(query, params).data()
@@ -199,7 +216,8 @@ class Store:
 
     def write_together(self, steps: Sequence[tuple[str, Mapping[str, Any]]]) -> list[list[Row]]:
         """Run several named statements in ONE transaction: all of them happen or none."""
-        queries = [(_query(name), dict(params)) for name, params in steps]
+        queries = [(query, self._params(query, params))
+                   for query, params in ((self._query(name), params) for name, params in steps)]
 
         def work(tx: ManagedTransaction) -> list[list[Row]]:
             return [tx.run(query, params).data() for query, params in queries]
@@ -233,7 +251,7 @@ class Store:
 
     def run_script(self, name: str, **params: Any) -> int:
         """Run each `;`-separated statement of a file in its own auto-commit transaction."""
-        return self._run_statements(split_statements(load_cypher(name)), params)
+        return self._run_statements(self._statements(name), params)
 
     def _run_statements(self, statements: Sequence[str], params: dict[str, Any]) -> int:
         with self._unavailable_as_error(), self._session() as session:
@@ -245,7 +263,7 @@ class Store:
         """EXPLAIN every statement of a file: the plan's top operator of each."""
         plans = []
         with self._unavailable_as_error(), self._session(neo4j.READ_ACCESS) as session:
-            for statement in split_statements(load_cypher(name)):
+            for statement in self._statements(name):
                 text = "EXPLAIN " + statement
                 summary = session.run(text).consume()
                 plans.append(str((summary.plan or {}).get("operatorType", "")))
@@ -253,15 +271,17 @@ class Store:
 
     # The one exception to named files: Cypher a model wrote for the `cypher` query method.
     # query/cypher/guard.py EXPLAINs it first and refuses writes, schema and admin commands
-    # and procedures outside an allow-list; it then runs in a read transaction (the server
-    # refuses writes in one), with a timeout and a row limit.
+    # and procedures outside an allow-list, and a plan that starts anywhere but at this
+    # workspace's labels; it then runs in a read transaction (the server refuses writes in
+    # one), with a timeout and a row limit. The model writes the Cypher files' names (the
+    # schema it is shown is in those), made this workspace's here as a file's are.
     def explain_generated(
         self, text: str
     ) -> tuple[str, list[dict[str, Any]], list[dict[str, str]]]:
         """EXPLAIN (never run) a model-written statement: its query type ('r', 'w', 'rw' or
         's'), every operator of its plan with its arguments, and the server's warnings about
         it (GQL status and description: an unknown label is 01N50)."""
-        query = neo4j.Query("EXPLAIN " + text)
+        query = neo4j.Query("EXPLAIN " + self.workspace.map_cypher(text))
         with (
             self._unavailable_as_error(),
             self._driver.session(
@@ -288,7 +308,7 @@ class Store:
                 timeout=timeout_s, metadata={GENERATED_TAG: tag} if tag else None
             ) as tx,
         ):
-            result = tx.run(text)
+            result = tx.run(self.workspace.map_cypher(text))
             rows = [record.data() for _, record in zip(range(max_rows), result, strict=False)]
             tx.rollback()  # nothing to commit; a read transaction holds no writes anyway
         return rows
@@ -297,7 +317,7 @@ class Store:
         """End the transaction of the model-written statement run under `tag` (its caller
         gave up on it); how many were ended."""
         with self._unavailable_as_error(), self._session() as session:
-            return len(session.run(_query("query/terminate_generated"), tag=tag).data())
+            return len(session.run(self._query("query/terminate_generated"), tag=tag).data())
 
     @contextmanager
     def exclusive(self, name: str) -> Iterator[None]:
@@ -312,7 +332,7 @@ class Store:
         with self._session() as session:
             with self._unavailable_as_error():
                 tx = session.begin_transaction()
-                tx.run(_query("hold_lock"), lock=name, holder=holder).consume()
+                tx.run(self._query("hold_lock"), lock=name, holder=holder).consume()
             try:
                 yield
             finally:
@@ -320,8 +340,15 @@ class Store:
                     tx.rollback()
 
     def vector_index_dimensions(self) -> dict[str, int]:
-        """The dimension of every existing vector index, by index name."""
+        """The dimension of every vector index of this workspace, by the name the Cypher files
+        give it."""
         return {row["name"]: int(row["dimensions"]) for row in self.read("show_vector_indexes")}
+
+    def schema_names(self) -> set[str]:
+        """The names of this workspace's constraints and indexes, as the Cypher files call
+        them."""
+        names = (self.workspace.canonical(row["name"]) for row in self.read("show_schema"))
+        return {name for name in names if name is not None}
 
     def apply_schema(self, dimensions: int) -> None:
         """Create constraints and indexes, refusing vector indexes of another dimension.
@@ -336,7 +363,7 @@ class Store:
                     f" vectors but the configured embedder makes {dimensions}: switch back to"
                     " that embedder, or run `graphrag-neo4j init-db --reset-vectors` and re-index."
                 )
-        existing = {row["name"] for row in self.read("show_schema")}  # constraints' indexes too
+        existing = self.schema_names()  # constraints' indexes too
         legacy = LEGACY_CHUNK_FULLTEXT in existing
         if legacy:
             # Titles first: the schema drops the old index, and a run stopped in between
@@ -344,7 +371,8 @@ class Store:
             self.run_autocommit("indexing/backfill_chunk_titles")
         try:
             self._run_statements(
-                statements_to_run(split_statements(load_cypher("schema")), existing),
+                [self.workspace.map_cypher(statement) for statement in
+                 statements_to_run(split_statements(load_cypher("schema")), existing)],
                 {"dimensions": dimensions},
             )
         except ClientError as exc:
@@ -376,8 +404,10 @@ def embedder_mismatch(uri: str, held: Mapping[str, Any], name: str) -> str:
 
 
 def _operators(plan: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Every operator of an EXPLAIN plan, depth first, with its arguments."""
-    found = [{"operator": str(plan.get("operatorType", "")), "args": plan.get("args", {})}]
+    """Every operator of an EXPLAIN plan, depth first, with its arguments and whether it is a
+    leaf (where rows start: the workspace guard checks what each leaf reads)."""
+    found = [{"operator": str(plan.get("operatorType", "")), "args": plan.get("args", {}),
+              "leaf": not plan.get("children")}]
     for child in plan.get("children", []):
         found.extend(_operators(child))
     return found

@@ -1,8 +1,13 @@
 // The live node labels for Text2Cypher's schema: each label's node count, the other labels its
 // nodes carry, and its properties with a few distinct sample values (from $sample_nodes nodes:
 // the most mentioned first, then by id, so the same graph always shows the same samples).
+// Only the workspace's labels ($workspace_suffix, from the store), each shown by the name the
+// Cypher files use: a query names those, and the store makes them the workspace's.
 CALL db.labels() YIELD label
-WITH label WHERE NOT label IN $hidden_labels
+WITH label WHERE CASE $workspace_suffix WHEN '' THEN NOT label CONTAINS '__ws_'
+                 ELSE label ENDS WITH $workspace_suffix END
+WITH label, left(label, size(label) - size($workspace_suffix)) AS shown
+WHERE NOT shown IN $hidden_labels
 CALL (label) {
   MATCH (n:$(label))
   RETURN count(n) AS nodes
@@ -19,8 +24,10 @@ CALL (label) {
   MATCH (n:$(label))
   WITH n ORDER BY n.frequency DESC, n.id LIMIT $sample_nodes
   UNWIND labels(n) AS other
-  WITH DISTINCT other WHERE other <> label AND NOT other IN $hidden_labels
+  WITH DISTINCT left(other, size(other) - size($workspace_suffix)) AS other
+  WHERE other <> left(label, size(label) - size($workspace_suffix))
+    AND NOT other IN $hidden_labels
   RETURN collect(other) AS also
 }
-RETURN label, nodes, also, properties
+RETURN shown AS label, nodes, also, properties
 ORDER BY nodes DESC, label

@@ -7,7 +7,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
 
-from graphrag_neo4j.api import health, query_routes
+from graphrag_neo4j.api import admin_routes, health, query_routes
 from graphrag_neo4j.api.documents import routes as documents
 from graphrag_neo4j.api.documents.job_file import JobFile
 from graphrag_neo4j.api.documents.jobs import JobRegistry
@@ -16,9 +16,10 @@ from graphrag_neo4j.api.guards.limits import BodyLimit, ConcurrencyLimit, Reques
 from graphrag_neo4j.api.guards.request_origin import SameOriginWrites, TrustedHosts, allowed_hosts
 from graphrag_neo4j.api.guards.security import KeyGate, key_check
 from graphrag_neo4j.api.openai import routes as openai_compat
-from graphrag_neo4j.api.state import ApiState
+from graphrag_neo4j.api.state import ApiState, WorkspaceStates
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.settings import ServerSettings
+from graphrag_neo4j.workspaces.keys import KeyFile
 
 UPLOADS_FOLDER = "uploads"
 DESCRIPTION = """GraphRAG over Neo4j: ask with any query method (`/v1/query`), chat through the
@@ -33,19 +34,23 @@ def create_app(rag: GraphRAG, server: ServerSettings | None = None) -> FastAPI:
     uploads = rag.settings.cache_dir / UPLOADS_FOLDER
     state = ApiState(rag, limits, JobRegistry(limits.jobs_kept, JobFile.beside(uploads)),
                      uploads)
+    workspaces = WorkspaceStates(state, documents.resume_jobs)
+    keys = KeyFile(rag.settings.cache_dir)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await health.warm_up(rag)
         await documents.resume_jobs(state)
         yield
+        await workspaces.close()
         await state.jobs.close()
 
     app = FastAPI(title="graphrag-neo4j", description=DESCRIPTION, lifespan=lifespan)
-    app.state.api = state
+    app.state.api, app.state.workspaces, app.state.keys = state, workspaces, keys
     install_error_handlers(app)
-    guarded = [Depends(key_check(limits.api_key))]
-    for router in (query_routes.router, openai_compat.router, documents.router):
+    guarded = [Depends(key_check(limits.api_key, keys))]
+    for router in (query_routes.router, openai_compat.router, documents.router,
+                   admin_routes.router):
         app.include_router(router, dependencies=guarded)
     app.include_router(health.router)
     # Added innermost first. A request is checked by its headers (Host, Origin and body type,
@@ -56,7 +61,7 @@ def create_app(rag: GraphRAG, server: ServerSettings | None = None) -> FastAPI:
                        retry_after_s=limits.retry_after_s, exempt=("/health",))
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes,
                        read_timeout_s=limits.body_timeout_s)
-    app.add_middleware(KeyGate, api_key=limits.api_key)
+    app.add_middleware(KeyGate, api_key=limits.api_key, keys=keys)
     app.add_middleware(SameOriginWrites)
     app.add_middleware(TrustedHosts, allowed=allowed_hosts(limits.host, limits.allowed_hosts))
     app.add_middleware(CrashResponse)

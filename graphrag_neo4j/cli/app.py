@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 from graphrag_neo4j.cli.collector import collect_seldom, skip_final_collection
+from graphrag_neo4j.cli.workspace_option import WorkspaceOption, use_workspace
 from graphrag_neo4j.errors import GraphRAGError, check_text
 from graphrag_neo4j.llm.offline.allocator import release_large_frees
 
@@ -46,8 +47,10 @@ def init_db(
         bool, typer.Option(help="Set every entity's type label (:Person) from its type and"
                            " extraction.type_labels; removes them when that is false.")
     ] = False,
+    workspace: WorkspaceOption = None,
 ) -> None:
     """Create the constraints and indexes of the graph model in Neo4j."""
+    use_workspace(workspace)
     from graphrag_neo4j.engine import GraphRAG
 
     with GraphRAG(console=console) as rag:
@@ -84,6 +87,8 @@ _SUBCOMMANDS: dict[str, tuple[str, str, str | None]] = {
     "neo4j": ("graphrag_neo4j.cli.neo4j_server", "app", "Run the bundled local Neo4j server."),
     "eval": ("graphrag_neo4j.cli.evaluate", "app",
              "Measure retrieval and answer quality on a question set."),
+    "workspaces": ("graphrag_neo4j.cli.workspaces", "app",
+                   "List the workspaces of the database, or delete one."),
     "models": ("graphrag_neo4j.cli.models", "models_command", None),
     "index": ("graphrag_neo4j.cli.index", "index_command", None),
     "delete": ("graphrag_neo4j.cli.index", "delete_command", None),

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from graphrag_neo4j.cli.workspace_option import WorkspaceOption, use_workspace
 from graphrag_neo4j.query.answers.conversation import HELP, Conversation, LineSource, Turn, run_chat
 from graphrag_neo4j.query.base import Answer
 from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_list
@@ -51,8 +52,10 @@ def chat_command(
             help=f"The query method to start with: {method_list()} (default {DEFAULT_METHOD})."
         ),
     ] = None,
+    workspace: WorkspaceOption = None,
 ) -> None:
     """Talk with the graph: earlier turns go into every answer; /help lists the commands."""
+    use_workspace(workspace)
     from graphrag_neo4j.engine import GraphRAG
 
     with GraphRAG(console=console) as rag:

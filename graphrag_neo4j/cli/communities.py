@@ -11,6 +11,7 @@ from rich.text import Text
 
 from graphrag_neo4j.cli.budget_options import MaxCost, MaxLLMCalls
 from graphrag_neo4j.cli.ray_option import RayOption, run_settings
+from graphrag_neo4j.cli.workspace_option import WorkspaceOption, use_workspace
 from graphrag_neo4j.errors import InputError
 
 console = Console(stderr=True)
@@ -44,8 +45,10 @@ def communities_command(
     max_cost: MaxCost = None,
     max_llm_calls: MaxLLMCalls = None,
     ray: RayOption = False,
+    workspace: WorkspaceOption = None,
 ) -> None:
     """Show communities per level and the largest ones; --build runs Leiden and the reports."""
+    use_workspace(workspace)
     from graphrag_neo4j.cli.estimate_output import communities_estimate
     from graphrag_neo4j.engine import GraphRAG
     from graphrag_neo4j.llm.costs.budget import Budget

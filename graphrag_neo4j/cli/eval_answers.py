@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from graphrag_neo4j.cli.search_set import SetOption, search_settings_set, settings_with
+from graphrag_neo4j.cli.workspace_option import WorkspaceOption, use_workspace
 from graphrag_neo4j.evaluation.answer_run import (
     against_baseline,
     answer_all,
@@ -76,8 +77,10 @@ def answers_command(
                            "reasoning misses it answers right.")
     ] = False,
     settings: SetOption = None,
+    workspace: WorkspaceOption = None,
 ) -> None:
     """Answer every question with every method, score EM/F1, split misses, print the table."""
+    use_workspace(workspace)
     from graphrag_neo4j.engine import GraphRAG
 
     methods = [m.strip() for m in method.split(",") if m.strip()]

@@ -12,6 +12,7 @@ from rich.table import Table
 
 from graphrag_neo4j.cli.eval_answers import answers_command
 from graphrag_neo4j.cli.search_set import SetOption, search_settings_set, settings_with
+from graphrag_neo4j.cli.workspace_option import WorkspaceOption, use_workspace
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.evaluation.corpus import prepare_graph
 from graphrag_neo4j.evaluation.retrieval import MethodResult, read_questions
@@ -60,8 +61,10 @@ def retrieval_command(
         bool, typer.Option(help="Run each method without and with hybrid retrieval.")
     ] = False,
     settings: SetOption = None,
+    workspace: WorkspaceOption = None,
 ) -> None:
     """Index the corpus if given and needed, rank passages for every question, print Recall@k."""
+    use_workspace(workspace)
     from graphrag_neo4j.engine import GraphRAG
 
     ks = _int_list(k)

@@ -13,6 +13,7 @@ from rich.text import Text
 from graphrag_neo4j.cli.budget_options import MaxCost, MaxLLMCalls
 from graphrag_neo4j.cli.estimate_output import index_estimate
 from graphrag_neo4j.cli.ray_option import RayOption, run_settings
+from graphrag_neo4j.cli.workspace_option import WorkspaceOption, use_workspace
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.extraction.registry import (
     check_extraction_method,
@@ -60,8 +61,10 @@ def index_command(
                      " inputs, one Neo4j)."),
     ] = None,
     ray: RayOption = False,
+    workspace: WorkspaceOption = None,
 ) -> None:
     """Index documents (LLM extraction) or a pre-extracted triplet corpus into Neo4j."""
+    use_workspace(workspace)
     from graphrag_neo4j.engine import GraphRAG
     from graphrag_neo4j.indexing.input.sharding import parse_shard
     from graphrag_neo4j.llm.costs.budget import Budget
@@ -115,8 +118,10 @@ def delete_command(
         bool, typer.Option(help="Update communities afterwards (entities that left are "
                                 "dropped, nothing re-clustered but new entities).")
     ] = True,
+    workspace: WorkspaceOption = None,
 ) -> None:
     """Remove a document, its chunks and provenance, and entities/relations only it supported."""
+    use_workspace(workspace)
     from graphrag_neo4j.engine import GraphRAG
 
     with GraphRAG(console=console) as rag:
@@ -133,8 +138,10 @@ def delete_command(
 def documents_command(
     limit: Annotated[int, typer.Option(help="How many to list.")] = 50,
     skip: Annotated[int, typer.Option(help="How many to skip.")] = 0,
+    workspace: WorkspaceOption = None,
 ) -> None:
     """List indexed documents with their ids (for `delete`)."""
+    use_workspace(workspace)
     from graphrag_neo4j.settings import load_settings
     from graphrag_neo4j.store import Store
 
@@ -158,8 +165,10 @@ def documents_table(rows: list[dict[str, Any]]) -> Table:
 
 def merges_command(
     show_undone: Annotated[bool, typer.Option(help="List undone merges too.")] = True,
+    workspace: WorkspaceOption = None,
 ) -> None:
     """List recorded entity merges (the audit trail) with the ids `unmerge` takes."""
+    use_workspace(workspace)
     from graphrag_neo4j.engine import GraphRAG
 
     with GraphRAG(console=console) as rag:
@@ -186,8 +195,10 @@ def unmerge_command(
         bool, typer.Option(help="Update communities afterwards (entities that left are "
                                 "dropped, nothing re-clustered but new entities).")
     ] = True,
+    workspace: WorkspaceOption = None,
 ) -> None:
     """Undo an LLM entity merge: the merged-away entity gets back its own mentions."""
+    use_workspace(workspace)
     from graphrag_neo4j.engine import GraphRAG
 
     with GraphRAG(console=console) as rag:

@@ -8,6 +8,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from graphrag_neo4j.cli.workspace_option import WorkspaceOption, use_workspace
+
 console = Console(stderr=True)
 
 
@@ -15,8 +17,10 @@ def import_msgraphrag_command(
     output_dir: Annotated[
         Path, typer.Argument(help="A Microsoft GraphRAG output folder (entities.parquet ...).")
     ],
+    workspace: WorkspaceOption = None,
 ) -> None:
     """Import a Microsoft GraphRAG index (parquet tables) into the graph; re-running is a no-op."""
+    use_workspace(workspace)
     from graphrag_neo4j.engine import GraphRAG
 
     with GraphRAG(console=console) as rag:
@@ -26,8 +30,10 @@ def import_msgraphrag_command(
 
 def export_parquet_command(
     directory: Annotated[Path, typer.Argument(help="Folder to write the parquet tables into.")],
+    workspace: WorkspaceOption = None,
 ) -> None:
     """Write the graph as Microsoft GraphRAG-shaped parquet tables."""
+    use_workspace(workspace)
     from graphrag_neo4j.engine import GraphRAG
 
     with GraphRAG(console=console) as rag:

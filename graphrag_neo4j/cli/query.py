@@ -14,6 +14,7 @@ from rich.text import Text
 
 from graphrag_neo4j.citations import citation_legend
 from graphrag_neo4j.cli.search_set import SetOption, search_settings_set, settings_with
+from graphrag_neo4j.cli.workspace_option import WorkspaceOption, use_workspace
 from graphrag_neo4j.query.answers.evidence import GENERATED_TABLE
 from graphrag_neo4j.query.base import Answer, NoteKind
 from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_list
@@ -59,8 +60,10 @@ def query_command(
         typer.Option(help='Earlier turns: a JSON list of {"role": ..., "content": ...} objects'
                      " or of (role, text) pairs."),
     ] = None,
+    workspace: WorkspaceOption = None,
 ) -> None:
     """Answer a question over the graph."""
+    use_workspace(workspace)
     from graphrag_neo4j.engine import GraphRAG
     from graphrag_neo4j.query.base import check_question
 
@@ -106,9 +109,14 @@ def query_command(
 
 def _print_cypher(answer: Answer) -> None:
     from graphrag_neo4j.query.answers.evidence import browser_script
+    from graphrag_neo4j.settings import load_settings
+    from graphrag_neo4j.workspaces.names import Workspace
 
+    # The Browser runs it as written: in the workspace's own labels, as the store would.
+    workspace = Workspace(load_settings().neo4j.workspace)
     console.print("[dim]Paste into Neo4j Browser to draw this answer's evidence:[/dim]")
-    out.print(browser_script(answer), highlight=False, markup=False, soft_wrap=True)
+    out.print(workspace.map_cypher(browser_script(answer)), highlight=False, markup=False,
+              soft_wrap=True)
 
 
 def _print_retrieval(answer: Answer, show_context: bool, show_cypher: bool) -> None:

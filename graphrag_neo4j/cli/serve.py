@@ -7,6 +7,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from graphrag_neo4j.cli.workspace_option import WorkspaceOption, use_workspace
+
 console = Console(stderr=True)
 
 
@@ -15,8 +17,10 @@ def serve_command(
         str | None, typer.Option(help="Address to listen on (default server.host, 127.0.0.1).")
     ] = None,
     port: Annotated[int | None, typer.Option(help="Port (default server.port, 8000).")] = None,
+    workspace: WorkspaceOption = None,
 ) -> None:
     """Serve the HTTP API: /v1/query, OpenAI-compatible /v1/chat/completions, documents, /docs."""
+    use_workspace(workspace)
     from graphrag_neo4j.api.app import create_app
     from graphrag_neo4j.api.runner import bound_socket, server_for
     from graphrag_neo4j.engine import GraphRAG
@@ -36,8 +40,11 @@ def serve_command(
         server.run(sockets=[sock])
 
 
-def mcp_command() -> None:
+def mcp_command(
+    workspace: WorkspaceOption = None,
+) -> None:
     """Serve the graph to an MCP client (Claude Desktop, IDEs, agents) over stdio."""
+    use_workspace(workspace)
     from graphrag_neo4j.api.mcp.server import create_mcp_server
     from graphrag_neo4j.engine import GraphRAG
 

@@ -24,6 +24,11 @@ class Neo4jSettings(Section):
         " start and keeps user-only in <home>/password.",
     )
     database: str = Field("neo4j", description="Database name (Community edition has one).")
+    workspace: str = Field(
+        "", description="The workspace of the graph this process reads and writes ('' = the"
+        " default one, the graph of before workspaces): letters, digits and single underscores;"
+        " each has its own labels and indexes in the database (docs/workspaces.md).",
+    )
     managed: bool = Field(
         True,
         description="`graphrag-neo4j neo4j start|stop` run the bundled local server; false for"

@@ -6,7 +6,10 @@ import pytest
 from typer.testing import CliRunner
 
 from graphrag_neo4j.cli.app import _register_subcommands, app
+from graphrag_neo4j.cli.workspace_option import WORKSPACE_ENV
+from graphrag_neo4j.engine import in_workspace
 from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 
 pytestmark = pytest.mark.integration
@@ -30,3 +33,21 @@ def test_wipe_asks_first_and_deletes_everything_with_yes(store: Store) -> None:
     assert "3 documents" in wiped.output and _documents(store) == 0
     again = CliRunner().invoke(app, ["wipe", "--yes"])
     assert again.exit_code == 0 and "already empty" in again.output
+
+
+def test_wipe_of_a_workspace_keeps_the_others(store: Store, settings: Settings,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    row = {"title": "t", "source": "s", "content_hash": "h", "extraction_method": "fast",
+           "language": "en", "description_sentences": 3, "description_vector_words": 8,
+           "description_llm_summaries": False}
+    acme = Store.connect(in_workspace(settings, "acme").neo4j)
+    try:
+        store.write_rows("indexing/merge_documents", [{**row, "id": "doc-default"}])
+        acme.write_rows("indexing/merge_documents", [{**row, "id": "doc-acme"}])
+        monkeypatch.setenv(WORKSPACE_ENV, "")  # the command sets it; the test restores it
+        _register_subcommands()
+        wiped = CliRunner().invoke(app, ["wipe", "--yes", "--workspace", "acme"])
+        assert wiped.exit_code == 0 and "workspace acme" in wiped.output, wiped.output
+        assert _documents(acme) == 0 and _documents(store) == 1
+    finally:
+        acme.close()

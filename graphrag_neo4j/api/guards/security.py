@@ -8,6 +8,7 @@ import ipaddress
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Collection
+from dataclasses import dataclass
 from math import ceil
 
 from fastapi import Depends
@@ -19,6 +20,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from graphrag_neo4j.api.errors import send_error
 from graphrag_neo4j.errors import ConfigError
+from graphrag_neo4j.workspaces.keys import KeyFile
 
 MIN_KEY_CHARS = 16
 # Routes anyone may read: the health check and the API's own documentation.
@@ -55,17 +57,36 @@ def check_bind(host: str, api_key: SecretStr | None) -> None:
         )
 
 
-def key_problem(authorization: str | None, expected: bytes) -> str | None:
-    """Why the `Authorization` header does not carry the expected key, or None when it does."""
+@dataclass(frozen=True)
+class Access:
+    """What a request's key opens: the server's key is the admin's (the server's own
+    workspace, and the admin routes); a workspace key opens its workspace only."""
+
+    admin: bool
+    workspace: str | None = None  # None: the workspace the server was started in
+
+
+ADMIN = Access(admin=True)
+ACCESS_KEY = "graphrag_access"  # where the gate leaves a request's Access in its scope state
+
+
+def key_access(
+    authorization: str | None, expected: bytes, keys: KeyFile | None = None
+) -> Access | str:
+    """What the `Authorization` header's key opens, or why it opens nothing."""
     if not expected:
-        return None
+        return ADMIN
     scheme, _, given = (authorization or "").partition(" ")
     if scheme.lower() != "bearer" or not given.strip():
         return "The API key is missing: send it as the header `Authorization: Bearer KEY`."
     # compare_digest takes the same time wherever the first difference is.
-    if not hmac.compare_digest(given.strip().encode(), expected):
-        return "The API key is wrong: send it as the header `Authorization: Bearer KEY`."
-    return None
+    if hmac.compare_digest(given.strip().encode(), expected):
+        return ADMIN
+    bound = keys.find(given.strip()) if keys is not None else None
+    if bound is not None:
+        return Access(admin=False, workspace=bound.workspace)
+    return "The API key is wrong: send it as the header `Authorization: Bearer KEY`."
+
 
 
 def _expected(api_key: SecretStr | None) -> bytes:
@@ -112,9 +133,10 @@ class KeyGate:
     client that sent too many wrong keys is refused (429) before its key is even compared."""
 
     def __init__(self, app: ASGIApp, api_key: SecretStr | None,
-                 open_paths: Collection[str] = OPEN_PATHS) -> None:
+                 open_paths: Collection[str] = OPEN_PATHS, keys: KeyFile | None = None) -> None:
         self.app = app
         self.expected = _expected(api_key)
+        self.keys = keys
         self.open_paths = open_paths
         self.failed_keys = FailedKeys()
 
@@ -127,15 +149,17 @@ class KeyGate:
                                  f" {ceil(wait)} s with the right key.",
                                  {"Retry-After": str(ceil(wait))})
                 return
-            problem = key_problem(Headers(scope=scope).get("authorization"), self.expected)
-            if problem:
+            access = key_access(Headers(scope=scope).get("authorization"), self.expected,
+                                self.keys)
+            if isinstance(access, str):
                 self.failed_keys.failed(client)
-                await send_error(send, 401, problem, {"WWW-Authenticate": "Bearer"})
+                await send_error(send, 401, access, {"WWW-Authenticate": "Bearer"})
                 return
+            scope.setdefault("state", {})[ACCESS_KEY] = access
         await self.app(scope, receive, send)
 
 
-def key_check(api_key: SecretStr | None) -> KeyCheck:
+def key_check(api_key: SecretStr | None, keys: KeyFile | None = None) -> KeyCheck:
     """A dependency requiring `Authorization: Bearer KEY` when a key is configured (KeyGate
     checks first; this one puts the scheme in the OpenAPI page and guards routers mounted
     without the gate)."""
@@ -145,8 +169,8 @@ def key_check(api_key: SecretStr | None) -> KeyCheck:
         credentials: HTTPAuthorizationCredentials | None = Depends(_bearer),  # noqa: B008
     ) -> None:
         header = f"Bearer {credentials.credentials}" if credentials else None
-        problem = key_problem(header, expected)
-        if problem:
-            raise HTTPException(401, problem, headers={"WWW-Authenticate": "Bearer"})
+        access = key_access(header, expected, keys)
+        if isinstance(access, str):
+            raise HTTPException(401, access, headers={"WWW-Authenticate": "Bearer"})
 
     return require_key

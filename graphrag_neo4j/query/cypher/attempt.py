@@ -20,13 +20,17 @@ from graphrag_neo4j.query.cypher.guard import Refusal, check_plan
 from graphrag_neo4j.query.cypher.names import UnknownName, describe, unknown_names
 from graphrag_neo4j.query.cypher.schema import HIDDEN_PROPERTIES
 from graphrag_neo4j.settings import CypherSearchSettings
+from graphrag_neo4j.workspaces.names import Workspace
 
 MAX_CELL_CHARS = 300  # a passage returned whole is cut for the answer prompt
 
 
 @runtime_checkable
 class GeneratedCypherReader(Protocol):
-    """What the method needs of `Store` beyond named reads: model-written Cypher, guarded."""
+    """What the method needs of `Store` beyond named reads: model-written Cypher, guarded,
+    in its workspace."""
+
+    workspace: Workspace
 
     def explain_generated(
         self, text: str

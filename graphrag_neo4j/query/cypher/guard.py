@@ -7,6 +7,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from graphrag_neo4j.workspaces.isolation import workspace_refusal
+from graphrag_neo4j.workspaces.names import Workspace
+
 # Operators of read plans (Neo4j 5): scans, seeks, expands, filters, projections, joins,
 # aggregation, ordering, paging. Anything else (Create, Merge, Set*, Delete, Remove, Foreach,
 # LoadCSV, CreateIndex, administration commands, transactions, ...) is refused.
@@ -34,7 +37,10 @@ _PROCEDURE = re.compile(r"^\s*([\w.]+)\s*\(")
 
 
 class PlanReader(Protocol):
-    """The part of `Store` the guard uses: EXPLAIN of a model-written statement."""
+    """The part of `Store` the guard uses: EXPLAIN of a model-written statement, in its
+    workspace."""
+
+    workspace: Workspace
 
     def explain_generated(
         self, text: str
@@ -98,5 +104,8 @@ def check_plan(
         return statement
     query_type, operators, notices = reader.explain_generated(statement)
     refusal = plan_refusal(query_type, operators, allowed_procedures)
-    return refusal or Checked(statement, notices)
+    reason = refusal or workspace_refusal(reader.workspace, statement, operators)
+    if isinstance(reason, str):
+        return Refusal(reason)
+    return reason or Checked(statement, notices)
 

@@ -10,6 +10,7 @@ from graphrag_neo4j.query.cypher.names import UnknownName, describe, unknown_nam
 from graphrag_neo4j.query.cypher.schema import schema_of
 from graphrag_neo4j.query.cypher.writing import problem
 from graphrag_neo4j.settings import CypherSearchSettings
+from graphrag_neo4j.workspaces.names import Workspace
 
 GQL_LABEL = {"status": "01N50", "description": "warn: label does not exist. The label `Ghost`"
              " does not exist. Verify that the spelling is correct."}
@@ -82,8 +83,11 @@ def test_an_invented_relationship_type_is_turned_into_a_predicate_filter_where_t
 class _Store:
     """A plan with given operators and warnings; records whether anything ran."""
 
+    workspace = Workspace()
+
     def __init__(self, operators: list[str], notices: list[dict[str, str]]) -> None:
-        self.plan: Plan = ("r", [{"operator": name, "args": {}} for name in operators], notices)
+        self.plan: Plan = ("r", [{"operator": name, "args": {"Details": "g:Ghost"},
+                                  "leaf": name == operators[-1]} for name in operators], notices)
         self.ran: list[str] = []
 
     def explain_generated(self, text: str) -> Plan:

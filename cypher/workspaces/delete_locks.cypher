@@ -1,0 +1,3 @@
+// The workspace's lock nodes, last: a deletion under way holds none of them.
+MATCH (l:__Lock__)
+DETACH DELETE l

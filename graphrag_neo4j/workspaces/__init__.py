@@ -1,0 +1,1 @@
+"""Workspaces: several graphs in one Neo4j database, each under its own labels and indexes."""
