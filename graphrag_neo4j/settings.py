@@ -564,6 +564,13 @@ class PprSearchSettings(_Section):
     seed_passages: int = Field(
         20, ge=0, le=1000, description="Passages nearest the question seeded into the walk."
     )
+    dense_share: float = Field(
+        0.5, ge=0, le=1, json_schema_extra=TUNABLE,
+        description="Weight of a passage's own similarity to the question in its final score"
+        " (both min-max normalised over the seeded passages and the walk's): the rest is its"
+        " visit probability. Half and half: a walk score alone moved passages the question"
+        " names below ones that merely share its entities.",
+    )
     named_per_mention: int = Field(
         2, ge=0, le=1000,
         description="Entities seeded per name the question mentions (fulltext match).",
