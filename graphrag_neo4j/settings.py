@@ -585,9 +585,9 @@ class PprSearchSettings(_Section):
     max_degree: int = Field(
         30, ge=1, le=1_000_000,
         description="A node with more edges (a hub) is reached but not walked through when the"
-        " seeds' neighbourhood is read. The neighbourhood grows with its square: at 100, a"
-        " question over a dense graph (a software manual's) read for 67 s and passed a 256 MiB"
-        " transaction memory limit; at 30 it took about a second.",
+        " seeds' neighbourhood is read. The neighbourhood grows with its square: on a software"
+        " manual's dense fast graph a question's median read took 134 ms at 100, 57 ms at 30,"
+        " with the same MuSiQue recall.",
     )
     top_k: int = Field(3, ge=1, le=1000, description="Passages in the answer context.")
 
