@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from graphrag_neo4j.query.base import Services
 from graphrag_neo4j.query.ppr.seeds import Seeds, find_seeds
@@ -15,6 +16,7 @@ from graphrag_neo4j.settings import PprSearchSettings, SearchSettings
 PASSAGE = "p"
 ENTITY = "e"
 Key = tuple[str, str]  # (PASSAGE or ENTITY, id): a chunk and an entity may share an id
+K = TypeVar("K")
 
 
 @dataclass
@@ -61,10 +63,8 @@ def seed_weights(
     entities = _shares({(ENTITY, entity_id): weight / max(passages_of.get(entity_id, 1), 1)
                         for entity_id, weight in seeds.entities.items()})
     scores = {(PASSAGE, str(row["chunk_id"])): float(row["score"]) for row in seeds.passages}
-    low, high = min(scores.values(), default=0.0), max(scores.values(), default=0.0)
     # Min-max puts the last seeded passage at 0; a single passage (or equal scores) weighs 1.
-    passages = _shares({key: (score - low) / (high - low) if high > low else 1.0
-                        for key, score in scores.items()})
+    passages = _shares(_normalised(scores))
     share = settings.passage_share if entities and passages else float(bool(passages))
     weights = {key: (1.0 - share) * weight for key, weight in entities.items()}
     for key, weight in passages.items():
@@ -82,8 +82,8 @@ async def rank_passages(
     services: Services, question: str, vector: list[float], search: SearchSettings,
     named: Sequence[str] | None = None,
 ) -> PassageRanking:
-    """Passages by the walk from the question's seeds; the nearest passages keep their dense
-    order after every passage the walk reached (none is lost when the graph is empty)."""
+    """Passages by the walk from the question's seeds mixed with their similarity to the
+    question (`ppr.dense_share`); no nearest passage is lost when the graph is empty."""
     seeds = await find_seeds(services, question, vector, search, named)
     rows = await asyncio.to_thread(
         services.store.read, "query/ppr/seed_neighbourhood",
@@ -95,8 +95,30 @@ async def rank_passages(
     position = {key: i for i, key in enumerate(around.keys)}
     restart = {position[key]: w for key, w in weights.items() if key in position}
     visits = personalized_pagerank(around.graph, restart, search.ppr.damping)
-    scores = {key[1]: float(visits[i]) for i, key in enumerate(around.keys) if key[0] == PASSAGE}
+    walked = {key[1]: float(visits[i]) for i, key in enumerate(around.keys) if key[0] == PASSAGE}
     dense = {str(row["chunk_id"]): float(row["score"]) for row in seeds.passages}
+    scores = mixed_scores(walked, dense, search.ppr.dense_share)
     ranked = sorted(scores, key=lambda c: (-scores[c], -dense.get(c, 0.0), c))
-    ranked += [chunk_id for chunk_id in dense if chunk_id not in scores]
     return PassageRanking(ranked, scores, seeds, weights, len(around.keys))
+
+
+def mixed_scores(
+    walked: Mapping[str, float], dense: Mapping[str, float], dense_share: float
+) -> dict[str, float]:
+    """Each passage's visit probability and its similarity to the question, both min-max
+    normalised (a passage one of them did not score counts 0 there), mixed by `dense_share`.
+
+    The walk alone ranks a passage by the entities it shares with the seeds, so a passage
+    naming many of them beats the one the question is about; the similarity alone misses the
+    bridge passage the walk reaches. Normalised, neither scale decides by its size."""
+    walk_part, dense_part = _normalised(walked), _normalised(dense)
+    return {chunk_id: (1.0 - dense_share) * walk_part.get(chunk_id, 0.0)
+            + dense_share * dense_part.get(chunk_id, 0.0)
+            for chunk_id in {**walked, **dense}}
+
+
+def _normalised(scores: Mapping[K, float]) -> dict[K, float]:
+    """Scores min-max scaled to [0, 1]; all equal (or one) scale to 1."""
+    low, high = min(scores.values(), default=0.0), max(scores.values(), default=0.0)
+    return {key: (value - low) / (high - low) if high > low else 1.0
+            for key, value in scores.items()}
