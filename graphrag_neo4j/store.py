@@ -17,7 +17,7 @@ from graphrag_neo4j.errors import Neo4jUnavailableError, SchemaMismatchError
 from graphrag_neo4j.memory_refusal import refusing_over_memory
 from graphrag_neo4j.resources import load_cypher, split_statements, statements_to_run
 from graphrag_neo4j.settings import Neo4jSettings
-from graphrag_neo4j.workspaces.names import Workspace, check_name
+from graphrag_neo4j.workspaces.names import SUFFIX, Workspace, check_name
 
 # The driver imports pandas and pyarrow when it starts, if they are installed, only to take
 # DataFrames and Arrow arrays as parameters and to build `Result.to_df()`, which the engine never
@@ -293,6 +293,11 @@ class Store:
         notices = [{"status": notice.gql_status, "description": notice.status_description}
                    for notice in summary.gql_status_objects if notice.is_notification]
         return str(summary.query_type or ""), _operators(summary.plan or {}), notices
+
+    def shares_database(self) -> bool:
+        """Whether a named workspace's graph is in this database too."""
+        rows = self.read("workspaces/named_workspace_exists", suffix_mark=SUFFIX)
+        return bool(rows and rows[0]["shared"])
 
     def read_generated(
         self, text: str, timeout_s: float, max_rows: int, tag: str = ""

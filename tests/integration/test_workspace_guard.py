@@ -102,3 +102,12 @@ def test_the_cypher_method_answers_nothing_of_the_other_workspace(
     seen = answer.context + str(answer.sources)
     assert answer.sources["Cypher"][0]["status"] == "refused"
     assert not [word for word in BETA_WORDS if word in seen]
+
+
+def test_the_default_workspace_beside_named_ones_is_held_to_its_labels(
+    alpha: GraphRAG, session_store: Store, settings: Settings
+) -> None:
+    # alpha's fixture put two named workspaces beside the (empty) default one.
+    assert session_store.shares_database()
+    checked = check_plan(session_store, ATTACKS[2], settings.search.cypher.allowed_procedures)
+    assert isinstance(checked, Refusal)

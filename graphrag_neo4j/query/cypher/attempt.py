@@ -16,27 +16,18 @@ from graphrag_neo4j.query.cypher.bounded_read import (
     read_bounded,
     server_failure,
 )
-from graphrag_neo4j.query.cypher.guard import Refusal, check_plan
+from graphrag_neo4j.query.cypher.guard import PlanReader, Refusal, check_plan
 from graphrag_neo4j.query.cypher.names import UnknownName, describe, unknown_names
 from graphrag_neo4j.query.cypher.schema import HIDDEN_PROPERTIES
 from graphrag_neo4j.settings import CypherSearchSettings
-from graphrag_neo4j.workspaces.names import Workspace
 
 MAX_CELL_CHARS = 300  # a passage returned whole is cut for the answer prompt
 
 
 @runtime_checkable
-class GeneratedCypherReader(Protocol):
-    """What the method needs of `Store` beyond named reads: model-written Cypher, guarded,
-    in its workspace."""
-
-    workspace: Workspace
-
-    def explain_generated(
-        self, text: str
-    ) -> tuple[str, list[dict[str, Any]], list[dict[str, str]]]:
-        """The query type, the plan's operators and its warnings; the statement is not run."""
-        ...
+class GeneratedCypherReader(PlanReader, Protocol):
+    """What the method needs of `Store` beyond named reads: model-written Cypher, guarded
+    (the guard's part), in its workspace."""
 
     def read_generated(
         self, text: str, timeout_s: float, max_rows: int, tag: str = ""

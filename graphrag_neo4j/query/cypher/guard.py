@@ -48,6 +48,10 @@ class PlanReader(Protocol):
         """The query type, the plan's operators with their arguments, and its warnings."""
         ...
 
+    def shares_database(self) -> bool:
+        """Whether a named workspace's graph is in the database too."""
+        ...
+
 
 @dataclass(frozen=True)
 class Checked:
@@ -93,6 +97,12 @@ def plan_refusal(
     return None
 
 
+def _isolated(reader: PlanReader) -> bool:
+    """Whether the plan must stay in its workspace's labels: always in a named workspace; in
+    the default one only beside another's graph (alone it may read as before workspaces)."""
+    return not reader.workspace.is_default or reader.shares_database()
+
+
 def check_plan(
     reader: PlanReader, text: str, allowed_procedures: Sequence[str]
 ) -> Checked | Refusal:
@@ -104,7 +114,8 @@ def check_plan(
         return statement
     query_type, operators, notices = reader.explain_generated(statement)
     refusal = plan_refusal(query_type, operators, allowed_procedures)
-    reason = refusal or workspace_refusal(reader.workspace, statement, operators)
+    reason = refusal or (workspace_refusal(reader.workspace, statement, operators)
+                         if _isolated(reader) else None)
     if isinstance(reason, str):
         return Refusal(reason)
     return reason or Checked(statement, notices)

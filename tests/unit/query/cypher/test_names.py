@@ -93,6 +93,9 @@ class _Store:
     def explain_generated(self, text: str) -> Plan:
         return self.plan
 
+    def shares_database(self) -> bool:
+        return False
+
     def read_generated(
         self, text: str, timeout_s: float, max_rows: int, tag: str = ""
     ) -> list[dict[str, Any]]:
