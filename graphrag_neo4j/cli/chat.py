@@ -65,7 +65,7 @@ def chat_command(
         ) -> Answer:
             return rag.query(question, name, history=history, on_token=sink)
 
-        conversation = Conversation(ask)
+        conversation = Conversation(ask, as_written=rag.store.workspace.map_cypher)
         if method:
             conversation.switch(method)
         lines: LineSource = sys.stdin

@@ -51,6 +51,8 @@ class Conversation:
     method: str = DEFAULT_METHOD
     history: list[Turn] = field(default_factory=list)
     last: Answer | None = None
+    # How a Browser script reads in the graph asked: the workspace's own labels.
+    as_written: Callable[[str], str] = str
 
     def switch(self, name: str) -> None:
         """Use the method `name` from now on; an unknown name is one sentence."""
@@ -102,7 +104,7 @@ class Conversation:
             elif name == "/context":
                 out.notice(self.last.context or "The last answer read no context.")
             else:
-                out.notice(browser_script(self.last))
+                out.notice(self.as_written(browser_script(self.last)))
         elif name == "/history":
             out.notice("\n".join(f"{role}: {turn}" for role, turn in self.history) or "No turns.")
         elif name == "/clear":

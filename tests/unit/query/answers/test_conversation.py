@@ -17,6 +17,7 @@ from graphrag_neo4j.query.answers.run import run_query
 from graphrag_neo4j.query.base import Answer, make_query
 from graphrag_neo4j.query.registry import create_method
 from graphrag_neo4j.settings import Settings
+from graphrag_neo4j.workspaces.names import Workspace
 from tests.unit.query.fakes import WRITTEN_LEVEL, FakeServices, fake_services
 from tests.unit.query.test_methods import PASSAGES, REPORTS
 
@@ -117,3 +118,14 @@ def test_a_bad_history_file_is_one_sentence_naming_it(tmp_path: Path, content: s
         read_history(path)
     with pytest.raises(InputError, match="does not exist"):
         read_history(tmp_path / "missing.json")
+
+
+def test_evidence_is_written_in_the_workspace_s_own_labels(tmp_path: Path) -> None:
+    workspace = Workspace("acme")
+    conversation = Conversation(asker(chat_services(tmp_path)), method="naive",
+                                as_written=workspace.map_cypher)
+    out = Recorder()
+    run_chat(conversation, io.StringIO("Who taught Euler?\n/evidence\n"), out)
+    (script,) = [n for n in out.notices if ":param" in n]
+    assert "__Chunk____ws_acme" in script
+    assert "__Chunk__)" not in script and "__Chunk__ " not in script
