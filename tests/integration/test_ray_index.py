@@ -33,14 +33,16 @@ def ray_driver() -> Iterator[None]:
     ray.shutdown()
 
 
-def _rag(settings: Settings, cache: Path, ray: bool, **extraction: Any) -> GraphRAG:
+def _rag(settings: Settings, cache: Path, ray: bool, workspace: str = "",
+         **extraction: Any) -> GraphRAG:
     # One chunk a task: the six documents are spread over both nodes.
     execution = settings.execution.model_copy(update={
         "ray": ray, "ray_address": cluster_address(), "partition_chunks": 1})
     tuned = settings.model_copy(update={
         "cache_dir": cache, "execution": execution,
         "extraction": settings.extraction.model_copy(update=extraction)})
-    return GraphRAG(tuned, llm=FakeChatModel(rules=[]), embeddings=FakeEmbeddings())
+    return GraphRAG(tuned, llm=FakeChatModel(rules=[]), embeddings=FakeEmbeddings(),
+                    workspace=workspace)
 
 
 def _documents(folder: Path, copies: int = 1) -> list[Path]:
@@ -55,12 +57,12 @@ def _documents(folder: Path, copies: int = 1) -> list[Path]:
 
 
 def _fast_graph(store: Store, settings: Settings, docs: list[Path], cache: Path,
-                ray: bool) -> dict[str, Any]:
+                ray: bool, workspace: str = "") -> dict[str, Any]:
     store.run_autocommit("delete_all")
-    with _rag(settings, cache, ray, method="fast") as rag:
+    with _rag(settings, cache, ray, workspace, method="fast") as rag:
         rag.index(docs)
         rag.build_communities(reports="none")  # summaries embedded on the workers with Ray
-        return {**graph_parts(store), "counts": rag.counts()}
+        return {**graph_parts(rag.store), "counts": rag.counts()}
 
 
 def test_fast_and_triplets_on_ray_write_the_graph_of_one_run(
@@ -72,6 +74,10 @@ def test_fast_and_triplets_on_ray_write_the_graph_of_one_run(
     assert [m[:3] for m in one["merges"]] == [("Marley", "Jacob Marley", "alias")]
     assert len(one["relations"]) > 10 and one["counts"]["communities"] > 0
     assert on_ray == one
+    # A named workspace's run on the cluster writes the same graph under its own names.
+    named = _fast_graph(store, settings, docs, tmp_path / "cache-named", ray=True,
+                        workspace="on_ray")
+    assert named == one and not graph_parts(store)["entities"]
     corpus = nano_root / "milvus_nano" / "nano_dataset.json"
     graphs = []
     for ray in (False, True):
