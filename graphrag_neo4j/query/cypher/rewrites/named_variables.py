@@ -4,8 +4,10 @@ models write `(robert_de_niro:__Entity__)` and believe the node is that one."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from graphrag_neo4j.query.cypher.literals import NODE_HEAD, masked
+from graphrag_neo4j.query.cypher.rewrites.literals import NODE_HEAD, masked
+from graphrag_neo4j.query.cypher.rewrites.rewrite import Situation, When
 
 # A node pattern with a variable, labels at most, nothing that narrows it: (v), (v:A:B).
 _BARE_NODE = re.compile(NODE_HEAD + r"\)")
@@ -63,3 +65,15 @@ def _spelt_name(var: str, question: str) -> str | None:
         if capitalised and (found.start() > 0 or len(written) > 1):
             return " ".join(words)
     return None
+
+
+@dataclass(frozen=True)
+class NamedVariables:
+    """A node variable named after a name of the question, filtered on that name."""
+
+    name = "named_variables"
+    note = "a node variable named after a name of the question was filtered on that name"
+    when = When.WRITTEN
+
+    async def rewrite(self, query: str, situation: Situation) -> str | None:
+        return filtered_named_variables(query, situation.question)

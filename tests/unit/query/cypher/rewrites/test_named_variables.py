@@ -7,7 +7,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from graphrag_neo4j.query.cypher.named_variables import filtered_named_variables
+from graphrag_neo4j.query.cypher.rewrites.named_variables import filtered_named_variables
 
 
 def test_a_variable_spelling_the_questions_name_is_filtered_on_it() -> None:

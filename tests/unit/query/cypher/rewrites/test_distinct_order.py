@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from graphrag_neo4j.query.cypher.distinct_order import ranked_distinct
+from graphrag_neo4j.query.cypher.rewrites.distinct_order import ranked_distinct
 
 
 def test_an_order_by_a_dropped_variable_becomes_a_ranking_by_its_best_value() -> None:

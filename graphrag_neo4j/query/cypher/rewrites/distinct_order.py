@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from graphrag_neo4j.query.cypher.literals import masked, top_level_items
+from graphrag_neo4j.query.cypher.rewrites.literals import masked, top_level_items
+from graphrag_neo4j.query.cypher.rewrites.rewrite import Situation, When
 
 # The last clause of a query returning distinct rows ordered by one property of a variable.
 # Cypher refuses it when neither that variable nor that property is projected: after
@@ -45,3 +47,16 @@ def ranked_distinct(statement: str) -> str:
     tail = statement[found.start("tail"):found.end("tail")]
     return (f"{statement[:found.start()]}RETURN {statement[start:end]}, {best}({key}) AS {RANK}"
             f" ORDER BY {RANK} {order}{tail}")
+
+
+@dataclass(frozen=True)
+class DistinctOrder:
+    """`RETURN DISTINCT ... ORDER BY v.key` that the server refuses, run as its ranking."""
+
+    name = "distinct_order"
+    note = ("distinct rows ordered by a value they dropped (which the server refuses) were"
+            " ranked by that value instead")
+    when = When.WRITTEN
+
+    async def rewrite(self, query: str, situation: Situation) -> str | None:  # noqa: ARG002
+        return ranked_distinct(query)

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from graphrag_neo4j.query.cypher.literals import (
+from graphrag_neo4j.query.cypher.rewrites.literals import (
     Replacement,
     fresh_variable,
     literal_spans,
     rewrite_matches,
 )
+from graphrag_neo4j.query.cypher.rewrites.rewrite import Situation, When
 
 # A node pattern whose only property is an exact name: (s:Person {name: 'Scrooge'}), (:X {name:
 # "Y"}), ({name: 'Z'}). Found in the masked text, so the value is a run of the mask character.
@@ -56,3 +58,15 @@ def _pattern_in_part(found: re.Match[str], statement: str, written: list[str]) -
 def _equality_in_part(found: re.Match[str], statement: str, _: list[str]) -> str:
     literal = statement[found.start("value"):found.end("value")]
     return f"toLower({found.group('var')}.name) CONTAINS toLower({literal})"
+
+
+@dataclass(frozen=True)
+class PartialNames:
+    """Exact name matches of a query that found nothing, matched in part."""
+
+    name = "partial_names"
+    note = "its exact names were matched in part"
+    when = When.FOUND_NOTHING
+
+    async def rewrite(self, query: str, situation: Situation) -> str | None:  # noqa: ARG002
+        return names_in_part(query)

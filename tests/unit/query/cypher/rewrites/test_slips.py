@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from graphrag_neo4j.query.cypher.slips import without_slips
+from graphrag_neo4j.query.cypher.rewrites.slips import without_slips
 
 
 def test_inequality_and_equality_are_spelt_the_cypher_way_outside_literals() -> None:

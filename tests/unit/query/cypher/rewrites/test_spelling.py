@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from graphrag_neo4j.lucene import fuzzy_query
-from graphrag_neo4j.query.cypher.spelling import closest_spelling, respelt, written_names
+from graphrag_neo4j.query.cypher.rewrites.spelling import closest_spelling, respelt, written_names
 
 
 def test_the_names_a_query_compares_with_entity_names_are_found_once_each() -> None:

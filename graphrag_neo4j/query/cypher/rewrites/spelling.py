@@ -7,10 +7,12 @@ import asyncio
 import difflib
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from graphrag_neo4j.lucene import fuzzy_query
 from graphrag_neo4j.query.base import GraphReader
-from graphrag_neo4j.query.cypher.literals import literal_spans, masked
+from graphrag_neo4j.query.cypher.rewrites.literals import literal_spans, masked
+from graphrag_neo4j.query.cypher.rewrites.rewrite import Situation, When
 
 # How alike (difflib's ratio, without case) a written name and a graph name must be: a letter
 # or two wrong in a name of ten; a different name of the same shape stays below it.
@@ -88,3 +90,16 @@ def _unquoted(literal: str) -> str:
 def _quoted(text: str, quote: str) -> str:
     escaped = text.replace("\\", "\\\\").replace(quote, "\\" + quote)
     return f"{quote}{escaped}{quote}"
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """Names of a query that found nothing, spelt the graph's way when one is alike enough."""
+
+    name = "spelling"
+    note = "a name it misspelt was written the graph's way"
+    when = When.FOUND_NOTHING
+
+    async def rewrite(self, query: str, situation: Situation) -> str | None:
+        spellings = await graph_spellings(situation.store, written_names(query))
+        return respelt(query, spellings) if spellings else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from graphrag_neo4j.query.cypher.partial_names import names_in_part
+from graphrag_neo4j.query.cypher.rewrites.partial_names import names_in_part
 
 
 def test_an_exact_name_on_a_typed_node_is_matched_in_part_without_case() -> None:
