@@ -164,3 +164,13 @@ def test_leaving_out_a_rewrite_that_does_not_exist_says_which_do() -> None:
 def test_the_docs_show_the_list_as_it_is() -> None:
     docs = "\n".join(line.strip() for line in DOCS.read_text(encoding="utf-8").splitlines())
     assert rewrites_table() in docs
+
+
+@pytest.mark.parametrize("row", [row for row in ROWS if row[3] is not WRITTEN and row[4]],
+                         ids=lambda row: row[0])
+def test_a_repairs_result_is_left_as_it_is_by_the_rewrites_of_written_queries(
+    row: tuple[str, str, str, Attempt | None, str | None],
+) -> None:
+    _, question, _, _, repaired = row
+    situation = Situation(question, SCHEMA, GraphNames())
+    assert asyncio.run(as_written(str(repaired), situation, REWRITES)) == repaired
