@@ -210,10 +210,9 @@ class CypherSearchSettings(Section):
     repair: bool = Field(
         True, description="On a refused or failing query, one naming what the graph does not"
         " have, or one that finds no rows or only zeros, one more LLM call with the error text"
-        " (the unknown and the existing names, or the empty result). First, with no LLM call, a"
-        " query naming what the graph lacks is run with the graph's own names where each can"
-        " be replaced, and one that found nothing by an exact name ({name: 'X'}) is run again"
-        " matching it in part.",
+        " (the unknown and the existing names, or the empty result). First, with no LLM call,"
+        " each repair of the one list of rewrites (query/cypher/rewrites/registry.py, shown in"
+        " docs/query-methods.md) that the query is for.",
     )
     check_names: bool = Field(
         True, description="Treat a query naming a label, relationship type or property the"

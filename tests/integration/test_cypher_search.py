@@ -114,37 +114,6 @@ def test_a_query_that_finds_nothing_gets_one_repair(
 
 
 
-def test_an_exact_name_that_finds_nothing_is_matched_in_part_before_any_repair_call(
-    graph: Store, settings: Settings, tmp_path: Path
-) -> None:
-    exact = ('MATCH (s:Person {name: "Scrooge"})-[:RELATED]-(b:__Entity__)'
-             " RETURN count(DISTINCT b) AS related")
-    with _rag(settings, tmp_path, exact, NOBODY) as rag:  # the LLM's repair would count zero
-        answer = rag.retrieve("How many things is Scrooge related to?", method="cypher")
-    first, second = answer.sources["Cypher"][0]["attempts"]
-    assert first["query"] == exact and "CONTAINS toLower(\"Scrooge\")" in second["query"]
-    assert answer.sources["Results"][0]["related"] > 0  # "Ebenezer Scrooge" in the graph
-    assert answer.notes[0].text == ("cypher: the first query found only zeros, so its exact names"
-                                    " were matched in part.")
-
-
-def test_a_misspelt_name_that_finds_nothing_is_written_the_graphs_way_before_any_repair_call(
-    graph: Store, settings: Settings, tmp_path: Path
-) -> None:
-    misspelt = ("MATCH (s:Person)-[:RELATED]-(b:__Entity__) WHERE toLower(s.name) CONTAINS"
-                " 'bob crachit' RETURN count(DISTINCT b) AS related")
-    with _rag(settings, tmp_path, misspelt, NOBODY) as rag:  # the LLM's repair counts zero
-        answer = rag.retrieve("How many things is Bob Crachit related to?", method="cypher")
-    first, second = answer.sources["Cypher"][0]["attempts"]
-    assert first["query"] == misspelt
-    assert second["query"] == misspelt.replace("bob crachit", "bob cratchit")
-    assert answer.sources["Results"][0]["related"] > 0
-    assert answer.notes[0].text == (
-        "cypher: the first query found only zeros, so a name it misspelt was written the graph's"
-        " way."
-    )
-
-
 EACH_ONCE = "MATCH (p:Person) RETURN p.name AS name, count(*) AS total ORDER BY total DESC"
 MOST_RELATED = ("MATCH (p:Person)-[r:RELATED]-() RETURN p.name AS name, count(r) AS relations"
                 " ORDER BY relations DESC LIMIT 1")

@@ -5,14 +5,13 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from graphrag_neo4j.citations import strip_citations
 from graphrag_neo4j.query.answers.grounded_stream import grounded_sink
 from graphrag_neo4j.query.answers.passages import NO_DATA, answer_from_context
-from graphrag_neo4j.query.base import Answer, GraphReader, Note, Query, Services
+from graphrag_neo4j.query.base import Answer, Note, Query, Services
 from graphrag_neo4j.query.context import Row, SearchContext, TableBuilder, history_block
 from graphrag_neo4j.query.cypher.asked import asks_for_names
 from graphrag_neo4j.query.cypher.attempt import (
@@ -21,13 +20,11 @@ from graphrag_neo4j.query.cypher.attempt import (
     attempts_record,
     generated_reader,
 )
-from graphrag_neo4j.query.cypher.entity_names import entity_names_read
-from graphrag_neo4j.query.cypher.known_names import with_known_names
 from graphrag_neo4j.query.cypher.names import describe
-from graphrag_neo4j.query.cypher.partial_names import names_in_part
+from graphrag_neo4j.query.cypher.rewrites.registry import REWRITES, as_written, repairs
+from graphrag_neo4j.query.cypher.rewrites.rewrite import Rewrite, Situation
 from graphrag_neo4j.query.cypher.schema import GraphSchema, SchemaCache
-from graphrag_neo4j.query.cypher.spelling import graph_spellings, respelt, written_names
-from graphrag_neo4j.query.cypher.writing import as_run, repair_query, write_query
+from graphrag_neo4j.query.cypher.writing import repair_query, write_query
 from graphrag_neo4j.query.local.search import LocalSearch
 from graphrag_neo4j.resources import load_prompt
 
@@ -56,42 +53,6 @@ def rows_answer(rows: list[Row]) -> str:
     lines = [", ".join(_cell(value) for key, value in row.items() if key != "ref")
              + f" [Data: {RESULTS} ({row['ref']})]" for row in rows]
     return "\n".join(["The query found:", *lines])
-
-
-Rewrite = Callable[[Attempt], Awaitable["str | None"]]
-
-
-def _rewrites(
-    schema: GraphSchema, store: GraphReader, question: str
-) -> list[tuple[str, Rewrite]]:
-    """The repairs that need no LLM call, in order, each with what the notes say of it; each
-    gets the query before it and gives the rewritten query, or None when that query does not
-    call for it."""
-
-    async def known(attempt: Attempt) -> str | None:
-        if attempt.status != "unknown":
-            return None
-        return as_run(with_known_names(attempt.query, attempt.unknown, schema), schema,
-                      question)
-
-    async def partial(attempt: Attempt) -> str | None:
-        return names_in_part(attempt.query) if attempt.found_nothing else None
-
-    async def spelt(attempt: Attempt) -> str | None:
-        if not attempt.found_nothing:
-            return None
-        spellings = await graph_spellings(store, written_names(attempt.query))
-        return respelt(attempt.query, spellings) if spellings else None
-
-    async def named(attempt: Attempt) -> str | None:
-        if not attempt.found_nothing:
-            return None
-        return entity_names_read(attempt.query, schema.entity_labels, schema.entity_properties)
-
-    return [("the graph's own names were put in their place", known),
-            ("its exact names were matched in part", partial),
-            ("a name it misspelt was written the graph's way", spelt),
-            ("a property entities do not have was read as their names", named)]
 
 
 def _repair_notes(attempts: list[Attempt]) -> list[str]:
@@ -158,6 +119,8 @@ class CypherSearch:
     streams = True
     needs_llm = True
     ranks_documents = False
+    # The rewrites with no LLM call, in order (registry.REWRITES; a benchmark leaves some out).
+    rewrites: tuple[Rewrite, ...] = REWRITES
     _local: LocalSearch | None = field(default=None, init=False)
     _schemas: SchemaCache = field(default_factory=SchemaCache, init=False)
 
@@ -167,7 +130,8 @@ class CypherSearch:
         settings = query.search.cypher
         schema = await asyncio.to_thread(self._schemas.get, self.services.store,
                                          settings.schema_samples)
-        attempts = [await self._attempt(await write_query(self.services, query, schema), query)]
+        written = await write_query(self.services, query, schema, self.rewrites)
+        attempts = [await self._attempt(written, query)]
         if settings.repair:
             attempts += await self._repairs(attempts[0], query, schema)
         attempt = _answering(attempts)
@@ -188,20 +152,24 @@ class CypherSearch:
 
     async def _repairs(self, first: Attempt, query: Query, schema: GraphSchema) -> list[Attempt]:
         """What followed a first query that was refused, failed, found nothing, counted 1
-        on every row or found only numbers for a question asking which or who: the rewrites
-        that need no LLM call (names the graph lacks replaced by its own, exact names matched
-        in part, misspelt names spelt the graph's way, a property entities lack read as their
-        names), each run when the query before it asks for it, then, if still nothing, one
-        corrected query."""
+        on every row or found only numbers for a question asking which or who: the repairs of
+        `rewrites` (registry.REWRITES), each run when the query before it is one it is for and
+        it changes that query, then, if still nothing, one corrected query."""
         attempts: list[Attempt] = []
         last = first
-        for note, rewrite in _rewrites(schema, self.services.store, query.question):
-            if (text := await rewrite(last)) is not None and text != last.query:
-                last = await self._attempt(text, query)
-                last.rewrite = note
-                attempts.append(last)
+        for rewrite in repairs(self.rewrites):
+            if not rewrite.when.holds(last):
+                continue
+            situation = Situation(query.question, schema, self.services.store, last)
+            text = await rewrite.rewrite(last.query, situation)
+            if text is None or text == last.query:
+                continue
+            text = await as_written(text, replace(situation, attempt=None), self.rewrites)
+            last = await self._attempt(text, query)
+            last.rewrite = rewrite.note
+            attempts.append(last)
         if not last.rows or last.found_nothing or last.counts_each_once or last.nameless:
-            fixed = await repair_query(self.services, query, schema, last)
+            fixed = await repair_query(self.services, query, schema, last, self.rewrites)
             # The same query again reads the same rows: its fate is taken, not run again.
             attempts.append(replace(last, rewrite="", repeated=True) if _same_query(
                 fixed, last.query) else await self._attempt(fixed, query))

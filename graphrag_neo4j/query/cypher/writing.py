@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from graphrag_neo4j.query.base import Query, Services
 from graphrag_neo4j.query.context import history_block
 from graphrag_neo4j.query.cypher.attempt import Attempt
-from graphrag_neo4j.query.cypher.direction import undirected_related
-from graphrag_neo4j.query.cypher.distinct_order import ranked_distinct
-from graphrag_neo4j.query.cypher.kept_counts import kept_count
-from graphrag_neo4j.query.cypher.named_variables import filtered_named_variables
 from graphrag_neo4j.query.cypher.names import describe
-from graphrag_neo4j.query.cypher.schema import ENTITY_COUNTS, GraphSchema
-from graphrag_neo4j.query.cypher.slips import without_slips
+from graphrag_neo4j.query.cypher.rewrites.registry import as_written
+from graphrag_neo4j.query.cypher.rewrites.rewrite import Rewrite, Situation
+from graphrag_neo4j.query.cypher.schema import GraphSchema
 from graphrag_neo4j.resources import load_prompt
 
 _FENCE = re.compile(r"```(?:cypher|sql)?\s*\n?(.*?)```", flags=re.DOTALL | re.IGNORECASE)
@@ -28,8 +26,11 @@ def query_from_reply(reply: str) -> str:
     return _LABEL.sub("", text.strip()).strip()
 
 
-async def write_query(services: Services, query: Query, schema: GraphSchema) -> str:
-    """One LLM call: the question, the live schema and the few-shot examples -> a query."""
+async def write_query(
+    services: Services, query: Query, schema: GraphSchema, rewrites: Sequence[Rewrite]
+) -> str:
+    """One LLM call: the question, the live schema and the few-shot examples -> a query, as
+    the rewrites of written queries leave it."""
     settings = services.settings
     prompt = load_prompt("cypher_generate", settings.prompts_dir).format(
         schema=schema.text,
@@ -39,34 +40,30 @@ async def write_query(services: Services, query: Query, schema: GraphSchema) -> 
         max_rows=query.search.cypher.max_rows,
     )
     reply = await services.llm.complete(prompt, stage="cypher_generate")
-    return as_run(query_from_reply(reply), schema, query.question)
+    return await _as_run(query_from_reply(reply), services, query, schema, rewrites)
 
 
 async def repair_query(
-    services: Services, query: Query, schema: GraphSchema, failed: Attempt
+    services: Services, query: Query, schema: GraphSchema, failed: Attempt,
+    rewrites: Sequence[Rewrite],
 ) -> str:
-    """One more LLM call with the failed query and why it failed -> a corrected query."""
+    """One more LLM call with the failed query and why it failed -> a corrected query, as the
+    rewrites of written queries leave it."""
     prompts_dir = services.settings.prompts_dir
     prompt = load_prompt("cypher_repair", prompts_dir).format(
         schema=schema.text, question=query.question, query=failed.query,
         error=problem(failed, schema, prompts_dir), max_rows=query.search.cypher.max_rows,
     )
     reply = await services.llm.complete(prompt, stage="cypher_repair")
-    return as_run(query_from_reply(reply), schema, query.question)
+    return await _as_run(query_from_reply(reply), services, query, schema, rewrites)
 
 
-def as_run(text: str, schema: GraphSchema, question: str) -> str:
-    """The query as it will run: SQL's and Python's operators in Cypher's spelling; a count of
-    each node's own rows read from the count the graph keeps on it; distinct rows ordered by a
-    value they dropped, ranked by it instead; a node variable named after a name of the
-    question filtered on that name; RELATED followed both ways unless predicates tell how
-    entities relate (the schema says so to the model; its arrows would find part of the
-    answer)."""
-    text = without_slips(text)
-    counts = {key: meaning for key, meaning in ENTITY_COUNTS.items() if key in schema.properties}
-    text = kept_count(text, counts, question) or text
-    text = filtered_named_variables(ranked_distinct(text), question)
-    return text if schema.predicates_tell else undirected_related(text)
+async def _as_run(
+    text: str, services: Services, query: Query, schema: GraphSchema,
+    rewrites: Sequence[Rewrite],
+) -> str:
+    situation = Situation(query.question, schema, services.store)
+    return await as_written(text, situation, rewrites)
 
 
 def problem(attempt: Attempt, schema: GraphSchema, prompts_dir: Path | None) -> str:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from dataclasses import dataclass
 
-from graphrag_neo4j.query.cypher.literals import NODE_HEAD, masked, rewrite_matches
+from graphrag_neo4j.query.cypher.rewrites.literals import NODE_HEAD, masked, rewrite_matches
+from graphrag_neo4j.query.cypher.rewrites.rewrite import Situation, When
 
 _NODE = re.compile(NODE_HEAD)  # (e:Event), (f:__Entity__:Person); (e) has no labels
 _PROPERTY = re.compile(r"(?<![\w.])(?P<var>[A-Za-z_]\w*)\.(?P<key>[A-Za-z_]\w*)")
@@ -37,3 +39,16 @@ def entity_names_read(
 
     rewritten = rewrite_matches(statement, _PROPERTY, as_name)
     return rewritten if rewritten != statement else None
+
+
+@dataclass(frozen=True)
+class EntityNames:
+    """A property entities lack, returned by a query that found nothing, read as their names."""
+
+    name = "entity_names"
+    note = "a property entities do not have was read as their names"
+    when = When.FOUND_NOTHING
+
+    async def rewrite(self, query: str, situation: Situation) -> str | None:
+        schema = situation.schema
+        return entity_names_read(query, schema.entity_labels, schema.entity_properties)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from graphrag_neo4j.query.cypher.known_names import key_word, with_known_names
 from graphrag_neo4j.query.cypher.names import UnknownName
+from graphrag_neo4j.query.cypher.rewrites.known_names import key_word, with_known_names
 from graphrag_neo4j.query.cypher.schema import GraphSchema
 
 LABELS = ["__Entity__", "__Document__", "__Chunk__", "Person"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphrag_neo4j.query.cypher.direction import undirected_related
+from graphrag_neo4j.query.cypher.rewrites.direction import undirected_related
 
 
 @pytest.mark.parametrize(

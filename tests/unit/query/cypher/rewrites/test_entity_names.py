@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphrag_neo4j.query.cypher.entity_names import entity_names_read
+from graphrag_neo4j.query.cypher.rewrites.entity_names import entity_names_read
 
 LABELS = ("__Entity__", "Event", "Person")
 PROPERTIES = ("degree", "description", "frequency", "id", "name", "type")

@@ -18,12 +18,6 @@ def masked(statement: str) -> str:
     return _QUOTED.sub(lambda found: MASK * len(found.group()), statement)
 
 
-def literal_spans(statement: str) -> dict[int, int]:
-    """Start -> end of every string literal ('...' or "..."), not of `quoted names`."""
-    return {found.start(): found.end() for found in _QUOTED.finditer(statement)
-            if found.group()[0] != "`"}
-
-
 # A match in the masked statement and what was written before it -> its new text (None keeps
 # the statement's own text there).
 Replacement = Callable[[re.Match[str], list[str]], "str | None"]

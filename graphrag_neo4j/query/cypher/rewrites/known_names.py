@@ -6,11 +6,13 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from graphrag_neo4j.query.cypher.literals import fresh_variable, masked, rewrite_matches
 from graphrag_neo4j.query.cypher.names import UnknownName
+from graphrag_neo4j.query.cypher.rewrites.literals import fresh_variable, masked, rewrite_matches
+from graphrag_neo4j.query.cypher.rewrites.rewrite import Situation, When
+from graphrag_neo4j.query.cypher.rewrites.stems import stem
 from graphrag_neo4j.query.cypher.schema import GraphSchema
-from graphrag_neo4j.query.cypher.stems import stem
 
 ENTITY, RELATED = "__Entity__", "RELATED"
 MIN_WORD = 3  # shorter words (IS, OF, BY) say nothing a predicate could be filtered on
@@ -130,3 +132,16 @@ def key_word(type_name: str) -> str:
         return ""
     longest = max(words, key=len)
     return stem(longest)
+
+
+@dataclass(frozen=True)
+class KnownNames:
+    """Labels and relationship types the graph lacks, replaced by its own."""
+
+    name = "known_names"
+    note = "the graph's own names were put in their place"
+    when = When.UNKNOWN
+
+    async def rewrite(self, query: str, situation: Situation) -> str | None:
+        unknown = situation.attempt.unknown if situation.attempt else []
+        return with_known_names(query, unknown, situation.schema)

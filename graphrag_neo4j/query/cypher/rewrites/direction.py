@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from graphrag_neo4j.query.cypher.literals import masked
+from graphrag_neo4j.query.cypher.rewrites.literals import masked
+from graphrag_neo4j.query.cypher.rewrites.rewrite import Situation, When
 
 # A relationship pattern whose types include RELATED: [r:RELATED], [:RELATED*..3],
 # [r:RELATED {predicate: 'x'}], [:KNOWS|RELATED]. Brackets never nest inside one.
@@ -25,3 +27,16 @@ def undirected_related(statement: str) -> str:
     arrows = {match.start("arrow") for pattern in (_OUTGOING, _INCOMING)
               for match in pattern.finditer(text)}
     return "".join(char for index, char in enumerate(statement) if index not in arrows)
+
+
+@dataclass(frozen=True)
+class Direction:
+    """RELATED followed both ways unless predicates tell how entities relate."""
+
+    name = "direction"
+    note = ("RELATED was followed both ways, as predicates do not tell how entities relate (an"
+            " arrow finds part of the answer)")
+    when = When.WRITTEN
+
+    async def rewrite(self, query: str, situation: Situation) -> str | None:
+        return None if situation.schema.predicates_tell else undirected_related(query)

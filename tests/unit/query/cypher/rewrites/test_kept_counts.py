@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from graphrag_neo4j.query.cypher.kept_counts import kept_count
+from graphrag_neo4j.query.cypher.rewrites.kept_counts import kept_count
 from graphrag_neo4j.query.cypher.schema import ENTITY_COUNTS
 
 EACH_ONCE = ("MATCH (l:Location) RETURN l.name AS place, count(*) AS {column}"

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 
-from graphrag_neo4j.query.cypher.literals import masked, rewrite_matches, top_level_items
-from graphrag_neo4j.query.cypher.stems import stem
+from graphrag_neo4j.query.cypher.rewrites.literals import masked, rewrite_matches, top_level_items
+from graphrag_neo4j.query.cypher.rewrites.rewrite import Situation, When
+from graphrag_neo4j.query.cypher.rewrites.stems import stem
+from graphrag_neo4j.query.cypher.schema import ENTITY_COUNTS
 
 # `count(*)`, `count(p)` or `count(DISTINCT p)`, with the column name it is given if any.
 _COUNT = re.compile(
@@ -73,3 +76,18 @@ def _asked_for(counts: Mapping[str, str], words: str) -> str | None:
 
 def _stems(text: str) -> set[str]:
     return {stem(word.lower()) for word in _WORD.findall(text) if len(word) >= MIN_WORD}
+
+
+@dataclass(frozen=True)
+class KeptCounts:
+    """A count of one node's own rows, grouped by that node, read from the count it keeps."""
+
+    name = "kept_counts"
+    note = ("a count of one node's own rows grouped by that node (1 on every row) was read from"
+            " the count the graph keeps on it")
+    when = When.WRITTEN
+
+    async def rewrite(self, query: str, situation: Situation) -> str | None:
+        counts = {key: meaning for key, meaning in ENTITY_COUNTS.items()
+                  if key in situation.schema.properties}
+        return kept_count(query, counts, situation.question)
