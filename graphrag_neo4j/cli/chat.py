@@ -14,6 +14,7 @@ from graphrag_neo4j.cli.workspace_option import WorkspaceOption, use_workspace
 from graphrag_neo4j.query.answers.conversation import HELP, Conversation, LineSource, Turn, run_chat
 from graphrag_neo4j.query.base import Answer
 from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_list
+from graphrag_neo4j.workspaces.names import Workspace
 
 console = Console(stderr=True)
 out = Console()
@@ -65,7 +66,8 @@ def chat_command(
         ) -> Answer:
             return rag.query(question, name, history=history, on_token=sink)
 
-        conversation = Conversation(ask, as_written=rag.store.workspace.map_cypher)
+        names = Workspace(rag.settings.neo4j.workspace)  # known without connecting
+        conversation = Conversation(ask, as_written=names.map_cypher)
         if method:
             conversation.switch(method)
         lines: LineSource = sys.stdin
