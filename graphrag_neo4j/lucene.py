@@ -31,13 +31,6 @@ def content_query(text: str) -> str:
     return " ".join(kept[:MAX_TERMS])
 
 
-def fuzzy_query(text: str) -> str:
-    """The text's words as an OR query, each allowed Lucene's edit distance for its length
-    (two from five letters, one from three)."""
-    return " ".join(w + ("~" if len(w) >= 5 else "~1" if len(w) >= 3 else "")
-                    for w in _words(text)[:MAX_TERMS])
-
-
 def shared_word_query(name_key: str) -> str:
     """An OR query for the names sharing one of this name key's words of three letters or
     more (a key is lower-cased already; its words are kept as they are)."""

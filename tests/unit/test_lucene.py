@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from graphrag_neo4j.lucene import MAX_TERMS, content_query, fuzzy_query, shared_word_query
+from graphrag_neo4j.lucene import MAX_TERMS, content_query, shared_word_query
 
 
 @pytest.mark.parametrize(
@@ -43,4 +43,3 @@ def test_names_sharing_a_word_of_three_letters_or_more_are_asked_for_once_each()
 def test_no_query_holds_anything_but_words_and_its_own_operators(text: str) -> None:
     for query in (content_query(text), shared_word_query(text)):
         assert all(re.fullmatch(r"\w+|OR", word) for word in query.split())
-    assert all(re.fullmatch(r"\w+(~1?)?", term) for term in fuzzy_query(text).split())
