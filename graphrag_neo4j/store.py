@@ -207,6 +207,7 @@ class Store:
     def write(self, name: str, **params: Any) -> list[Row]:
         """Run a writing statement in one retried transaction and return its rows."""
         query = self._query(name)
+        params = self._params(query, params)
 
         def work(tx: ManagedTransaction) -> list[Row]:
             return tx.run(query, params).data()
@@ -256,7 +257,7 @@ class Store:
     def _run_statements(self, statements: Sequence[str], params: dict[str, Any]) -> int:
         with self._unavailable_as_error(), self._session() as session:
             for statement in statements:
-                session.run(statement, params).consume()
+                session.run(statement, self._params(statement, params)).consume()
         return len(statements)
 
     def explain(self, name: str) -> list[str]:
