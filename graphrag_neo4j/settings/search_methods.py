@@ -208,11 +208,12 @@ class CypherSearchSettings(Section):
     )
     max_rows: int = Field(50, ge=1, description="Most result rows read into the answer prompt.")
     repair: bool = Field(
-        True, description="On a refused or failing query, one naming what the graph does not"
-        " have, or one that finds no rows or only zeros, one more LLM call with the error text"
-        " (the unknown and the existing names, or the empty result). First, with no LLM call,"
-        " each repair of the one list of rewrites (query/cypher/rewrites/registry.py, shown in"
-        " docs/query-methods.md) that the query is for.",
+        True, description="On a query that did not answer (refused, failing, naming what the"
+        " graph does not have, finding no rows or only zeros, counting 1 on every row, or only"
+        " numbers where the question asks which or who): first, with no LLM call, each repair"
+        " of the one list of rewrites (query/cypher/rewrites/registry.py, shown in"
+        " docs/query-methods.md) that the query is for; then, if none answered, one more LLM"
+        " call told what went wrong (for a query a repair is for, that repair's own sentence).",
     )
     check_names: bool = Field(
         True, description="Treat a query naming a label, relationship type or property the"

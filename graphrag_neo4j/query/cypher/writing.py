@@ -9,8 +9,7 @@ from pathlib import Path
 from graphrag_neo4j.query.base import Query, Services
 from graphrag_neo4j.query.context import history_block
 from graphrag_neo4j.query.cypher.attempt import Attempt
-from graphrag_neo4j.query.cypher.names import describe
-from graphrag_neo4j.query.cypher.rewrites.registry import as_written
+from graphrag_neo4j.query.cypher.rewrites.registry import REWRITES, as_written, repairs
 from graphrag_neo4j.query.cypher.rewrites.rewrite import Rewrite, Situation
 from graphrag_neo4j.query.cypher.schema import GraphSchema
 from graphrag_neo4j.resources import load_prompt
@@ -67,17 +66,10 @@ async def _as_run(
 
 
 def problem(attempt: Attempt, schema: GraphSchema, prompts_dir: Path | None) -> str:
-    """What the repair prompt is told went wrong: the refusal or error; the unknown names with
-    the ones the graph has (prompts/cypher_unknown_names.txt); or an empty result."""
-    if attempt.status == "unknown":
-        return load_prompt("cypher_unknown_names", prompts_dir).format(
-            unknown=describe(attempt.unknown), labels=_listed(schema.labels, ":"),
-            types=_listed(schema.types, ":"), properties=_listed(schema.properties),
-            advice=" ".join(_relation_advice(name.name, schema.predicates_tell)
-                            for name in attempt.unknown if name.kind == "relationship type"),
-        ).strip()
-    if attempt.status != "ran":
-        return f"{attempt.status}: {attempt.reason}"
+    """What the repair prompt is told went wrong: that it counted 1 on every row or found only
+    numbers; for a query a repair of the list is for (it names what the graph lacks, it found
+    nothing), the first such repair's own sentence; else the refusal or error. The list read is
+    the whole of REWRITES, so a benchmark that leaves a rewrite out keeps the prompt."""
     if attempt.counts_each_once:
         return ("it ran but counted 1 on every row: the count was grouped by the very thing it"
                 " counts, so it ranks nothing. To count an entity's relations, match them"
@@ -88,22 +80,7 @@ def problem(attempt: Attempt, schema: GraphSchema, prompts_dir: Path | None) -> 
                 " return the names (e.name) of what it asks about, each with the number that"
                 " ranks them (the degree property counts an entity's relations, frequency the"
                 " passages that mention it), ordered by that number.")
-    found = "found no rows" if not attempt.rows else "returned only zeros or empty values"
-    return (f"it ran but {found}. A name may be written differently or match only in"
-            " part (match names with toLower(e.name) CONTAINS, not an exact {name: ...}), a"
-            " relation may read the other way, or its predicate may be worded otherwise (see"
-            " the predicates in the schema).")
-
-
-def _listed(names: list[str], prefix: str = "") -> str:
-    return ", ".join(prefix + name for name in names) or "none"
-
-
-def _relation_advice(invented: str, predicates_tell: bool) -> str:
-    """How to write an invented relationship type with RELATED: its words as a predicate
-    filter when predicates say how entities relate, else RELATED both ways."""
-    words = " ".join(re.findall(r"[^\W_]+", invented.lower()))
-    if predicates_tell and words:
-        return (f"Instead of [:{invented}] write [r:RELATED] with toLower(r.predicate) CONTAINS"
-                f" '{words}' (or a shorter key word of it).")
-    return f"Instead of [:{invented}] write [:RELATED], followed both ways."
+    own = next((rewrite for rewrite in repairs(REWRITES) if rewrite.when.holds(attempt)), None)
+    if own is not None:
+        return own.problem(attempt, schema, prompts_dir)
+    return f"{attempt.status}: {attempt.reason}"

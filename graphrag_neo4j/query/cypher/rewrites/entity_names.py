@@ -6,9 +6,13 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
+from pathlib import Path
 
+from graphrag_neo4j.query.cypher.attempt import Attempt
 from graphrag_neo4j.query.cypher.rewrites.literals import NODE_HEAD, masked, rewrite_matches
 from graphrag_neo4j.query.cypher.rewrites.rewrite import Situation, When
+from graphrag_neo4j.query.cypher.schema import GraphSchema
+from graphrag_neo4j.resources import load_prompt
 
 _NODE = re.compile(NODE_HEAD)  # (e:Event), (f:__Entity__:Person); (e) has no labels
 _PROPERTY = re.compile(r"(?<![\w.])(?P<var>[A-Za-z_]\w*)\.(?P<key>[A-Za-z_]\w*)")
@@ -52,3 +56,11 @@ class EntityNames:
     async def rewrite(self, query: str, situation: Situation) -> str | None:
         schema = situation.schema
         return entity_names_read(query, schema.entity_labels, schema.entity_properties)
+
+    def problem(
+        self, attempt: Attempt, schema: GraphSchema, prompts_dir: Path | None,  # noqa: ARG002
+    ) -> str:
+        """Why a query finds nothing most often (prompts/cypher_found_nothing.txt): a name
+        written otherwise, a relation read the other way, a predicate worded otherwise."""
+        found = "found no rows" if not attempt.rows else "returned only zeros or empty values"
+        return load_prompt("cypher_found_nothing", prompts_dir).format(found=found).strip()

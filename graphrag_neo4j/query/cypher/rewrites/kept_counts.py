@@ -7,11 +7,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
+from graphrag_neo4j.query.cypher.attempt import Attempt
 from graphrag_neo4j.query.cypher.rewrites.literals import masked, rewrite_matches, top_level_items
 from graphrag_neo4j.query.cypher.rewrites.rewrite import Situation, When
 from graphrag_neo4j.query.cypher.rewrites.stems import stem
-from graphrag_neo4j.query.cypher.schema import ENTITY_COUNTS
+from graphrag_neo4j.query.cypher.schema import ENTITY_COUNTS, GraphSchema
 
 # `count(*)`, `count(p)` or `count(DISTINCT p)`, with the column name it is given if any.
 _COUNT = re.compile(
@@ -91,3 +93,9 @@ class KeptCounts:
         counts = {key: meaning for key, meaning in ENTITY_COUNTS.items()
                   if key in situation.schema.properties}
         return kept_count(query, counts, situation.question)
+
+    def problem(
+        self, attempt: Attempt, schema: GraphSchema, prompts_dir: Path | None,  # noqa: ARG002
+    ) -> str:
+        """Nothing: no repair follows a rewrite of every written query."""
+        return ""

@@ -7,12 +7,15 @@ import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
-from graphrag_neo4j.query.cypher.names import UnknownName
+from graphrag_neo4j.query.cypher.attempt import Attempt
+from graphrag_neo4j.query.cypher.names import UnknownName, describe
 from graphrag_neo4j.query.cypher.rewrites.literals import fresh_variable, masked, rewrite_matches
 from graphrag_neo4j.query.cypher.rewrites.rewrite import Situation, When
 from graphrag_neo4j.query.cypher.rewrites.stems import stem
 from graphrag_neo4j.query.cypher.schema import GraphSchema
+from graphrag_neo4j.resources import load_prompt
 
 ENTITY, RELATED = "__Entity__", "RELATED"
 MIN_WORD = 3  # shorter words (IS, OF, BY) say nothing a predicate could be filtered on
@@ -145,3 +148,27 @@ class KnownNames:
     async def rewrite(self, query: str, situation: Situation) -> str | None:
         unknown = situation.attempt.unknown if situation.attempt else []
         return with_known_names(query, unknown, situation.schema)
+
+    def problem(self, attempt: Attempt, schema: GraphSchema, prompts_dir: Path | None) -> str:
+        """The unknown names with the ones the graph has (prompts/cypher_unknown_names.txt),
+        and how to write each invented relationship type with RELATED."""
+        return load_prompt("cypher_unknown_names", prompts_dir).format(
+            unknown=describe(attempt.unknown), labels=_listed(schema.labels, ":"),
+            types=_listed(schema.types, ":"), properties=_listed(schema.properties),
+            advice=" ".join(_relation_advice(name.name, schema.predicates_tell)
+                            for name in attempt.unknown if name.kind == "relationship type"),
+        ).strip()
+
+
+def _listed(names: list[str], prefix: str = "") -> str:
+    return ", ".join(prefix + name for name in names) or "none"
+
+
+def _relation_advice(invented: str, predicates_tell: bool) -> str:
+    """How to write an invented relationship type with RELATED: its words as a predicate
+    filter when predicates say how entities relate, else RELATED both ways."""
+    words = " ".join(re.findall(r"[^\W_]+", invented.lower()))
+    if predicates_tell and words:
+        return (f"Instead of [:{invented}] write [r:RELATED] with toLower(r.predicate) CONTAINS"
+                f" '{words}' (or a shorter key word of it).")
+    return f"Instead of [:{invented}] write [:RELATED], followed both ways."

@@ -1,9 +1,11 @@
-"""What a rewrite of model-written Cypher is: a name, a note, when it applies, and the rewrite."""
+"""What a rewrite of model-written Cypher is: a name, a note, when it applies, the rewrite, and
+what the repair prompt is told when it did not make the query answer."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from pathlib import Path
 from typing import Protocol
 
 from graphrag_neo4j.query.base import GraphReader
@@ -41,7 +43,9 @@ class Situation:
 class Rewrite(Protocol):
     """One rewrite with no LLM call. `name` is its key (benchmarks and tests name it by it);
     `note` ends the answer's note "..., so {note}." when a repair it made answered (a rewrite
-    of every written query is silent); `when` says which queries it is tried on."""
+    of every written query is silent); `when` says which queries it is tried on; `problem`
+    is what the LLM repair of such a query is told went wrong (a repair must say it; a rewrite
+    of every written query, which no repair follows, says '')."""
 
     @property
     def name(self) -> str: ...
@@ -54,4 +58,9 @@ class Rewrite(Protocol):
 
     async def rewrite(self, query: str, situation: Situation) -> str | None:
         """The rewritten query, or None (or the query itself) when it does not apply."""
+        ...
+
+    def problem(self, attempt: Attempt, schema: GraphSchema, prompts_dir: Path | None) -> str:
+        """The repair prompt's sentence for a query this rewrite is for that still did not
+        answer, with the prompts in `prompts_dir` (the packaged ones for None)."""
         ...

@@ -1,15 +1,18 @@
 """Every Cypher rewrite of the list, one row each at least: question, model query, its fate and
-what the rewrite makes of it; then the list's own rules."""
+what the rewrite makes of it, and for a repair what the LLM repair is told; then the list's
+own rules."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
+from graphrag_neo4j.query.base import Query, Services
 from graphrag_neo4j.query.cypher.attempt import Attempt
 from graphrag_neo4j.query.cypher.names import UnknownName
 from graphrag_neo4j.query.cypher.rewrites.registry import (
@@ -21,6 +24,8 @@ from graphrag_neo4j.query.cypher.rewrites.registry import (
 )
 from graphrag_neo4j.query.cypher.rewrites.rewrite import Situation, When
 from graphrag_neo4j.query.cypher.schema import GraphSchema
+from graphrag_neo4j.query.cypher.writing import problem, repair_query
+from graphrag_neo4j.settings import SearchSettings
 
 LABELS = ["__Entity__", "__Document__", "__Chunk__", "Person", "Location", "Event"]
 SCHEMA = GraphSchema(
@@ -124,6 +129,9 @@ class _Shouting:
     async def rewrite(self, query: str, situation: Situation) -> str | None:
         return query.replace("match ", "MATCH ")
 
+    def problem(self, attempt: Attempt, schema: GraphSchema, prompts_dir: Path | None) -> str:
+        return ""  # no repair follows a rewrite of every written query
+
 
 def test_a_rewrite_added_to_the_list_runs_and_is_documented() -> None:
     rewrites = (*REWRITES, _Shouting())
@@ -151,3 +159,53 @@ def test_a_repairs_result_is_left_as_it_is_by_the_rewrites_of_written_queries(
     _, question, _, _, repaired = row
     situation = Situation(question, SCHEMA, NoReads())
     assert asyncio.run(as_written(str(repaired), situation, REWRITES)) == repaired
+
+
+REPAIRED = [row for row in ROWS if row[3] is not WRITTEN]
+
+
+def test_every_repair_says_what_went_wrong_and_no_rewrite_of_written_queries_does() -> None:
+    for rewrite in REWRITES:
+        fates = [row[3] for row in ROWS if row[0] == rewrite.name]
+        said = [rewrite.problem(fate or NOTHING, SCHEMA, None) for fate in fates]
+        if rewrite.when is When.WRITTEN:
+            assert said == [""] * len(fates), rewrite.name
+        else:
+            assert all(sentence.strip() for sentence in said), f"{rewrite.name} says nothing"
+
+
+class _RepairLLM:
+    """An LLM that records the repair prompt and writes a query."""
+
+    def __init__(self) -> None:
+        self.prompts: list[str] = []
+
+    async def complete(self, prompt: str, **_: Any) -> str:
+        self.prompts.append(prompt)
+        return "MATCH (n) RETURN n.name"
+
+
+def _repair_prompt(question: str, failed: Attempt) -> str:
+    """The prompt the LLM repair of `failed` is sent."""
+    llm = _RepairLLM()
+    services = cast(Services, SimpleNamespace(
+        settings=SimpleNamespace(prompts_dir=None), llm=llm, store=NoReads()))
+    asked = Query(question, SearchSettings(), "Multiple Paragraphs")
+    asyncio.run(repair_query(services, asked, SCHEMA, failed, REWRITES))
+    (prompt,) = llm.prompts
+    return prompt
+
+
+@pytest.mark.parametrize("row", REPAIRED, ids=lambda row: row[0])
+def test_the_repair_prompt_tells_a_repairs_own_sentence(
+    row: tuple[str, str, str, Attempt | None, str | None], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    name, question, query, fate, _ = row
+    fated = cast(Attempt, fate)
+    failed = Attempt(query, fated.status, rows=fated.rows, unknown=fated.unknown)
+    own = _named(name).problem(failed, SCHEMA, None)
+    assert problem(failed, SCHEMA, None) == own
+    assert f"Why it could not be used:\n{own}\n" in _repair_prompt(question, failed)
+    # Whatever the rewrite says is what the prompt says: no second copy of its sentence.
+    monkeypatch.setattr(type(_named(name)), "problem", lambda *_: "its own words")
+    assert "Why it could not be used:\nits own words\n" in _repair_prompt(question, failed)
