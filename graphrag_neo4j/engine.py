@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.text import Text
 
 from graphrag_neo4j.errors import InputError, check_text
-from graphrag_neo4j.llm.context_window import fit_to_window, model_window
+from graphrag_neo4j.llm.tokens.context_window import fit_to_window, model_window
 from graphrag_neo4j.loop_thread import LoopThread
 from graphrag_neo4j.settings import Settings, load_settings
 
@@ -29,10 +29,10 @@ if TYPE_CHECKING:
     from graphrag_neo4j.indexing.run_report import IndexStats
     from graphrag_neo4j.interop.msgraphrag_import import ImportReport
     from graphrag_neo4j.interop.parquet_export import ExportReport
-    from graphrag_neo4j.llm.calls import LLMCaller, RemoteReplies
+    from graphrag_neo4j.llm.calls.chat import LLMCaller, RemoteReplies
+    from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
     from graphrag_neo4j.llm.costs.budget import Budget
     from graphrag_neo4j.llm.costs.estimate import CostEstimate
-    from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
     from graphrag_neo4j.llm.lazy_model import LazyModel
     from graphrag_neo4j.progress import StageProgress
     from graphrag_neo4j.query.base import Answer, QueryMethod
@@ -122,7 +122,7 @@ class GraphRAG:
         """The one LLM call path, resolving the chat model from settings on first use (the
         model itself is built on the first call the cache does not answer)."""
         if self._llm is None:
-            from graphrag_neo4j.llm.calls import LLMCaller
+            from graphrag_neo4j.llm.calls.chat import LLMCaller
 
             model: BaseChatModel | LazyModel[BaseChatModel] | None = self._chat_model
             if model is None:
@@ -150,7 +150,7 @@ class GraphRAG:
         """The one embedding path, resolving the embedder from settings on first use (the
         model itself is built on the first text the cache does not hold)."""
         if self._embedder is None:
-            from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+            from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 
             model: Embeddings | LazyModel[Embeddings] | None = self._embeddings
             if model is None:

@@ -45,7 +45,7 @@ class ProbeResult:
 async def probe_llm(settings: Settings) -> tuple[str, ProbeResult]:
     """Resolve the LLM and run one tiny extraction, bypassing the response cache."""
     from graphrag_neo4j.indexing.extraction.tag_parser import parse_extraction
-    from graphrag_neo4j.llm.calls import LLMCaller
+    from graphrag_neo4j.llm.calls.chat import LLMCaller
     from graphrag_neo4j.llm.providers import resolve_llm
     from graphrag_neo4j.resources import load_prompt
 
@@ -78,7 +78,7 @@ async def probe_llm(settings: Settings) -> tuple[str, ProbeResult]:
 
 async def probe_embedder(settings: Settings) -> tuple[str, ProbeResult]:
     """Resolve the embedder and embed one text, bypassing the vector cache."""
-    from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+    from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
     from graphrag_neo4j.llm.providers import resolve_embeddings
 
     resolved = resolve_embeddings(settings)
@@ -140,7 +140,7 @@ def graph_vectors(settings: Settings) -> dict[str, Any] | None:
 
 def vectors_row(settings: Settings, held: dict[str, Any]) -> tuple[str, str, ProbeResult]:
     """The table's row of the graph's vectors; a failed check when the embedder differs."""
-    from graphrag_neo4j.llm.embedding_calls import embedder_name
+    from graphrag_neo4j.llm.calls.embeddings import embedder_name
     from graphrag_neo4j.llm.providers import resolve_embeddings
     from graphrag_neo4j.store import embedder_mismatch
 

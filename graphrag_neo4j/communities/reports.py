@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from graphrag_neo4j.citations import clean_citations
 from graphrag_neo4j.communities.context import ReportContext
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.resources import load_prompt
 
 STAGE = "community reports"

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.resources import load_prompt
 
 CRITERIA = ("comprehensiveness", "diversity", "empowerment", "directness")

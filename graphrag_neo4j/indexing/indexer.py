@@ -45,9 +45,9 @@ from graphrag_neo4j.indexing.run_lock import one_run_per_input
 from graphrag_neo4j.indexing.run_report import IndexStats
 from graphrag_neo4j.indexing.stages import registry as stage_list
 from graphrag_neo4j.indexing.stages.base import CHUNKS_LABEL, BatchState
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.llm.costs.budget import BudgetExceededError
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
 from graphrag_neo4j.progress import StageProgress
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store

@@ -20,7 +20,7 @@ from graphrag_neo4j.progress import StageProgress
 
 if TYPE_CHECKING:
     from graphrag_neo4j.interop.msgraphrag_tables import Row
-    from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+    from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
     from graphrag_neo4j.store import Store
 
 # Their table -> the count_import column that shows where its rows went.

@@ -21,9 +21,9 @@ from graphrag_neo4j.settings import (
 )
 
 if TYPE_CHECKING:
-    from graphrag_neo4j.llm.calls import LLMCaller
-    from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
-    from graphrag_neo4j.llm.streaming import TokenSink
+    from graphrag_neo4j.llm.calls.chat import LLMCaller
+    from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
+    from graphrag_neo4j.llm.calls.streaming import TokenSink
 
 # Options a query takes besides [search] settings; `level` is global.community_level's short name.
 QUERY_OPTIONS = ("response_type", "history", "on_token", "mentions", "level")

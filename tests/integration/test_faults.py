@@ -22,7 +22,7 @@ from rich.console import Console
 
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.errors import ModelError
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.llm.providers import resolve_llm
 from graphrag_neo4j.server.neo4j_server import server_config_from_settings, start, stop
 from graphrag_neo4j.settings import Settings

@@ -18,7 +18,7 @@ import pytest
 
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.cluster.chat_replies import ClusterReplies
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.llm.costs.budget import Budget, BudgetExceededError
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store

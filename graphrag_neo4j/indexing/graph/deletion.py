@@ -8,7 +8,7 @@ from typing import Any
 
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.graph.refresh import Mergers, refresh_entities, refresh_relations
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.store import Store
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from graphrag_neo4j.indexing.extraction.base import DescriptionStyle
 from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store
 

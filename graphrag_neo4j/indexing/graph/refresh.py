@@ -13,7 +13,7 @@ from typing import Any
 
 from graphrag_neo4j.indexing.graph.document_styles import DocumentStyles
 from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.store import Store
 
 READ_BATCH = 2000

@@ -12,7 +12,7 @@ from graphrag_neo4j.indexing.graph.refresh import Mergers, refresh_entities, ref
 from graphrag_neo4j.indexing.graph.type_labels import TypeLabels
 from graphrag_neo4j.indexing.graph.writer import group_relation_mentions
 from graphrag_neo4j.indexing.records import normalize_name, relation_id
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.store import Store
 
 Row = dict[str, Any]

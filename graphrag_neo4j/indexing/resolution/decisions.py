@@ -11,7 +11,7 @@ from pathlib import Path
 from graphrag_neo4j.content_ids import content_id
 from graphrag_neo4j.indexing.records import normalize_name
 from graphrag_neo4j.indexing.resolution.grouping import UNKNOWN, Grouping, MergeRecord, ProtoEntity
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
 
 STAGE = "resolve"
 _JSON_OBJECT = re.compile(r"\{.*\}", flags=re.DOTALL)

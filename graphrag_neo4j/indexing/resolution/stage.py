@@ -15,8 +15,8 @@ from graphrag_neo4j.indexing.resolution.grouping import (
     group_mentions,
     near_duplicate_groups,
 )
-from graphrag_neo4j.llm.calls import LLMCaller
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.lucene import shared_word_query
 from graphrag_neo4j.settings import ExtractionSettings
 from graphrag_neo4j.store import Store

@@ -10,8 +10,8 @@ from graphrag_neo4j.indexing.extraction.base import IndexingServices
 from graphrag_neo4j.indexing.graph.refresh import refresh_entities, refresh_relations
 from graphrag_neo4j.indexing.graph.summaries import STAGE, DescriptionMerger
 from graphrag_neo4j.indexing.stages.base import BatchState, EstimateInputs
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.llm.costs.estimate import StageEstimate
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
 from graphrag_neo4j.progress import StageProgress
 from graphrag_neo4j.store import Store
 

@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.resources import load_prompt
 
 NER_STAGE = "hops_ner"

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graphrag_neo4j.errors import ConfigError, ModelError
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.query.answers.passages import (
     answer_from_context,
     passage_context,

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from graphrag_neo4j.errors import ModelError
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.settings import EmbeddingSettings
 from graphrag_neo4j.testing import FakeEmbeddings
 

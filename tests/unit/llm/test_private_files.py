@@ -7,7 +7,7 @@ import stat
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from graphrag_neo4j.llm.disk_cache import DiskCache
+from graphrag_neo4j.llm.cache.disk_cache import DiskCache
 from graphrag_neo4j.resources import private_dir, write_private
 
 

@@ -8,8 +8,8 @@ from typing import Any
 from graphrag_neo4j.errors import Neo4jUnavailableError
 from graphrag_neo4j.indexing.costs.estimate import estimate_documents
 from graphrag_neo4j.indexing.records import Document
-from graphrag_neo4j.llm.calls import LLMCaller
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.llm.lazy_model import LazyModel
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.store import Store

@@ -19,7 +19,7 @@ from graphrag_neo4j.indexing.extraction.registry import (
 from graphrag_neo4j.indexing.extraction.triplets import extractions_from_triplets
 from graphrag_neo4j.indexing.input.chunking import chunk_document
 from graphrag_neo4j.indexing.records import Document
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.settings import CommunitySettings, Settings
 from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeEmbeddings

@@ -23,7 +23,7 @@ from graphrag_neo4j.indexing.input.chunking import (
     texts_read_once,
 )
 from graphrag_neo4j.indexing.records import Chunk, Document
-from graphrag_neo4j.llm.tokens import count_tokens, get_encoding
+from graphrag_neo4j.llm.tokens.counting import count_tokens, get_encoding
 from graphrag_neo4j.settings import ChunkingSettings
 
 TOKENS = ChunkingSettings()

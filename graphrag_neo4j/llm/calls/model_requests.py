@@ -19,10 +19,10 @@ from langchain_core.messages import (
 )
 from langchain_core.messages.ai import UsageMetadata
 
-from graphrag_neo4j.llm.messages import MESSAGE_TYPES, Message
-from graphrag_neo4j.llm.reply_guards import cut_at_last_line
-from graphrag_neo4j.llm.streaming import Streaming
-from graphrag_neo4j.llm.tokens import count_tokens
+from graphrag_neo4j.llm.calls.messages import MESSAGE_TYPES, Message
+from graphrag_neo4j.llm.calls.reply_guards import cut_at_last_line
+from graphrag_neo4j.llm.calls.streaming import Streaming
+from graphrag_neo4j.llm.tokens.counting import count_tokens
 
 _CLASSES: dict[str, type[BaseMessage]] = {"system": SystemMessage, "human": HumanMessage,
                                           "ai": AIMessage}

@@ -17,7 +17,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 
-from graphrag_neo4j.llm.tokens import count_tokens
+from graphrag_neo4j.llm.tokens.counting import count_tokens
 
 logger = logging.getLogger(__name__)
 

@@ -19,16 +19,16 @@ from tenacity import (
 )
 
 from graphrag_neo4j.errors import ModelError
-from graphrag_neo4j.llm.adaptive_limit import AdaptiveLimit
+from graphrag_neo4j.llm.cache.disk_cache import DiskCache, stable_key
+from graphrag_neo4j.llm.calls.adaptive_limit import AdaptiveLimit
+from graphrag_neo4j.llm.calls.messages import Message, prompt_messages, typed_contents
+from graphrag_neo4j.llm.calls.reply_guards import StopRule, repeating_text
+from graphrag_neo4j.llm.calls.streaming import Streaming, TokenSink
+from graphrag_neo4j.llm.calls.usage import UsageLedger
 from graphrag_neo4j.llm.costs.pricing import chat_prices, model_name_of
 from graphrag_neo4j.llm.costs.stats import ModelStats
-from graphrag_neo4j.llm.disk_cache import DiskCache, stable_key
 from graphrag_neo4j.llm.lazy_model import LazyModel
-from graphrag_neo4j.llm.messages import Message, prompt_messages, typed_contents
-from graphrag_neo4j.llm.reply_guards import StopRule, repeating_text
-from graphrag_neo4j.llm.streaming import Streaming, TokenSink
-from graphrag_neo4j.llm.tokens import count_tokens
-from graphrag_neo4j.llm.usage import UsageLedger
+from graphrag_neo4j.llm.tokens.counting import count_tokens
 from graphrag_neo4j.settings import LLMSettings
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from rich.table import Table
 
     from graphrag_neo4j.llm.costs.budget import Budget
-    from graphrag_neo4j.llm.prompt_tokens import PromptCounter
+    from graphrag_neo4j.llm.tokens.prompt_tokens import PromptCounter
 
 LLM_CACHE_FILE = "llm_cache.sqlite"
 _CACHE_VERSION = 1  # bump when the cached value's shape changes
@@ -167,13 +167,13 @@ class LLMCaller:
 
     @cached_property
     def _prompt_counter(self) -> PromptCounter:
-        from graphrag_neo4j.llm.prompt_tokens import prompt_token_counter
+        from graphrag_neo4j.llm.tokens.prompt_tokens import prompt_token_counter
 
         return prompt_token_counter(self.chat_model)
 
     def count_prompt(self, messages: Sequence[Message]) -> int:
         """The prompt tokens of `messages` as the run's model would report them."""
-        from graphrag_neo4j.llm.model_requests import to_messages
+        from graphrag_neo4j.llm.calls.model_requests import to_messages
 
         return self._prompt_counter(to_messages(messages))
 
@@ -280,7 +280,7 @@ class LLMCaller:
         committed: int = 0,
     ) -> str:
         # The model side (LangChain and the model's client) loads with the first fresh call.
-        from graphrag_neo4j.llm.model_requests import to_messages
+        from graphrag_neo4j.llm.calls.model_requests import to_messages
 
         converted = self._within_window(to_messages(messages), stage, params)
         message, seconds = await self._call_with_retries(converted, stage, params, streaming)
@@ -308,7 +308,7 @@ class LLMCaller:
     ) -> list[BaseMessage]:
         """The messages cut to the model's context window beside its reply, when the model
         declares one: every prompt passes here, so none can exceed it."""
-        from graphrag_neo4j.llm.prompt_window import fit_to_model
+        from graphrag_neo4j.llm.tokens.prompt_window import fit_to_model
 
         return fit_to_model(self.chat_model, messages, params, self.settings.max_tokens,
                             self._prompt_counter, stage)
@@ -336,7 +336,11 @@ class LLMCaller:
         params: dict[str, Any],
         streaming: Streaming,
     ) -> tuple[AIMessage, float]:
-        from graphrag_neo4j.llm.call_errors import failure_sentence, is_rate_limit, is_transient
+        from graphrag_neo4j.llm.calls.call_errors import (
+            failure_sentence,
+            is_rate_limit,
+            is_transient,
+        )
 
         attempts = self.settings.max_retries + 1
         retrying = AsyncRetrying(
@@ -376,7 +380,7 @@ class LLMCaller:
         """One request: made remotely when replies are, unless a reader wants its pieces live."""
         if self.remote is not None and streaming.on_token is None:
             return await self.remote.reply(messages, params, streaming.stop_when)
-        from graphrag_neo4j.llm.model_requests import request_reply
+        from graphrag_neo4j.llm.calls.model_requests import request_reply
 
         return await request_reply(self.chat_model, messages, params, streaming)
 

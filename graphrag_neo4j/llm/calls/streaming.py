@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from graphrag_neo4j.llm.reply_guards import StopRule
+from graphrag_neo4j.llm.calls.reply_guards import StopRule
 
 TokenSink = Callable[[str], None]
 """Receives pieces of an answer as the model writes them (for streaming to a terminal)."""

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from graphrag_neo4j.llm.sqlite_file import SharedFile, shared_file
+from graphrag_neo4j.llm.cache.sqlite_file import SharedFile, shared_file
 
 
 def stable_key(*parts: Any) -> str:

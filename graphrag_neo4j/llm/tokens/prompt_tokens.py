@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from langchain_core.language_models import BaseChatModel, BaseLanguageModel
 from langchain_core.messages import BaseMessage
 
-from graphrag_neo4j.llm.tokens import count_tokens
+from graphrag_neo4j.llm.tokens.counting import count_tokens
 
 PromptCounter = Callable[[Sequence[BaseMessage]], int]
 # Role and separator tokens a chat API adds per message (OpenAI's documented figure).
