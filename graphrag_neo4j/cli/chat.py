@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from graphrag_neo4j.cli.workspace_option import WorkspaceOption, use_workspace
+from graphrag_neo4j.cli.options.workspace_option import WorkspaceOption, use_workspace
 from graphrag_neo4j.query.answers.conversation import HELP, Conversation, LineSource, Turn, run_chat
 from graphrag_neo4j.query.base import Answer
 from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_list

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from neo4j import GraphDatabase
 
-from graphrag_neo4j.cli.estimate_output import reports_by_default
+from graphrag_neo4j.cli.graph.estimate_output import reports_by_default
 from graphrag_neo4j.communities.report_mode import choose_report_mode
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.costs.dependent_stages import REPORTS

@@ -37,8 +37,10 @@ MODEL_SIDE = {
 }
 # What `index` reaches: its command, the engine, the store and the rooms it runs.
 INDEX_ROOMS = ("indexing", "communities", "llm")
-INDEX_MODULES = ["graphrag_neo4j.cli.app", "graphrag_neo4j.cli.index", "graphrag_neo4j.engine",
-                 "graphrag_neo4j.store"]
+INDEX_MODULES = [
+    "graphrag_neo4j.cli.app", "graphrag_neo4j.cli.graph.index", "graphrag_neo4j.engine",
+    "graphrag_neo4j.store",
+]
 LOADED = ("import sys; print(sorted(m for m in sys.modules"
           " if m.split('.')[0].startswith('langchain') or m.split('.')[0] == 'openai'))")
 

@@ -12,7 +12,7 @@ import pytest
 from rich.console import Console
 from rich.table import Table
 
-from graphrag_neo4j.cli.eval_answers import GOLD_RIGHT, MEASURES, answers_table, judge_table
+from graphrag_neo4j.cli.eval.answers import GOLD_RIGHT, MEASURES, answers_table, judge_table
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.evaluation.answers import (
     BUDGET_SETTINGS,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from graphrag_neo4j.cli.evaluate import _int_list, results_table
+from graphrag_neo4j.cli.eval.retrieval import _int_list, results_table
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.evaluation.retrieval import (
     EvalQuestion,

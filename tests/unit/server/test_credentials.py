@@ -74,7 +74,7 @@ def test_an_unmanaged_server_is_neither_started_nor_stopped(
 ) -> None:
     from typer.testing import CliRunner
 
-    from graphrag_neo4j.cli import neo4j_server as cli_neo4j
+    from graphrag_neo4j.cli.database import neo4j_server as cli_neo4j
 
     def never(*_: object) -> None:
         raise AssertionError("an unmanaged server must not be started or stopped")

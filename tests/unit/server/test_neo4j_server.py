@@ -20,7 +20,7 @@ from pydantic import SecretStr
 from rich.console import Console
 from typer.testing import CliRunner
 
-from graphrag_neo4j.cli import neo4j_server as cli_neo4j
+from graphrag_neo4j.cli.database import neo4j_server as cli_neo4j
 from graphrag_neo4j.server import bolt_probe
 from graphrag_neo4j.server.build import (
     argfile_text,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from graphrag_neo4j.cli.estimate_output import reports_by_default
+from graphrag_neo4j.cli.graph.estimate_output import reports_by_default
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.extraction.base import Batch, RunServices, document_record
 from graphrag_neo4j.indexing.extraction.registry import (

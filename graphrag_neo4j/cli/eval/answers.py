@@ -13,8 +13,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from graphrag_neo4j.cli.search_set import SetOption, search_settings_set, settings_with
-from graphrag_neo4j.cli.workspace_option import WorkspaceOption, use_workspace
+from graphrag_neo4j.cli.options.search_set import SetOption, search_settings_set, settings_with
+from graphrag_neo4j.cli.options.workspace_option import WorkspaceOption, use_workspace
 from graphrag_neo4j.evaluation.answer_run import (
     against_baseline,
     answer_all,

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from graphrag_neo4j.cli.wipe import confirm
+from graphrag_neo4j.cli.database.wipe import confirm
 
 app = typer.Typer(no_args_is_help=True)
 console = Console(stderr=True)

@@ -10,9 +10,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from graphrag_neo4j.cli.eval_answers import answers_command
-from graphrag_neo4j.cli.search_set import SetOption, search_settings_set, settings_with
-from graphrag_neo4j.cli.workspace_option import WorkspaceOption, use_workspace
+from graphrag_neo4j.cli.eval.answers import answers_command
+from graphrag_neo4j.cli.options.search_set import SetOption, search_settings_set, settings_with
+from graphrag_neo4j.cli.options.workspace_option import WorkspaceOption, use_workspace
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.evaluation.corpus import prepare_graph
 from graphrag_neo4j.evaluation.retrieval import MethodResult, read_questions

@@ -9,9 +9,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from graphrag_neo4j.cli.budget_options import MaxCost, MaxLLMCalls
-from graphrag_neo4j.cli.ray_option import RayOption, run_settings
-from graphrag_neo4j.cli.workspace_option import WorkspaceOption, use_workspace
+from graphrag_neo4j.cli.options.budget_options import MaxCost, MaxLLMCalls
+from graphrag_neo4j.cli.options.ray_option import RayOption, run_settings
+from graphrag_neo4j.cli.options.workspace_option import WorkspaceOption, use_workspace
 from graphrag_neo4j.errors import InputError
 
 console = Console(stderr=True)
@@ -49,7 +49,7 @@ def communities_command(
 ) -> None:
     """Show communities per level and the largest ones; --build runs Leiden and the reports."""
     use_workspace(workspace)
-    from graphrag_neo4j.cli.estimate_output import communities_estimate
+    from graphrag_neo4j.cli.graph.estimate_output import communities_estimate
     from graphrag_neo4j.engine import GraphRAG
     from graphrag_neo4j.llm.costs.budget import Budget
 

@@ -10,10 +10,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from graphrag_neo4j.cli.budget_options import MaxCost, MaxLLMCalls
-from graphrag_neo4j.cli.estimate_output import index_estimate
-from graphrag_neo4j.cli.ray_option import RayOption, run_settings
-from graphrag_neo4j.cli.workspace_option import WorkspaceOption, use_workspace
+from graphrag_neo4j.cli.graph.estimate_output import index_estimate
+from graphrag_neo4j.cli.options.budget_options import MaxCost, MaxLLMCalls
+from graphrag_neo4j.cli.options.ray_option import RayOption, run_settings
+from graphrag_neo4j.cli.options.workspace_option import WorkspaceOption, use_workspace
 from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.extraction.registry import (
     check_extraction_method,

@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from graphrag_neo4j.cli.workspace_option import WorkspaceOption, use_workspace
+from graphrag_neo4j.cli.options.workspace_option import WorkspaceOption, use_workspace
 from graphrag_neo4j.errors import InputError
 
 console = Console(stderr=True)
