@@ -14,8 +14,8 @@ from rich.text import Text
 
 from graphrag_neo4j.cli.collector import collect_seldom, skip_final_collection
 from graphrag_neo4j.cli.options.workspace_option import WorkspaceOption, use_workspace
-from graphrag_neo4j.errors import GraphRAGError, check_text
 from graphrag_neo4j.llm.offline.allocator import release_large_frees
+from graphrag_neo4j.runtime.errors import GraphRAGError, check_text
 
 app = typer.Typer(
     name="graphrag-neo4j",

@@ -108,9 +108,9 @@ def query_command(
 
 
 def _print_cypher(answer: Answer) -> None:
+    from graphrag_neo4j.database.workspaces.names import Workspace
     from graphrag_neo4j.query.answers.evidence import browser_script
     from graphrag_neo4j.settings import load_settings
-    from graphrag_neo4j.workspaces.names import Workspace
 
     # The Browser runs it as written: in the workspace's own labels, as the store would.
     workspace = Workspace(load_settings().neo4j.workspace)

@@ -11,7 +11,6 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.text import Text
 
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.evaluation.answers import (
     AnswerSummary,
     Ask,
@@ -23,6 +22,7 @@ from graphrag_neo4j.evaluation.answers import (
 from graphrag_neo4j.evaluation.gold_passages import GOLD, GoldPassages
 from graphrag_neo4j.evaluation.judge import PairResult, judge_pair
 from graphrag_neo4j.evaluation.retrieval import EvalQuestion
+from graphrag_neo4j.runtime.errors import InputError
 
 if TYPE_CHECKING:
     from graphrag_neo4j.engine import GraphRAG

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from rich.console import Console
 
-from graphrag_neo4j.errors import GraphRAGError
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.indexing.batch_failure import batch_failure, log_path
 from graphrag_neo4j.indexing.costs.budgets import guard_batch, stopped
 from graphrag_neo4j.indexing.extraction.base import (
@@ -48,9 +48,9 @@ from graphrag_neo4j.indexing.stages.base import CHUNKS_LABEL, BatchState
 from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.llm.costs.budget import BudgetExceededError
-from graphrag_neo4j.progress import StageProgress
+from graphrag_neo4j.runtime.errors import GraphRAGError
+from graphrag_neo4j.runtime.progress import StageProgress
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 
 TRIPLETS = TripletExtraction.name  # the method that reads the triplets passages bring
 logger = logging.getLogger(__name__)

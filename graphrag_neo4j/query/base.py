@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import ValidationError
 
-from graphrag_neo4j.errors import InputError, check_text
 from graphrag_neo4j.query.context import CommunitySelection, Row, SearchContext, recent_turns
+from graphrag_neo4j.runtime.errors import InputError, check_text
 from graphrag_neo4j.settings import (
     SearchSettings,
     Settings,

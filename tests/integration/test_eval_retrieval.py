@@ -10,7 +10,7 @@ import typer
 from typer.testing import CliRunner
 
 from graphrag_neo4j.cli.eval.retrieval import app as eval_app
-from graphrag_neo4j.store import Store
+from graphrag_neo4j.database.store import Store
 
 pytestmark = pytest.mark.integration
 

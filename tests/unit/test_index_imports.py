@@ -39,7 +39,7 @@ MODEL_SIDE = {
 INDEX_ROOMS = ("indexing", "communities", "llm")
 INDEX_MODULES = [
     "graphrag_neo4j.cli.app", "graphrag_neo4j.cli.graph.index", "graphrag_neo4j.engine",
-    "graphrag_neo4j.store",
+    "graphrag_neo4j.database.store",
 ]
 LOADED = ("import sys; print(sorted(m for m in sys.modules"
           " if m.split('.')[0].startswith('langchain') or m.split('.')[0] == 'openai'))")

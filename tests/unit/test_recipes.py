@@ -16,17 +16,17 @@ from fastapi.testclient import TestClient
 from pydantic import Field
 from typer.testing import CliRunner
 
-from graphrag_neo4j import resources
 from graphrag_neo4j.api.app import create_app
 from graphrag_neo4j.api.mcp.server import create_mcp_server
 from graphrag_neo4j.cli.app import _register_subcommands, app
 from graphrag_neo4j.cli.reference.settings_file import render_settings_file, write_project
 from graphrag_neo4j.cli.reference.settings_reference import render_settings_reference
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query import base, registry
 from graphrag_neo4j.query.base import Answer, Query, Services, make_query
 from graphrag_neo4j.query.context import SearchContext
+from graphrag_neo4j.runtime import resources
+from graphrag_neo4j.runtime.errors import InputError
 from graphrag_neo4j.settings import SearchSettings, Settings, search_options
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 

@@ -12,8 +12,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from graphrag_neo4j.errors import GraphRAGError
-from graphrag_neo4j.server.neo4j_server import (
+from graphrag_neo4j.database.server.neo4j_server import (
     ServerConfig,
     log_path,
     server_config_from_settings,
@@ -22,6 +21,7 @@ from graphrag_neo4j.server.neo4j_server import (
     stop,
     tail_log,
 )
+from graphrag_neo4j.runtime.errors import GraphRAGError
 
 app = typer.Typer(
     help="Run a local Neo4j Community 5.26 server (Bolt 127.0.0.1:7687, Browser "

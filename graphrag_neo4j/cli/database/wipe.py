@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.text import Text
 
 from graphrag_neo4j.cli.options.workspace_option import WorkspaceOption, use_workspace
-from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.runtime.errors import InputError
 
 console = Console(stderr=True)
 
@@ -24,8 +24,8 @@ def wipe_command(
     """Delete every document, chunk, entity, relation and community of the graph of one
     workspace (the schema, the other workspaces and the model caches stay)."""
     use_workspace(workspace)
+    from graphrag_neo4j.database.store import Store
     from graphrag_neo4j.settings import load_settings
-    from graphrag_neo4j.store import Store
 
     settings = load_settings()
     with Store.connect(settings.neo4j) as store:

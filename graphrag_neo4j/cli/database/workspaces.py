@@ -19,9 +19,9 @@ console = Console(stderr=True)
 def list_command() -> None:
     """Every workspace of the database with its documents, chunks, entities, relations and
     communities (the default workspace first)."""
+    from graphrag_neo4j.database.store import Store
+    from graphrag_neo4j.database.workspaces.catalog import COUNTED, list_workspaces
     from graphrag_neo4j.settings import load_settings
-    from graphrag_neo4j.store import Store
-    from graphrag_neo4j.workspaces.catalog import COUNTED, list_workspaces
 
     with Store.connect(load_settings().neo4j) as store:
         found = list_workspaces(store)
@@ -40,10 +40,10 @@ def delete_command(
 ) -> None:
     """Delete a named workspace and everything in it: documents, chunks, entities, relations,
     communities, merges, locks, constraints and indexes (run again after a stop: it resumes)."""
+    from graphrag_neo4j.database.store import Store
+    from graphrag_neo4j.database.workspaces.catalog import delete_workspace
     from graphrag_neo4j.engine import in_workspace
     from graphrag_neo4j.settings import load_settings
-    from graphrag_neo4j.store import Store
-    from graphrag_neo4j.workspaces.catalog import delete_workspace
 
     settings = in_workspace(load_settings(), name)
     with Store.connect(settings.neo4j) as store:

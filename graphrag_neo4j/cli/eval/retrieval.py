@@ -13,11 +13,11 @@ from rich.table import Table
 from graphrag_neo4j.cli.eval.answers import answers_command
 from graphrag_neo4j.cli.options.search_set import SetOption, search_settings_set, settings_with
 from graphrag_neo4j.cli.options.workspace_option import WorkspaceOption, use_workspace
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.evaluation.corpus import prepare_graph
 from graphrag_neo4j.evaluation.retrieval import MethodResult, read_questions
 from graphrag_neo4j.evaluation.retrieval_run import against_baseline, evaluate_runs, variants
 from graphrag_neo4j.query.registry import EVAL_BASELINE, EVAL_METHODS, method_list
+from graphrag_neo4j.runtime.errors import InputError
 
 if TYPE_CHECKING:
     from graphrag_neo4j.evaluation.retrieval_significance import RecallComparison

@@ -12,7 +12,7 @@ from rich.text import Text
 from graphrag_neo4j.cli.options.budget_options import MaxCost, MaxLLMCalls
 from graphrag_neo4j.cli.options.ray_option import RayOption, run_settings
 from graphrag_neo4j.cli.options.workspace_option import WorkspaceOption, use_workspace
-from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.runtime.errors import InputError
 
 console = Console(stderr=True)
 out = Console()

@@ -14,11 +14,11 @@ from graphrag_neo4j.cli.graph.estimate_output import index_estimate
 from graphrag_neo4j.cli.options.budget_options import MaxCost, MaxLLMCalls
 from graphrag_neo4j.cli.options.ray_option import RayOption, run_settings
 from graphrag_neo4j.cli.options.workspace_option import WorkspaceOption, use_workspace
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.extraction.registry import (
     check_extraction_method,
     extraction_method_names,
 )
+from graphrag_neo4j.runtime.errors import InputError
 
 console = Console(stderr=True)
 out = Console()
@@ -142,8 +142,8 @@ def documents_command(
 ) -> None:
     """List indexed documents with their ids (for `delete`)."""
     use_workspace(workspace)
+    from graphrag_neo4j.database.store import Store
     from graphrag_neo4j.settings import load_settings
-    from graphrag_neo4j.store import Store
 
     with Store.connect(load_settings().neo4j) as store:
         rows = store.read("indexing/list_documents", skip=skip, limit=limit)

@@ -8,8 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.base import validated_search, with_search_settings
+from graphrag_neo4j.runtime.errors import InputError
 from graphrag_neo4j.settings import (
     RENAMED_SEARCH_SETTINGS,
     SearchSettings,

@@ -20,6 +20,6 @@ def use_workspace(name: str | None) -> None:
     """Make `name` the workspace of every setting this command loads (checked at once)."""
     if name is None:
         return
-    from graphrag_neo4j.workspaces.names import check_name
+    from graphrag_neo4j.database.workspaces.names import check_name
 
     os.environ[WORKSPACE_ENV] = check_name(name)

@@ -10,8 +10,8 @@ from typing import Any
 from pydantic import BaseModel, SecretStr
 from pydantic.fields import FieldInfo
 
-from graphrag_neo4j.errors import InputError
-from graphrag_neo4j.resources import prompts_dir
+from graphrag_neo4j.runtime.errors import InputError
+from graphrag_neo4j.runtime.resources import prompts_dir
 from graphrag_neo4j.settings import CONFIG_FILE_NAME, PROMPTS_FOLDER_NAME, Settings
 
 HEADER = """\

@@ -23,7 +23,7 @@ from graphrag_neo4j.indexing.records import (
 )
 from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.llm.calls.reply_guards import repeating_lines
-from graphrag_neo4j.resources import load_prompt
+from graphrag_neo4j.runtime.resources import load_prompt
 from graphrag_neo4j.settings import ExtractionSettings
 
 STAGE = "extract"

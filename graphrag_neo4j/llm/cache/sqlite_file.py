@@ -33,8 +33,8 @@ from typing import TypeVar
 
 from filelock import FileLock
 
-from graphrag_neo4j.errors import ConfigError
-from graphrag_neo4j.resources import PRIVATE_FILE_MODE, private_dir
+from graphrag_neo4j.runtime.errors import ConfigError
+from graphrag_neo4j.runtime.resources import PRIVATE_FILE_MODE, private_dir
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")

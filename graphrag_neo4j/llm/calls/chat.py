@@ -18,7 +18,6 @@ from tenacity import (
     wait_random_exponential,
 )
 
-from graphrag_neo4j.errors import ModelError
 from graphrag_neo4j.llm.cache.disk_cache import DiskCache, stable_key
 from graphrag_neo4j.llm.calls.adaptive_limit import AdaptiveLimit
 from graphrag_neo4j.llm.calls.messages import Message, prompt_messages, typed_contents
@@ -29,6 +28,7 @@ from graphrag_neo4j.llm.costs.pricing import chat_prices, model_name_of
 from graphrag_neo4j.llm.costs.stats import ModelStats
 from graphrag_neo4j.llm.lazy_model import LazyModel
 from graphrag_neo4j.llm.tokens.counting import count_tokens
+from graphrag_neo4j.runtime.errors import ModelError
 from graphrag_neo4j.settings import LLMSettings
 
 if TYPE_CHECKING:

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from graphrag_neo4j.errors import ModelError
 from graphrag_neo4j.llm.cache.disk_cache import DiskCache, stable_key
 from graphrag_neo4j.llm.costs.stats import EMBEDDING_STAGE, ModelStats
 from graphrag_neo4j.llm.lazy_model import LazyModel
 from graphrag_neo4j.llm.tokens.counting import count_tokens
+from graphrag_neo4j.runtime.errors import ModelError
 from graphrag_neo4j.settings import EmbeddingSettings
 
 if TYPE_CHECKING:

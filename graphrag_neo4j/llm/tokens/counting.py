@@ -6,7 +6,7 @@ import functools
 
 import tiktoken
 
-from graphrag_neo4j.errors import ConfigError, ModelError
+from graphrag_neo4j.runtime.errors import ConfigError, ModelError
 from graphrag_neo4j.settings import ChunkingSettings, setting_default
 
 # What token counts are measured in unless chunking.encoding says otherwise.

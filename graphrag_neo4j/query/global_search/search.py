@@ -29,7 +29,7 @@ from graphrag_neo4j.query.global_search.points import (
     reduce_block,
     reduced_points,
 )
-from graphrag_neo4j.resources import load_prompt
+from graphrag_neo4j.runtime.resources import load_prompt
 
 NOTHING_RELEVANT = "The indexed data holds nothing relevant to this question."
 

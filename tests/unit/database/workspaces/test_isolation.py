@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from graphrag_neo4j.workspaces.isolation import workspace_refusal
-from graphrag_neo4j.workspaces.names import Workspace
+from graphrag_neo4j.database.workspaces.isolation import workspace_refusal
+from graphrag_neo4j.database.workspaces.names import Workspace
 
 ACME = Workspace("acme")
 

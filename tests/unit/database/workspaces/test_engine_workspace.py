@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.errors import ConfigError
+from graphrag_neo4j.runtime.errors import ConfigError
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from graphrag_neo4j.errors import ServerLimitError
+from graphrag_neo4j.runtime.errors import ServerLimitError
 
 if TYPE_CHECKING:  # the driver is imported once, by store.py, with its dataframe imports hidden
     from neo4j import ManagedTransaction

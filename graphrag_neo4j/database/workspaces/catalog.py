@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from graphrag_neo4j.errors import InputError
-from graphrag_neo4j.store import Store
-from graphrag_neo4j.workspaces.names import Workspace, workspace_of
+from graphrag_neo4j.database.store import Store
+from graphrag_neo4j.database.workspaces.names import Workspace, workspace_of
+from graphrag_neo4j.runtime.errors import InputError
 
 # What a workspace's row counts: the label or type behind each column.
 COUNTED = {"documents": "__Document__", "chunks": "__Chunk__", "entities": "__Entity__",

@@ -26,10 +26,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from graphrag_neo4j.resources import private_dir, write_private
-from graphrag_neo4j.server import bolt_probe
-from graphrag_neo4j.server.build import Neo4jServerError, ensure_launcher, neo4j_version
-from graphrag_neo4j.server.config import (
+from graphrag_neo4j.database.server import bolt_probe
+from graphrag_neo4j.database.server.build import Neo4jServerError, ensure_launcher, neo4j_version
+from graphrag_neo4j.database.server.config import (
     HOST,
     PASSWORD_ENV,
     ServerConfig,
@@ -39,14 +38,19 @@ from graphrag_neo4j.server.config import (
     server_config_from_settings,
     validate,
 )
-from graphrag_neo4j.server.credentials import ensure_password, password_file, stored_password
-from graphrag_neo4j.server.process import (
+from graphrag_neo4j.database.server.credentials import (
+    ensure_password,
+    password_file,
+    stored_password,
+)
+from graphrag_neo4j.database.server.process import (
     command_line,
     is_launcher_command,
     pid_alive,
     read_pid,
     wait_for_exit,
 )
+from graphrag_neo4j.runtime.resources import private_dir, write_private
 
 __all__ = [
     "Neo4jServerError",

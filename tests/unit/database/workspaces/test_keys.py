@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from graphrag_neo4j.errors import ConfigError
-from graphrag_neo4j.workspaces.keys import KEYS_FILE, KeyFile
+from graphrag_neo4j.database.workspaces.keys import KEYS_FILE, KeyFile
+from graphrag_neo4j.runtime.errors import ConfigError
 
 
 def test_a_key_is_kept_hashed_found_again_and_revoked(tmp_path: Path) -> None:

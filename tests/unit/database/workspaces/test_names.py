@@ -6,9 +6,7 @@ import re
 
 import pytest
 
-from graphrag_neo4j.errors import ConfigError
-from graphrag_neo4j.resources import all_cypher_names, load_cypher
-from graphrag_neo4j.workspaces.names import (
+from graphrag_neo4j.database.workspaces.names import (
     INDEXES,
     LABELS,
     TYPES,
@@ -16,6 +14,8 @@ from graphrag_neo4j.workspaces.names import (
     check_name,
     workspace_of,
 )
+from graphrag_neo4j.runtime.errors import ConfigError
+from graphrag_neo4j.runtime.resources import all_cypher_names, load_cypher
 
 
 def test_names_are_letters_digits_and_single_underscores() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
-from graphrag_neo4j.resources import write_private
+from graphrag_neo4j.runtime.resources import write_private
 from graphrag_neo4j.settings import PASSWORD_FILE_NAME
 
 GENERATED_BYTES = 24  # 32 URL-safe characters

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from graphrag_neo4j.errors import ConfigError
+from graphrag_neo4j.runtime.errors import ConfigError
 
 DEFAULT = ""  # the default workspace: today's names
 SUFFIX = "__ws_"

@@ -13,11 +13,11 @@ from contextlib import contextmanager, suppress
 from types import TracebackType
 from typing import Any, LiteralString, Self
 
-from graphrag_neo4j.errors import Neo4jUnavailableError, SchemaMismatchError
-from graphrag_neo4j.memory_refusal import refusing_over_memory
-from graphrag_neo4j.resources import load_cypher, split_statements, statements_to_run
+from graphrag_neo4j.database.memory_refusal import refusing_over_memory
+from graphrag_neo4j.database.workspaces.names import SUFFIX, Workspace, check_name
+from graphrag_neo4j.runtime.errors import Neo4jUnavailableError, SchemaMismatchError
+from graphrag_neo4j.runtime.resources import load_cypher, split_statements, statements_to_run
 from graphrag_neo4j.settings import Neo4jSettings
-from graphrag_neo4j.workspaces.names import SUFFIX, Workspace, check_name
 
 # The driver imports pandas and pyarrow when it starts, if they are installed, only to take
 # DataFrames and Arrow arrays as parameters and to build `Result.to_df()`, which the engine never

@@ -1,10 +1,11 @@
 """Build the local Neo4j launcher once: Maven resolves the jars, javac compiles one class.
 
-The pom.xml and Launcher.java ship inside the package (`graphrag_neo4j/server/neo4j_launcher`). The
-first start copies them into `<home>/launcher/`, runs `mvn -B dependency:build-classpath`
-(downloads Neo4j Community and Neo4j Browser into the Maven repository, ~/.m2 by default) and
-`javac`, and writes a java @argfile with the classpath. A stamp (hash of both files and the
-Java version) makes every later start skip all of this.
+The pom.xml and Launcher.java ship inside the package
+(`graphrag_neo4j/database/server/neo4j_launcher`). The first start copies them into
+`<home>/launcher/`, runs `mvn -B dependency:build-classpath` (downloads Neo4j Community and
+Neo4j Browser into the Maven repository, ~/.m2 by default) and `javac`, and writes a java
+@argfile with the classpath. A stamp (hash of both files and the Java version) makes every later
+start skip all of this.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from graphrag_neo4j.errors import GraphRAGError
+from graphrag_neo4j.runtime.errors import GraphRAGError
 
 LAUNCHER_PACKAGE_DIR = "neo4j_launcher"
 LAUNCHER_SOURCE = "src/main/java/graphragneo4j/Launcher.java"
@@ -60,7 +61,7 @@ class LauncherBuild:
 
 def launcher_text(relative: str) -> str:
     """A launcher file shipped inside the package (pom.xml or the Java source)."""
-    launcher = files("graphrag_neo4j.server") / LAUNCHER_PACKAGE_DIR
+    launcher = files("graphrag_neo4j.database.server") / LAUNCHER_PACKAGE_DIR
     return (launcher / relative).read_text(encoding="utf-8")
 
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from graphrag_neo4j.server.build import Neo4jServerError
-from graphrag_neo4j.server.process import LAUNCHER_MAIN
+from graphrag_neo4j.database.server.build import Neo4jServerError
+from graphrag_neo4j.database.server.process import LAUNCHER_MAIN
 from graphrag_neo4j.settings import Neo4jSettings, setting_default
 from graphrag_neo4j.settings.server import BOLT_PORT
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from graphrag_neo4j.workspaces.names import INDEXES, Workspace
+from graphrag_neo4j.database.workspaces.names import INDEXES, Workspace
 
 # Leaves that start from labels or relationship types, each named in the operator's details.
 _LABELLED_LEAF = re.compile(

@@ -17,9 +17,9 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from graphrag_neo4j.errors import ConfigError
-from graphrag_neo4j.resources import PRIVATE_FILE_MODE, private_dir
-from graphrag_neo4j.workspaces.names import check_name
+from graphrag_neo4j.database.workspaces.names import check_name
+from graphrag_neo4j.runtime.errors import ConfigError
+from graphrag_neo4j.runtime.resources import PRIVATE_FILE_MODE, private_dir
 
 KEYS_FILE = "workspace-keys.json"
 

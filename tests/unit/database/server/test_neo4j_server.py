@@ -21,21 +21,21 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from graphrag_neo4j.cli.database import neo4j_server as cli_neo4j
-from graphrag_neo4j.server import bolt_probe
-from graphrag_neo4j.server.build import (
+from graphrag_neo4j.database.server import bolt_probe
+from graphrag_neo4j.database.server.build import (
     argfile_text,
     launcher_text,
     neo4j_version,
     parse_java_version,
 )
-from graphrag_neo4j.server.config import (
+from graphrag_neo4j.database.server.config import (
     PASSWORD_ENV,
     jvm_options,
     launcher_args,
     launcher_env,
     validate,
 )
-from graphrag_neo4j.server.neo4j_server import (
+from graphrag_neo4j.database.server.neo4j_server import (
     START_MARKER,
     Neo4jServerError,
     ServerConfig,
@@ -48,7 +48,7 @@ from graphrag_neo4j.server.neo4j_server import (
     stop,
     tail_log,
 )
-from graphrag_neo4j.server.process import is_launcher_command, pid_alive, read_pid
+from graphrag_neo4j.database.server.process import is_launcher_command, pid_alive, read_pid
 from graphrag_neo4j.settings import Settings
 
 PASSWORD = "unit-test-password"

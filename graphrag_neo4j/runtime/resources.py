@@ -15,10 +15,10 @@ from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
-from graphrag_neo4j.errors import ConfigError
+from graphrag_neo4j.runtime.errors import ConfigError
 
 _NAME = re.compile(r"^[a-z0-9_/]+$")
-_REPO_ROOT = Path(__file__).resolve().parent.parent
+_REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def _resource_dir(kind: str) -> Path:

@@ -10,9 +10,13 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from graphrag_neo4j.server.build import Neo4jServerError, launcher_text
-from graphrag_neo4j.server.credentials import ensure_password, password_file, stored_password
-from graphrag_neo4j.server.neo4j_server import ServerConfig, with_password
+from graphrag_neo4j.database.server.build import Neo4jServerError, launcher_text
+from graphrag_neo4j.database.server.credentials import (
+    ensure_password,
+    password_file,
+    stored_password,
+)
+from graphrag_neo4j.database.server.neo4j_server import ServerConfig, with_password
 from graphrag_neo4j.settings import Settings
 
 
