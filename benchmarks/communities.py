@@ -30,12 +30,12 @@ from graphrag_neo4j.communities.ids import assign_ids
 from graphrag_neo4j.communities.leiden import cluster_graph, read_edges
 from graphrag_neo4j.communities.report_stage import PlannedReport, ReportStage
 from graphrag_neo4j.communities.writer import read_stored, write_structure
-from graphrag_neo4j.llm.calls import LLMCaller
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.database.store import Store
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.llm.providers import resolve_embeddings
-from graphrag_neo4j.progress import StageProgress
+from graphrag_neo4j.runtime.progress import StageProgress
 from graphrag_neo4j.settings import Settings, load_settings
-from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 T = TypeVar("T")

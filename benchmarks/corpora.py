@@ -46,10 +46,10 @@ from rich.console import Console
 from rich.table import Table
 
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.errors import GraphRAGError
 from graphrag_neo4j.indexing.extraction.names import junk_reason
 from graphrag_neo4j.indexing.input.loaders import load_documents
 from graphrag_neo4j.query.registry import METHODS
+from graphrag_neo4j.runtime.errors import GraphRAGError
 from graphrag_neo4j.settings import Settings, load_settings
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -85,8 +85,8 @@ def _index(folder: Path) -> None:
 
 
 def _document_id(source_name: str) -> str:
+    from graphrag_neo4j.database.store import Store
     from graphrag_neo4j.settings import load_settings
-    from graphrag_neo4j.store import Store
 
     with Store.connect(load_settings().neo4j) as store:
         rows = store.read("indexing/list_documents", skip=0, limit=100_000)
@@ -94,8 +94,8 @@ def _document_id(source_name: str) -> str:
 
 
 def _wipe() -> None:
+    from graphrag_neo4j.database.store import Store
     from graphrag_neo4j.settings import load_settings
-    from graphrag_neo4j.store import Store
 
     with Store.connect(load_settings().neo4j) as store:
         store.run_autocommit("delete_all")

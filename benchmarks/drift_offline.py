@@ -20,10 +20,10 @@ from typing import Any, TypeVar
 
 from rich.console import Console
 
-from graphrag_neo4j.llm.calls import LLMCaller
-from graphrag_neo4j.llm.context_window import fit_to_window
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.llm.providers import resolve_llm
+from graphrag_neo4j.llm.tokens.context_window import fit_to_window
 from graphrag_neo4j.query.answers.run import run_query
 from graphrag_neo4j.query.base import make_query
 from graphrag_neo4j.query.drift.search import DriftSearch

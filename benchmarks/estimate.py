@@ -26,11 +26,11 @@ from langchain_core.language_models import BaseChatModel
 from rich.console import Console
 from rich.table import Table
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.llm.calls.usage import StageUsage
 from graphrag_neo4j.llm.costs.estimate import CostEstimate, Range
-from graphrag_neo4j.llm.usage import StageUsage
 from graphrag_neo4j.settings import Settings, load_settings
-from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeEmbeddings, pipeline_fake_llm
 
 REPO = Path(__file__).resolve().parents[1]

@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.settings import load_settings
-from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -39,6 +39,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.extraction.fast.extraction import extract_fast
 from graphrag_neo4j.indexing.extraction.fast.nlp_model import load_pipeline
@@ -46,7 +47,6 @@ from graphrag_neo4j.indexing.extraction.fast.parsing import parsed_texts, pipe_p
 from graphrag_neo4j.indexing.input.chunking import chunk_document
 from graphrag_neo4j.indexing.input.loaders import load_documents
 from graphrag_neo4j.settings import Settings, load_settings
-from graphrag_neo4j.store import Store
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 BOOK = DATA / "christmas_carol" / "book.txt"

@@ -6,7 +6,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 
-from graphrag_neo4j.store import Store
+from graphrag_neo4j.database.store import Store
 
 _MODULUS = 2**256
 

@@ -26,11 +26,11 @@ from rich.console import Console
 from rich.table import Table
 from scipy.sparse import csr_matrix  # type: ignore[import-untyped]
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.query.hops.mentions import capitalised_mentions
 from graphrag_neo4j.query.hops.ranking import expand_entities
 from graphrag_neo4j.query.retrieval.candidates import ann_candidates
-from graphrag_neo4j.store import Store
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 QUESTIONS = DATA / "musique" / "questions_dev.json"

@@ -30,12 +30,12 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from graphrag_neo4j.database.server.config import server_config_from_settings
+from graphrag_neo4j.database.store import Row, Store
 from graphrag_neo4j.indexing.indexer import Indexer
 from graphrag_neo4j.indexing.input.triplet_corpus import TripletPassage, read_triplet_corpus
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
-from graphrag_neo4j.server.config import server_config_from_settings
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.settings import Settings, load_settings
-from graphrag_neo4j.store import Row, Store
 from graphrag_neo4j.testing import FakeEmbeddings
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "musique" / "corpus.jsonl"

@@ -28,7 +28,7 @@ from rich.table import Table
 
 from benchmarks.openai_stub import StubConfig, serve_stub
 from graphrag_neo4j.indexing.extraction.llm import STAGE, STOP_RULE
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.llm.providers import resolve_llm
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.testing import pipeline_fake_llm

@@ -31,9 +31,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.indexing.batch_failure import log_path
 from graphrag_neo4j.settings import load_settings
-from graphrag_neo4j.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"

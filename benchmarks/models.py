@@ -145,7 +145,7 @@ def llm_under_load(max_tokens: int, repeats: int, threads: int | None, poll: int
 
 
 def _under_load_table(args: argparse.Namespace) -> Table:
-    from graphrag_neo4j.llm.cores import free_cores
+    from graphrag_neo4j.llm.offline.cores import free_cores
 
     load = os.getloadavg()[0]
     figures = llm_under_load(args.llm_tokens, args.repeats, args.llm_threads, args.llm_poll)

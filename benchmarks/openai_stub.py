@@ -26,7 +26,7 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
-from graphrag_neo4j.llm.tokens import count_tokens
+from graphrag_neo4j.llm.tokens.counting import count_tokens
 
 
 @dataclass(frozen=True)

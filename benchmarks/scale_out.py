@@ -237,8 +237,8 @@ def _kill_worker_when_busy(proc: subprocess.Popen[str]) -> None:
 def _kill_when_a_batch_is_written(proc: subprocess.Popen[str], documents: int) -> bool:
     """SIGKILL the run once some but not all of its `documents` are indexed whole; whether it
     was (a run of one batch is never killed)."""
+    from graphrag_neo4j.database.store import Store
     from graphrag_neo4j.settings import load_settings
-    from graphrag_neo4j.store import Store
 
     with Store.connect(load_settings().neo4j) as store:
         while proc.poll() is None:

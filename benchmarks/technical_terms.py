@@ -25,10 +25,10 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.records import normalize_name
 from graphrag_neo4j.settings import load_settings
-from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 CODE_SPAN = re.compile(r"`([^`\n]+)`")

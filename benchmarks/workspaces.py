@@ -20,11 +20,11 @@ import time
 from pathlib import Path
 
 from benchmarks.search import QUESTIONS, percentile
+from graphrag_neo4j.database.workspaces.catalog import delete_workspace
+from graphrag_neo4j.database.workspaces.names import Workspace, workspace_of
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.settings import Settings, load_settings
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
-from graphrag_neo4j.workspaces.catalog import delete_workspace
-from graphrag_neo4j.workspaces.names import Workspace, workspace_of
 
 CORPUS = QUESTIONS.parent / "corpus.jsonl"
 METHODS = {"local": {}, "naive": {}, "hops": {"hops.rerank": False}}

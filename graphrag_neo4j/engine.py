@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from rich.console import Console
 from rich.text import Text
 
-from graphrag_neo4j.errors import InputError, check_text
-from graphrag_neo4j.llm.context_window import fit_to_window, model_window
-from graphrag_neo4j.loop_thread import LoopThread
+from graphrag_neo4j.llm.tokens.context_window import fit_to_window, model_window
+from graphrag_neo4j.runtime.errors import InputError, check_text
+from graphrag_neo4j.runtime.loop_thread import LoopThread
 from graphrag_neo4j.settings import Settings, load_settings
 
 if TYPE_CHECKING:
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
     from graphrag_neo4j.communities.build import CommunityOverview, CommunityStats
+    from graphrag_neo4j.database.store import Store
     from graphrag_neo4j.indexing.extraction.base import ExtractionMethod
     from graphrag_neo4j.indexing.graph.deletion import DeletionReport
     from graphrag_neo4j.indexing.graph.document_styles import DocumentStyles
@@ -29,14 +30,13 @@ if TYPE_CHECKING:
     from graphrag_neo4j.indexing.run_report import IndexStats
     from graphrag_neo4j.interop.msgraphrag_import import ImportReport
     from graphrag_neo4j.interop.parquet_export import ExportReport
-    from graphrag_neo4j.llm.calls import LLMCaller, RemoteReplies
+    from graphrag_neo4j.llm.calls.chat import LLMCaller, RemoteReplies
+    from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
     from graphrag_neo4j.llm.costs.budget import Budget
     from graphrag_neo4j.llm.costs.estimate import CostEstimate
-    from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
     from graphrag_neo4j.llm.lazy_model import LazyModel
-    from graphrag_neo4j.progress import StageProgress
     from graphrag_neo4j.query.base import Answer, QueryMethod
-    from graphrag_neo4j.store import Store
+    from graphrag_neo4j.runtime.progress import StageProgress
 
 T = TypeVar("T")
 COMMUNITIES_LOCK = "communities"  # held while communities are rebuilt (Store.exclusive)
@@ -46,7 +46,7 @@ def in_workspace(settings: Settings, workspace: str | None) -> Settings:
     """The settings of `workspace` (None: the one the settings name), its name checked. A
     named workspace's entities get no type labels: a label outside the workspace whitelist
     would be shared by every workspace's entities (docs/workspaces.md)."""
-    from graphrag_neo4j.workspaces.names import check_name
+    from graphrag_neo4j.database.workspaces.names import check_name
 
     name = check_name(settings.neo4j.workspace if workspace is None else workspace)
     neo4j = settings.neo4j.model_copy(update={"workspace": name})
@@ -112,7 +112,7 @@ class GraphRAG:
     def store(self) -> Store:
         """The Neo4j connection, opened on first use."""
         if self._store is None:
-            from graphrag_neo4j.store import Store
+            from graphrag_neo4j.database.store import Store
 
             self._store = Store.connect(self.settings.neo4j)
         return self._store
@@ -122,7 +122,7 @@ class GraphRAG:
         """The one LLM call path, resolving the chat model from settings on first use (the
         model itself is built on the first call the cache does not answer)."""
         if self._llm is None:
-            from graphrag_neo4j.llm.calls import LLMCaller
+            from graphrag_neo4j.llm.calls.chat import LLMCaller
 
             model: BaseChatModel | LazyModel[BaseChatModel] | None = self._chat_model
             if model is None:
@@ -150,7 +150,7 @@ class GraphRAG:
         """The one embedding path, resolving the embedder from settings on first use (the
         model itself is built on the first text the cache does not hold)."""
         if self._embedder is None:
-            from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+            from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 
             model: Embeddings | LazyModel[Embeddings] | None = self._embeddings
             if model is None:
@@ -346,7 +346,7 @@ class GraphRAG:
         from graphrag_neo4j.indexing.graph.type_labels import TypeLabels
         from graphrag_neo4j.interop.msgraphrag_import import import_msgraphrag
         from graphrag_neo4j.interop.msgraphrag_tables import read_output
-        from graphrag_neo4j.progress import StageProgress
+        from graphrag_neo4j.runtime.progress import StageProgress
 
         output = await asyncio.to_thread(read_output, Path(path))
         await self.aensure_schema()

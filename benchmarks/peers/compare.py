@@ -38,9 +38,9 @@ from rich.table import Table
 from benchmarks.openai_stub import Stub, StubConfig, serve_stub
 from benchmarks.peers import canned
 from benchmarks.peers.msgraphrag_env import HERE, REPO, ensure_venv, write_project
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.llm.providers import resolve_embeddings
 from graphrag_neo4j.settings import Settings, load_settings
-from graphrag_neo4j.store import Store
 
 BOOK = REPO / "sample" / "a_christmas_carol.txt"
 RUNS = HERE / "runs"

@@ -11,10 +11,10 @@ from starlette.exceptions import HTTPException
 
 from graphrag_neo4j.api.guards.security import ACCESS_KEY, Access
 from graphrag_neo4j.api.state import WorkspaceStates
-from graphrag_neo4j.errors import ConfigError
-from graphrag_neo4j.workspaces.catalog import delete_workspace, list_workspaces
-from graphrag_neo4j.workspaces.keys import KeyFile
-from graphrag_neo4j.workspaces.names import Workspace, check_name
+from graphrag_neo4j.database.workspaces.catalog import delete_workspace, list_workspaces
+from graphrag_neo4j.database.workspaces.keys import KeyFile
+from graphrag_neo4j.database.workspaces.names import Workspace, check_name
+from graphrag_neo4j.runtime.errors import ConfigError
 
 
 async def require_admin(request: Request) -> None:

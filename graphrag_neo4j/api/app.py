@@ -17,9 +17,9 @@ from graphrag_neo4j.api.guards.request_origin import SameOriginWrites, TrustedHo
 from graphrag_neo4j.api.guards.security import KeyGate, key_check
 from graphrag_neo4j.api.openai import routes as openai_compat
 from graphrag_neo4j.api.state import ApiState, WorkspaceStates
+from graphrag_neo4j.database.workspaces.keys import KeyFile
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.settings import ServerSettings
-from graphrag_neo4j.workspaces.keys import KeyFile
 
 UPLOADS_FOLDER = "uploads"
 DESCRIPTION = """GraphRAG over Neo4j: ask with any query method (`/v1/query`), chat through the

@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from graphrag_neo4j.errors import (
+from graphrag_neo4j.runtime.errors import (
     ConfigError,
     GraphRAGError,
     ModelError,

@@ -12,8 +12,8 @@ from fastapi.responses import JSONResponse
 
 from graphrag_neo4j.api.state import ApiState, api_state
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.errors import GraphRAGError
 from graphrag_neo4j.query.registry import method_names
+from graphrag_neo4j.runtime.errors import GraphRAGError
 
 router = APIRouter(tags=["health"])
 log = logging.getLogger("graphrag_neo4j.api")

@@ -14,7 +14,7 @@ from fastapi import FastAPI
 
 from graphrag_neo4j.api.guards.connection_deadline import head_deadline_protocol
 from graphrag_neo4j.api.guards.security import check_bind
-from graphrag_neo4j.errors import ConfigError
+from graphrag_neo4j.runtime.errors import ConfigError
 from graphrag_neo4j.settings import ServerSettings
 
 START_TIMEOUT_S = 30.0

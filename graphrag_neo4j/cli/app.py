@@ -13,9 +13,9 @@ from rich.console import Console
 from rich.text import Text
 
 from graphrag_neo4j.cli.collector import collect_seldom, skip_final_collection
-from graphrag_neo4j.cli.workspace_option import WorkspaceOption, use_workspace
-from graphrag_neo4j.errors import GraphRAGError, check_text
+from graphrag_neo4j.cli.options.workspace_option import WorkspaceOption, use_workspace
 from graphrag_neo4j.llm.offline.allocator import release_large_frees
+from graphrag_neo4j.runtime.errors import GraphRAGError, check_text
 
 app = typer.Typer(
     name="graphrag-neo4j",
@@ -32,7 +32,7 @@ def init(
     force: Annotated[bool, typer.Option(help="Overwrite an existing settings file.")] = False,
 ) -> None:
     """Write a commented graphrag.toml and a copy of the prompts you can tune."""
-    from graphrag_neo4j.cli.settings_file import write_project
+    from graphrag_neo4j.cli.reference.settings_file import write_project
 
     config_path, prompt_copy = write_project(directory, force=force)
     console.print(Text(f"Wrote {config_path} and the prompts in {prompt_copy}/."))
@@ -68,7 +68,7 @@ def init_db(
 @app.command("settings-reference")
 def settings_reference() -> None:
     """Print the settings reference (docs/settings.md): every setting, its type and default."""
-    from graphrag_neo4j.cli.settings_reference import render_settings_reference
+    from graphrag_neo4j.cli.reference.settings_reference import render_settings_reference
 
     typer.echo(render_settings_reference(), nl=False)
 
@@ -76,7 +76,7 @@ def settings_reference() -> None:
 @app.command("cli-reference")
 def cli_reference() -> None:
     """Print the command reference (docs/cli.md): every command and option."""
-    from graphrag_neo4j.cli.command_reference import render_command_reference
+    from graphrag_neo4j.cli.reference.command_reference import render_command_reference
 
     typer.echo(render_command_reference(app), nl=False)
 
@@ -84,23 +84,24 @@ def cli_reference() -> None:
 # Subcommand -> (module, attribute, help of a command group; None for a command). Only the
 # invoked one is imported: `index` need not load the query methods, nor `query` the indexers.
 _SUBCOMMANDS: dict[str, tuple[str, str, str | None]] = {
-    "neo4j": ("graphrag_neo4j.cli.neo4j_server", "app", "Run the bundled local Neo4j server."),
-    "eval": ("graphrag_neo4j.cli.evaluate", "app",
+    "neo4j": ("graphrag_neo4j.cli.database.neo4j_server", "app",
+              "Run the bundled local Neo4j server."),
+    "eval": ("graphrag_neo4j.cli.eval.retrieval", "app",
              "Measure retrieval and answer quality on a question set."),
-    "workspaces": ("graphrag_neo4j.cli.workspaces", "app",
+    "workspaces": ("graphrag_neo4j.cli.database.workspaces", "app",
                    "List the workspaces of the database, or delete one."),
     "models": ("graphrag_neo4j.cli.models", "models_command", None),
-    "index": ("graphrag_neo4j.cli.index", "index_command", None),
-    "delete": ("graphrag_neo4j.cli.index", "delete_command", None),
-    "documents": ("graphrag_neo4j.cli.index", "documents_command", None),
-    "wipe": ("graphrag_neo4j.cli.wipe", "wipe_command", None),
-    "merges": ("graphrag_neo4j.cli.index", "merges_command", None),
-    "unmerge": ("graphrag_neo4j.cli.index", "unmerge_command", None),
-    "communities": ("graphrag_neo4j.cli.communities", "communities_command", None),
+    "index": ("graphrag_neo4j.cli.graph.index", "index_command", None),
+    "delete": ("graphrag_neo4j.cli.graph.index", "delete_command", None),
+    "documents": ("graphrag_neo4j.cli.graph.index", "documents_command", None),
+    "wipe": ("graphrag_neo4j.cli.database.wipe", "wipe_command", None),
+    "merges": ("graphrag_neo4j.cli.graph.index", "merges_command", None),
+    "unmerge": ("graphrag_neo4j.cli.graph.index", "unmerge_command", None),
+    "communities": ("graphrag_neo4j.cli.graph.communities", "communities_command", None),
     "query": ("graphrag_neo4j.cli.query", "query_command", None),
     "chat": ("graphrag_neo4j.cli.chat", "chat_command", None),
-    "import-msgraphrag": ("graphrag_neo4j.cli.interop", "import_msgraphrag_command", None),
-    "export-parquet": ("graphrag_neo4j.cli.interop", "export_parquet_command", None),
+    "import-msgraphrag": ("graphrag_neo4j.cli.graph.interop", "import_msgraphrag_command", None),
+    "export-parquet": ("graphrag_neo4j.cli.graph.interop", "export_parquet_command", None),
     "serve": ("graphrag_neo4j.cli.serve", "serve_command", None),
     "mcp": ("graphrag_neo4j.cli.serve", "mcp_command", None),
 }

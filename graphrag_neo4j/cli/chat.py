@@ -10,11 +10,11 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from graphrag_neo4j.cli.workspace_option import WorkspaceOption, use_workspace
+from graphrag_neo4j.cli.options.workspace_option import WorkspaceOption, use_workspace
+from graphrag_neo4j.database.workspaces.names import Workspace
 from graphrag_neo4j.query.answers.conversation import HELP, Conversation, LineSource, Turn, run_chat
 from graphrag_neo4j.query.base import Answer
 from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_list
-from graphrag_neo4j.workspaces.names import Workspace
 
 console = Console(stderr=True)
 out = Console()

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from graphrag_neo4j.errors import GraphRAGError
+from graphrag_neo4j.runtime.errors import GraphRAGError
 from graphrag_neo4j.settings import Settings
 
 PROBE_TEXT = (
@@ -45,9 +45,9 @@ class ProbeResult:
 async def probe_llm(settings: Settings) -> tuple[str, ProbeResult]:
     """Resolve the LLM and run one tiny extraction, bypassing the response cache."""
     from graphrag_neo4j.indexing.extraction.tag_parser import parse_extraction
-    from graphrag_neo4j.llm.calls import LLMCaller
+    from graphrag_neo4j.llm.calls.chat import LLMCaller
     from graphrag_neo4j.llm.providers import resolve_llm
-    from graphrag_neo4j.resources import load_prompt
+    from graphrag_neo4j.runtime.resources import load_prompt
 
     resolved = resolve_llm(settings)
     # No cached reply, but the timing is kept beside the cache for later estimates.
@@ -78,7 +78,7 @@ async def probe_llm(settings: Settings) -> tuple[str, ProbeResult]:
 
 async def probe_embedder(settings: Settings) -> tuple[str, ProbeResult]:
     """Resolve the embedder and embed one text, bypassing the vector cache."""
-    from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+    from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
     from graphrag_neo4j.llm.providers import resolve_embeddings
 
     resolved = resolve_embeddings(settings)
@@ -128,7 +128,7 @@ async def _run(settings: Settings, probe: bool) -> list[tuple[str, str, ProbeRes
 def graph_vectors(settings: Settings) -> dict[str, Any] | None:
     """Which embedder made the graph's vectors (recorded when an engine first ensured its
     schema); None when none is recorded or no Neo4j answers."""
-    from graphrag_neo4j.store import Store
+    from graphrag_neo4j.database.store import Store
 
     try:
         with Store.connect(settings.neo4j) as store:
@@ -140,9 +140,9 @@ def graph_vectors(settings: Settings) -> dict[str, Any] | None:
 
 def vectors_row(settings: Settings, held: dict[str, Any]) -> tuple[str, str, ProbeResult]:
     """The table's row of the graph's vectors; a failed check when the embedder differs."""
-    from graphrag_neo4j.llm.embedding_calls import embedder_name
+    from graphrag_neo4j.database.store import embedder_mismatch
+    from graphrag_neo4j.llm.calls.embeddings import embedder_name
     from graphrag_neo4j.llm.providers import resolve_embeddings
-    from graphrag_neo4j.store import embedder_mismatch
 
     name = embedder_name(resolve_embeddings(settings).model)
     description = f"{held['embedder']}, {held['dimension']} dimensions"
@@ -154,9 +154,9 @@ def vectors_row(settings: Settings, held: dict[str, Any]) -> tuple[str, str, Pro
 def corpus_language_warning(settings: Settings) -> str | None:
     """One sentence when the indexed documents are in languages the embedder does not know;
     None too when no Neo4j answers (there is no corpus to compare)."""
+    from graphrag_neo4j.database.store import Store
     from graphrag_neo4j.indexing.input.language import embedder_mismatch
     from graphrag_neo4j.llm.providers import resolve_embeddings
-    from graphrag_neo4j.store import Store
 
     embedder = resolve_embeddings(settings).model
     languages = getattr(embedder, "languages", None)

@@ -13,8 +13,8 @@ from rich.panel import Panel
 from rich.text import Text
 
 from graphrag_neo4j.citations import citation_legend
-from graphrag_neo4j.cli.search_set import SetOption, search_settings_set, settings_with
-from graphrag_neo4j.cli.workspace_option import WorkspaceOption, use_workspace
+from graphrag_neo4j.cli.options.search_set import SetOption, search_settings_set, settings_with
+from graphrag_neo4j.cli.options.workspace_option import WorkspaceOption, use_workspace
 from graphrag_neo4j.query.answers.evidence import GENERATED_TABLE
 from graphrag_neo4j.query.base import Answer, NoteKind
 from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_list
@@ -108,9 +108,9 @@ def query_command(
 
 
 def _print_cypher(answer: Answer) -> None:
+    from graphrag_neo4j.database.workspaces.names import Workspace
     from graphrag_neo4j.query.answers.evidence import browser_script
     from graphrag_neo4j.settings import load_settings
-    from graphrag_neo4j.workspaces.names import Workspace
 
     # The Browser runs it as written: in the workspace's own labels, as the store would.
     workspace = Workspace(load_settings().neo4j.workspace)

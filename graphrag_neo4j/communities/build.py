@@ -22,11 +22,11 @@ from graphrag_neo4j.communities.report_budget import ReportsStoppedError
 from graphrag_neo4j.communities.report_mode import ReportMode
 from graphrag_neo4j.communities.report_stage import ReportStage
 from graphrag_neo4j.communities.writer import read_stored, write_structure
-from graphrag_neo4j.llm.calls import LLMCaller
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
-from graphrag_neo4j.progress import StageProgress
+from graphrag_neo4j.database.store import Store
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
+from graphrag_neo4j.runtime.progress import StageProgress
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 
 READ_STAGE = "read entity graph"
 LEIDEN_STAGE = "leiden"

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from graphrag_neo4j.content_ids import content_id
-from graphrag_neo4j.llm.tokens import DEFAULT_ENCODING, count_tokens
+from graphrag_neo4j.database.content_ids import content_id
+from graphrag_neo4j.llm.tokens.counting import DEFAULT_ENCODING, count_tokens
 
 ENTITY_HEADER = "-----Entities-----\nid|name|type|description|degree"
 RELATION_HEADER = "-----Relationships-----\nid|source|target|predicate|description|weight"

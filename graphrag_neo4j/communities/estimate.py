@@ -22,12 +22,12 @@ from graphrag_neo4j.communities.report_budget import (
 )
 from graphrag_neo4j.communities.reports import ReportWriter
 from graphrag_neo4j.communities.writer import read_stored
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.database.store import Store
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.llm.costs.estimate import CostEstimate
 from graphrag_neo4j.llm.costs.profile import ModelProfile
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 
 READ_BATCH = 50
 REPORT_VECTORS = "report embeddings"

@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from graphrag_neo4j.content_ids import content_id
+from graphrag_neo4j.database.content_ids import content_id
 
 TITLE_NAMES = 3
 # Longer names are credited through the descriptions they come from, not found in text.

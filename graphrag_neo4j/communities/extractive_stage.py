@@ -20,10 +20,10 @@ from graphrag_neo4j.communities.extractive import (
     extract,
 )
 from graphrag_neo4j.communities.report_stage import embedding_text
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
-from graphrag_neo4j.progress import StageProgress
+from graphrag_neo4j.database.store import Store
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
+from graphrag_neo4j.runtime.progress import StageProgress
 from graphrag_neo4j.settings import CommunitySettings
-from graphrag_neo4j.store import Store
 
 READ_STAGE = "read descriptions"
 SUMMARY_STAGE = "extractive summaries"

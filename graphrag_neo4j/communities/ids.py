@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from graphrag_neo4j.communities.leiden import Cluster, Hierarchy
-from graphrag_neo4j.content_ids import content_id
+from graphrag_neo4j.database.content_ids import content_id
 
 # Two communities are "the same" when they share at least half of their joint membership.
 MIN_JACCARD = 0.5

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 
 import graspologic_native as gn
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.settings import CommunitySettings
-from graphrag_neo4j.store import Store
 
 Edge = tuple[str, str, float]
 # Weights are rounded so that summation order inside Neo4j can never change the clustering.

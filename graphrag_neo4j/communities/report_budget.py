@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from graphrag_neo4j.communities.reports import CALLS_PER_REPORT, STAGE, ReportWriter
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.calls.messages import prompt_messages
 from graphrag_neo4j.llm.costs.budget import Budget, BudgetExceededError
 from graphrag_neo4j.llm.costs.estimate import Range, StageEstimate
 from graphrag_neo4j.llm.costs.profile import ModelProfile
-from graphrag_neo4j.llm.messages import prompt_messages
 
 REPORTS_ROW = "community reports"
 

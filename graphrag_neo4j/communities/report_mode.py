@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Protocol, get_args
 
-from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.runtime.errors import InputError
 
 ReportMode = Literal["all", "lazy", "none"]
 REPORT_MODES: tuple[str, ...] = get_args(ReportMode)

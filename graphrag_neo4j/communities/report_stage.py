@@ -26,11 +26,11 @@ from graphrag_neo4j.communities.report_budget import (
     stop_sentence,
 )
 from graphrag_neo4j.communities.reports import Report, ReportWriter
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.llm.costs.budget import BudgetExceededError
 from graphrag_neo4j.llm.costs.profile import ModelProfile
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
-from graphrag_neo4j.progress import StageProgress
+from graphrag_neo4j.runtime.progress import StageProgress
 from graphrag_neo4j.settings import Settings
 
 Row = dict[str, Any]

@@ -11,8 +11,8 @@ from typing import Any, Literal
 
 from graphrag_neo4j.citations import clean_citations
 from graphrag_neo4j.communities.context import ReportContext
-from graphrag_neo4j.llm.calls import LLMCaller
-from graphrag_neo4j.resources import load_prompt
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.runtime.resources import load_prompt
 
 STAGE = "community reports"
 PROMPT = "community_report"

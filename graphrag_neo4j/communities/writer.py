@@ -7,7 +7,7 @@ from typing import Any
 
 from graphrag_neo4j.communities.ids import IdAssignment, StoredCommunity
 from graphrag_neo4j.communities.leiden import Hierarchy
-from graphrag_neo4j.store import Store
+from graphrag_neo4j.database.store import Store
 
 # Member links per transaction: a top-level community alone may carry thousands of them.
 MEMBERS_PER_BATCH = 5000

@@ -11,7 +11,6 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.text import Text
 
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.evaluation.answers import (
     AnswerSummary,
     Ask,
@@ -23,11 +22,12 @@ from graphrag_neo4j.evaluation.answers import (
 from graphrag_neo4j.evaluation.gold_passages import GOLD, GoldPassages
 from graphrag_neo4j.evaluation.judge import PairResult, judge_pair
 from graphrag_neo4j.evaluation.retrieval import EvalQuestion
+from graphrag_neo4j.runtime.errors import InputError
 
 if TYPE_CHECKING:
     from graphrag_neo4j.engine import GraphRAG
     from graphrag_neo4j.evaluation.answer_significance import PairedComparison
-    from graphrag_neo4j.llm.calls import LLMCaller
+    from graphrag_neo4j.llm.calls.chat import LLMCaller
 
 
 def require_gold(items: list[EvalQuestion], questions: Path) -> None:
@@ -104,7 +104,7 @@ def judge_llm(rag: GraphRAG, console: Console) -> LLMCaller:
     model = rag.settings.eval.judge_model
     if not model:
         return rag.llm
-    from graphrag_neo4j.llm.calls import LLMCaller
+    from graphrag_neo4j.llm.calls.chat import LLMCaller
     from graphrag_neo4j.llm.providers import resolve_llm
 
     settings = rag.settings.model_copy(

@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.evaluation.retrieval import EvalQuestion
 from graphrag_neo4j.evaluation.scores import answer_text, best_scores, is_right
-from graphrag_neo4j.llm.tokens import count_tokens
+from graphrag_neo4j.llm.tokens.counting import count_tokens
 from graphrag_neo4j.query.answers.shape import misfit
 from graphrag_neo4j.query.base import Answer
+from graphrag_neo4j.runtime.errors import InputError
 from graphrag_neo4j.settings import SearchSettings, context_budgets
 
 Ask = Callable[[EvalQuestion], Awaitable[Answer]]

@@ -7,10 +7,10 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.answers.passages import answer_from_context, passage_context
 from graphrag_neo4j.query.base import Answer, Query, Services
 from graphrag_neo4j.query.context import SearchContext
+from graphrag_neo4j.runtime.errors import InputError
 
 GOLD = "gold"
 # The prompt whose reading is measured: naive search shows passages alone, as this does.

@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graphrag_neo4j.llm.calls import LLMCaller
-from graphrag_neo4j.resources import load_prompt
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.runtime.resources import load_prompt
 
 CRITERIA = ("comprehensiveness", "diversity", "empowerment", "directness")
 Verdict = str | None  # "1", "2", "tie", or None when the reply names no choice

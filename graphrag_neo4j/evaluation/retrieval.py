@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Protocol
 
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.base import QueryMethod, Services, make_query
+from graphrag_neo4j.runtime.errors import InputError
 
 Ranker = Callable[[str, int], Awaitable[list[str]]]
 

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from graphrag_neo4j.errors import GraphRAGError
 from graphrag_neo4j.indexing.records import Document
-from graphrag_neo4j.resources import append_private
+from graphrag_neo4j.runtime.errors import GraphRAGError
+from graphrag_neo4j.runtime.resources import append_private
 
 LOG_NAME = "index-errors.log"
 NAMED_DOCUMENTS = 3  # the sentence names this many documents of the batch, then counts the rest

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from rich.console import Console
 
-from graphrag_neo4j.errors import GraphRAGError
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.indexing.batch_failure import batch_failure, log_path
 from graphrag_neo4j.indexing.costs.budgets import guard_batch, stopped
 from graphrag_neo4j.indexing.extraction.base import (
@@ -45,12 +45,12 @@ from graphrag_neo4j.indexing.run_lock import one_run_per_input
 from graphrag_neo4j.indexing.run_report import IndexStats
 from graphrag_neo4j.indexing.stages import registry as stage_list
 from graphrag_neo4j.indexing.stages.base import CHUNKS_LABEL, BatchState
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.llm.costs.budget import BudgetExceededError
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
-from graphrag_neo4j.progress import StageProgress
+from graphrag_neo4j.runtime.errors import GraphRAGError
+from graphrag_neo4j.runtime.progress import StageProgress
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 
 TRIPLETS = TripletExtraction.name  # the method that reads the triplets passages bring
 logger = logging.getLogger(__name__)

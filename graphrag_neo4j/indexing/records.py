@@ -6,7 +6,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from graphrag_neo4j.content_ids import content_id
+from graphrag_neo4j.database.content_ids import content_id
 
 _QUOTES = "\"'`“”‘’«»„‟‹›"
 _DROP_QUOTES = {ord(q): None for q in _QUOTES}

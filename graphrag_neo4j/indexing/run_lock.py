@@ -18,8 +18,8 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.indexing.records import Document
-from graphrag_neo4j.store import Store
 
 logger = logging.getLogger(__name__)
 RUN_LOCK_PREFIX = "index-run:"

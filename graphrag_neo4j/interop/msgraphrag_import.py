@@ -16,12 +16,12 @@ from graphrag_neo4j.indexing.graph.writer import group_relation_mentions, next_c
 from graphrag_neo4j.indexing.records import Chunk
 from graphrag_neo4j.interop.msgraphrag_rows import GraphRows, graph_rows
 from graphrag_neo4j.interop.msgraphrag_tables import TABLES, MsOutput
-from graphrag_neo4j.progress import StageProgress
+from graphrag_neo4j.runtime.progress import StageProgress
 
 if TYPE_CHECKING:
+    from graphrag_neo4j.database.store import Store
     from graphrag_neo4j.interop.msgraphrag_tables import Row
-    from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
-    from graphrag_neo4j.store import Store
+    from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 
 # Their table -> the count_import column that shows where its rows went.
 GRAPH_COUNT = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from graphrag_neo4j.content_ids import content_id
+from graphrag_neo4j.database.content_ids import content_id
 from graphrag_neo4j.indexing.graph.refresh import entity_embedding_text, relation_embedding_text
 from graphrag_neo4j.indexing.records import normalize_name, normalize_type
 from graphrag_neo4j.interop.msgraphrag_communities import community_rows, report_rows

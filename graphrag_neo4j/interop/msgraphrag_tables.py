@@ -11,7 +11,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.runtime.errors import InputError
 
 Row = dict[str, Any]
 REQUIRED = ("documents", "text_units", "entities", "relationships")

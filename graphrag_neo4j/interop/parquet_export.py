@@ -12,9 +12,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from rich.table import Table
 
-from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.interop.parquet_communities import community_tables
-from graphrag_neo4j.store import Store
+from graphrag_neo4j.runtime.errors import InputError
 
 Row = dict[str, Any]
 

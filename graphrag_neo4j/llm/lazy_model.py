@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from graphrag_neo4j.llm.disk_cache import DiskCache, stable_key
+from graphrag_neo4j.llm.cache.disk_cache import DiskCache, stable_key
 
 T = TypeVar("T")
 FACTS_TABLE = "model_facts"

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from pydantic import BaseModel, SecretStr
 
 from graphrag_neo4j import __version__
-from graphrag_neo4j.errors import ConfigError, ModelError
 from graphrag_neo4j.llm.lazy_model import LazyModel
 from graphrag_neo4j.llm.offline.catalog import DEFAULT_GGUF_NAME, MINILM, MULTILINGUAL
+from graphrag_neo4j.runtime.errors import ConfigError, ModelError
 from graphrag_neo4j.settings import EmbeddingSettings, LLMSettings, Settings
 
 if TYPE_CHECKING:

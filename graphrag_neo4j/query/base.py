@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import ValidationError
 
-from graphrag_neo4j.errors import InputError, check_text
 from graphrag_neo4j.query.context import CommunitySelection, Row, SearchContext, recent_turns
+from graphrag_neo4j.runtime.errors import InputError, check_text
 from graphrag_neo4j.settings import (
     SearchSettings,
     Settings,
@@ -21,9 +21,9 @@ from graphrag_neo4j.settings import (
 )
 
 if TYPE_CHECKING:
-    from graphrag_neo4j.llm.calls import LLMCaller
-    from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
-    from graphrag_neo4j.llm.streaming import TokenSink
+    from graphrag_neo4j.llm.calls.chat import LLMCaller
+    from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
+    from graphrag_neo4j.llm.calls.streaming import TokenSink
 
 # Options a query takes besides [search] settings; `level` is global.community_level's short name.
 QUERY_OPTIONS = ("response_type", "history", "on_token", "mentions", "level")

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphrag_neo4j.llm.tokens import count_tokens, get_encoding
+from graphrag_neo4j.llm.tokens.counting import count_tokens, get_encoding
 
 Row = dict[str, Any]
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.base import MethodFactory, QueryMethod, Services
 from graphrag_neo4j.query.cypher.search import CypherSearch
 from graphrag_neo4j.query.drift.search import DriftSearch
@@ -11,6 +10,7 @@ from graphrag_neo4j.query.hops.search import HopsSearch
 from graphrag_neo4j.query.local.search import LocalSearch
 from graphrag_neo4j.query.ppr.search import PprSearch
 from graphrag_neo4j.query.retrieval.naive import NaiveSearch
+from graphrag_neo4j.runtime.errors import InputError
 
 # Adding a method: one module with a class that meets QueryMethod (its `name` and
 # `description` included), plus one entry here.

@@ -17,7 +17,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from graphrag_neo4j.errors import ConfigError
+from graphrag_neo4j.runtime.errors import ConfigError
 from graphrag_neo4j.settings.base import user_cache_dir
 from graphrag_neo4j.settings.evaluation import EvalSettings
 from graphrag_neo4j.settings.extraction import ExtractionSettings

@@ -9,9 +9,9 @@ import pytest
 
 from graphrag_neo4j.api.app import create_app
 from graphrag_neo4j.api.runner import serving_in_thread
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.settings import Settings, load_settings
-from graphrag_neo4j.store import Store
 from tests.api_fakes import index_nano, nano_engine
 from tests.conftest import FIXTURES
 

@@ -11,11 +11,11 @@ from typing import Any
 import httpx
 import pytest
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.input.formats.registry import SUPPORTED
 from graphrag_neo4j.query.base import with_search_settings
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 from tests.api_fakes import index_nano, nano_engine
 from tests.conftest import FIXTURES
 

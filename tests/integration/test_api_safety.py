@@ -14,7 +14,7 @@ from pydantic import SecretStr
 from graphrag_neo4j.api.app import create_app
 from graphrag_neo4j.api.runner import server_for, serving_in_thread
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.errors import ConfigError
+from graphrag_neo4j.runtime.errors import ConfigError
 from graphrag_neo4j.settings import ServerSettings
 
 pytestmark = pytest.mark.integration

@@ -15,10 +15,10 @@ from pydantic import SecretStr
 
 from graphrag_neo4j.api.app import create_app
 from graphrag_neo4j.api.runner import serving_in_thread
+from graphrag_neo4j.database.store import Store
+from graphrag_neo4j.database.workspaces.keys import KEYS_FILE
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel
-from graphrag_neo4j.workspaces.keys import KEYS_FILE
 from tests.integration.workspace_pair import OWN_WORD, index_pair, workspace_rag
 
 pytestmark = pytest.mark.integration

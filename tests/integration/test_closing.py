@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from neo4j import Driver, GraphDatabase
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.evaluation.retrieval import EvalQuestion, evaluate_method, ranker_for
 from graphrag_neo4j.query.registry import method_names
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeEmbeddings
 from tests.api_fakes import NO_ROWS_CYPHER
 from tests.integration.test_drift_search import follow_up, primer

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.indexing.records import normalize_name
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 from tests.integration.writer_processes import run_writers
 
 pytestmark = pytest.mark.integration

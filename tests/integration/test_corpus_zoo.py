@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.extraction.names import junk_reason
 from graphrag_neo4j.indexing.run_report import IndexStats
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 pytestmark = pytest.mark.integration

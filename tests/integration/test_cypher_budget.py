@@ -10,10 +10,10 @@ import pytest
 
 from graphrag_neo4j.api.app import create_app
 from graphrag_neo4j.api.runner import serving_in_thread
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.query.cypher.attempt import attempt_query
 from graphrag_neo4j.settings import CypherSearchSettings, ServerSettings
-from graphrag_neo4j.store import Store
 
 pytestmark = pytest.mark.integration
 

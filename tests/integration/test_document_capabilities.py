@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 from neo4j import GraphDatabase
 
-from graphrag_neo4j.cli.estimate_output import reports_by_default
+from graphrag_neo4j.cli.graph.estimate_output import reports_by_default
 from graphrag_neo4j.communities.report_mode import choose_report_mode
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.costs.dependent_stages import REPORTS
 from graphrag_neo4j.indexing.extraction import registry
 from graphrag_neo4j.indexing.extraction.base import Advance, Batch, require_llm
 from graphrag_neo4j.indexing.records import ChunkExtraction
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 from tests.integration.test_extraction_recipes import CapitalsExtraction
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.errors import SchemaMismatchError
+from graphrag_neo4j.runtime.errors import SchemaMismatchError
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.llm.costs.budget import Budget, BudgetExceededError
 from graphrag_neo4j.llm.costs.estimate import Range
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings, pipeline_fake_llm
 
 pytestmark = pytest.mark.integration

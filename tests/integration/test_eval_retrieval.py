@@ -9,8 +9,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from graphrag_neo4j.cli.evaluate import app as eval_app
-from graphrag_neo4j.store import Store
+from graphrag_neo4j.cli.eval.retrieval import app as eval_app
+from graphrag_neo4j.database.store import Store
 
 pytestmark = pytest.mark.integration
 
@@ -46,7 +46,7 @@ def test_eval_indexes_the_corpus_and_prints_recall_per_method(
 def test_eval_without_corpus_scores_a_graph_built_by_fast_indexing(
     store: Store, shared_data: Path, tmp_path: Path
 ) -> None:
-    from graphrag_neo4j.cli.index import index_command
+    from graphrag_neo4j.cli.graph.index import index_command
 
     app = typer.Typer()
     app.add_typer(eval_app, name="eval")

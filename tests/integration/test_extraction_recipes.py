@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.extraction import registry as extraction_registry
 from graphrag_neo4j.indexing.extraction.base import (
@@ -23,9 +24,8 @@ from graphrag_neo4j.indexing.stages import registry as stage_list
 from graphrag_neo4j.indexing.stages.base import BatchState, EstimateInputs
 from graphrag_neo4j.llm.costs.estimate import StageEstimate
 from graphrag_neo4j.llm.costs.profile import ModelProfile
-from graphrag_neo4j.progress import StageProgress
+from graphrag_neo4j.runtime.progress import StageProgress
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 pytestmark = pytest.mark.integration

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.indexing.input.sharding import Shard
-from graphrag_neo4j.store import Store
 from tests.integration.writer_processes import run_writers
 
 pytestmark = pytest.mark.integration

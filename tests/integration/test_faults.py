@@ -20,13 +20,13 @@ from typing import Any
 import pytest
 from rich.console import Console
 
+from graphrag_neo4j.database.server.neo4j_server import server_config_from_settings, start, stop
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.errors import ModelError
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.llm.providers import resolve_llm
-from graphrag_neo4j.server.neo4j_server import server_config_from_settings, start, stop
+from graphrag_neo4j.runtime.errors import ModelError
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeEmbeddings
 from tests.integration.fake_openai import Malformed, Reply, Slow, Status, Step, serving
 
@@ -132,7 +132,7 @@ RESTART_WRITER = """
 import sys
 from pathlib import Path
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.errors import GraphRAGError
+from graphrag_neo4j.runtime.errors import GraphRAGError
 from graphrag_neo4j.settings import load_settings
 from graphrag_neo4j.testing import FakeEmbeddings
 

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.records import normalize_name
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 from tests.nano_fakes import load_nano, nano_fake_llm, write_nano_passages
 

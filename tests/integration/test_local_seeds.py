@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.llm.offline.embeddings import MiniLMEmbeddings
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 pytestmark = pytest.mark.integration

@@ -9,8 +9,8 @@ import neo4j
 import pytest
 from neo4j import ManagedTransaction
 
-from graphrag_neo4j.errors import ServerLimitError
-from graphrag_neo4j.memory_refusal import refusing_over_memory
+from graphrag_neo4j.database.memory_refusal import refusing_over_memory
+from graphrag_neo4j.runtime.errors import ServerLimitError
 from graphrag_neo4j.settings import Settings
 
 pytestmark = pytest.mark.integration

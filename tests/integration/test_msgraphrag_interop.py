@@ -11,10 +11,10 @@ from typing import Any
 import pyarrow.parquet as pq
 import pytest
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.query.answers.evidence import EVIDENCE_QUERY, browser_script, evidence_params
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 pytestmark = pytest.mark.integration

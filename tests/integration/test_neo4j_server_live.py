@@ -14,8 +14,8 @@ import pytest
 from neo4j import GraphDatabase
 from rich.console import Console
 
-from graphrag_neo4j.server import bolt_probe
-from graphrag_neo4j.server.neo4j_server import (
+from graphrag_neo4j.database.server import bolt_probe
+from graphrag_neo4j.database.server.neo4j_server import (
     ServerConfig,
     log_path,
     server_config_from_settings,

@@ -19,10 +19,10 @@ from typer.testing import CliRunner
 
 from graphrag_neo4j import engine as engine_module
 from graphrag_neo4j.cli.app import _register_subcommands, app
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.input.limits import MAX_KEY_BYTES
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 pytestmark = pytest.mark.integration

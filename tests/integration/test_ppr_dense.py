@@ -7,8 +7,8 @@ import time
 
 import pytest
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.settings import PprSearchSettings
-from graphrag_neo4j.store import Store
 
 pytestmark = pytest.mark.integration
 

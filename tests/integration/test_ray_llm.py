@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.cluster.chat_replies import ClusterReplies
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.llm.costs.budget import Budget, BudgetExceededError
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeEmbeddings, pipeline_fake_llm
 from tests.integration.fake_openai import (
     FakeOpenAI,

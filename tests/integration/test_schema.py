@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from neo4j import GraphDatabase
 
-from graphrag_neo4j.errors import SchemaMismatchError
-from graphrag_neo4j.resources import all_cypher_names, split_statements
+from graphrag_neo4j.database.store import LEGACY_CHUNK_FULLTEXT, VECTOR_INDEXES, Store
+from graphrag_neo4j.runtime.errors import SchemaMismatchError
+from graphrag_neo4j.runtime.resources import all_cypher_names, split_statements
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import LEGACY_CHUNK_FULLTEXT, VECTOR_INDEXES, Store
 
 pytestmark = pytest.mark.integration
 FIXTURES = Path(__file__).parent.parent / "fixtures"

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from graphrag_neo4j.server import bolt_probe
-from graphrag_neo4j.server.neo4j_server import ServerConfig, server_config_from_settings
+from graphrag_neo4j.database.server import bolt_probe
+from graphrag_neo4j.database.server.neo4j_server import ServerConfig, server_config_from_settings
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 
 pytestmark = pytest.mark.integration
 EVIL = "https://evil.example"

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from graphrag_neo4j.cli.app import _register_subcommands, app
-from graphrag_neo4j.errors import ConfigError
+from graphrag_neo4j.runtime.errors import ConfigError
 
 pytestmark = pytest.mark.integration  # it binds loopback sockets, which unit tests may not
 

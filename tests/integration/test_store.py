@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from graphrag_neo4j.errors import Neo4jUnavailableError
+from graphrag_neo4j.database.store import Store
+from graphrag_neo4j.runtime.errors import Neo4jUnavailableError
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 
 pytestmark = pytest.mark.integration
 

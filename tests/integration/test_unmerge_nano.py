@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.runtime.errors import InputError
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 from tests.integration.test_index_nano import _entities, _rag
 from tests.nano_fakes import load_nano, nano_fake_llm, write_nano_passages
 

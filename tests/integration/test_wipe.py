@@ -6,11 +6,11 @@ import pytest
 from typer.testing import CliRunner
 
 from graphrag_neo4j.cli.app import _register_subcommands, app
-from graphrag_neo4j.cli.workspace_option import WORKSPACE_ENV
+from graphrag_neo4j.cli.options.workspace_option import WORKSPACE_ENV
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import in_workspace
-from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.runtime.errors import InputError
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 
 pytestmark = pytest.mark.integration
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.query.cypher.guard import Checked, Refusal, check_plan
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 from tests.integration.text_files import write_texts
 from tests.integration.workspace_pair import TEXTS, workspace_rag
 

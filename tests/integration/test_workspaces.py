@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from graphrag_neo4j.api.mcp.graph_lookup import search_entities
+from graphrag_neo4j.database.store import Store
+from graphrag_neo4j.database.workspaces.catalog import delete_workspace, list_workspaces
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.evaluation.retrieval import ranker_for
 from graphrag_neo4j.query.registry import method_names
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
-from graphrag_neo4j.workspaces.catalog import delete_workspace, list_workspaces
 from tests.integration.workspace_pair import NAMED, OWN_WORD, index_pair, workspace_rag
 
 pytestmark = pytest.mark.integration

@@ -8,13 +8,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from graphrag_neo4j.errors import ModelError
 from graphrag_neo4j.llm.offline.catalog import MULTILINGUAL
 from graphrag_neo4j.llm.offline.multilingual import (
     MultilingualEmbeddings,
     resources_folder,
     verify_resources,
 )
+from graphrag_neo4j.runtime.errors import ModelError
 
 pytestmark = pytest.mark.slow
 

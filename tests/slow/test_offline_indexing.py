@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.records import normalize_name
 from graphrag_neo4j.settings import load_settings
-from graphrag_neo4j.store import Store
 from tests.nano_fakes import load_nano, write_nano_passages
 
 pytestmark = [pytest.mark.slow, pytest.mark.integration]

@@ -11,11 +11,11 @@ from graphrag_neo4j.cli.models import embedding_probe_texts, probe_embedder, pro
 from graphrag_neo4j.indexing.extraction.schema import ExtractionSchema
 from graphrag_neo4j.indexing.extraction.schema_meanings import learn_meanings
 from graphrag_neo4j.indexing.records import ChunkExtraction, EntityMention
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.llm.costs.stats import EMBEDDING_STAGE
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
 from graphrag_neo4j.llm.offline.catalog import MINILM
 from graphrag_neo4j.llm.offline.embeddings import MiniLMEmbeddings
-from graphrag_neo4j.llm.tokens import count_tokens
+from graphrag_neo4j.llm.tokens.counting import count_tokens
 from graphrag_neo4j.settings import ExtractionSchemaSettings, Settings
 
 pytestmark = pytest.mark.slow

@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.errors import InputError, check_text
 from graphrag_neo4j.query.base import make_query
+from graphrag_neo4j.runtime.errors import InputError, check_text
 from graphrag_neo4j.settings import Settings
 from tests.conftest import REPO_ROOT
 

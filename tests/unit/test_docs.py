@@ -27,8 +27,12 @@ import pytest
 from graphrag_neo4j.api.app import create_app
 from graphrag_neo4j.api.mcp.server import create_mcp_server
 from graphrag_neo4j.cli.app import _register_subcommands, app
-from graphrag_neo4j.cli.command_reference import commands, option_names, render_command_reference
-from graphrag_neo4j.cli.settings_reference import (
+from graphrag_neo4j.cli.reference.command_reference import (
+    commands,
+    option_names,
+    render_command_reference,
+)
+from graphrag_neo4j.cli.reference.settings_reference import (
     env_var,
     render_settings_reference,
     sections,

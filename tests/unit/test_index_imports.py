@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 import graphrag_neo4j
-from graphrag_neo4j.llm.calls import LLMCaller
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.llm.lazy_model import LazyModel
 from graphrag_neo4j.llm.providers import resolve_embeddings, resolve_llm
 from graphrag_neo4j.settings import load_settings
@@ -27,18 +27,20 @@ from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 SOURCE_ROOT = Path(graphrag_neo4j.__file__).parents[1]
 # The model side of the call path: imported when a model is built or a call misses the cache.
 MODEL_SIDE = {
-    "graphrag_neo4j.llm.model_requests", "graphrag_neo4j.llm.call_errors",
-    "graphrag_neo4j.llm.prompt_tokens", "graphrag_neo4j.llm.offline.llm",
+    "graphrag_neo4j.llm.calls.model_requests", "graphrag_neo4j.llm.calls.call_errors",
+    "graphrag_neo4j.llm.tokens.prompt_tokens", "graphrag_neo4j.llm.offline.llm",
     "graphrag_neo4j.llm.offline.embeddings", "graphrag_neo4j.llm.offline.multilingual",
     # The window guard, imported by the call path only when a call goes to the model.
-    "graphrag_neo4j.llm.prompt_window",
+    "graphrag_neo4j.llm.tokens.prompt_window",
     # The embedder of `--ray` runs, a LangChain model the engine builds only with Ray on.
     "graphrag_neo4j.indexing.cluster.embeddings",
 }
 # What `index` reaches: its command, the engine, the store and the rooms it runs.
 INDEX_ROOMS = ("indexing", "communities", "llm")
-INDEX_MODULES = ["graphrag_neo4j.cli.app", "graphrag_neo4j.cli.index", "graphrag_neo4j.engine",
-                 "graphrag_neo4j.store"]
+INDEX_MODULES = [
+    "graphrag_neo4j.cli.app", "graphrag_neo4j.cli.graph.index", "graphrag_neo4j.engine",
+    "graphrag_neo4j.database.store",
+]
 LOADED = ("import sys; print(sorted(m for m in sys.modules"
           " if m.split('.')[0].startswith('langchain') or m.split('.')[0] == 'openai'))")
 

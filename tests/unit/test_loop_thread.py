@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from graphrag_neo4j.loop_thread import LoopThread
+from graphrag_neo4j.runtime.loop_thread import LoopThread
 
 
 async def _loop_id(delay: float = 0.0) -> int:

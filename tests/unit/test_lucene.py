@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from graphrag_neo4j.lucene import MAX_TERMS, content_query, shared_word_query
+from graphrag_neo4j.database.lucene import MAX_TERMS, content_query, shared_word_query
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-from graphrag_neo4j.resources import all_cypher_names, prompts_dir
+from graphrag_neo4j.runtime.resources import all_cypher_names, prompts_dir
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,5 +26,5 @@ def test_wheel_ships_cypher_prompts_and_launcher(tmp_path: Path) -> None:
     assert {f"graphrag_neo4j/cypher/{name}.cypher" for name in all_cypher_names()} == cypher
     assert {f"graphrag_neo4j/prompts/{p.name}" for p in prompts_dir().glob("*.txt")} == prompts
     assert "graphrag_neo4j/cypher/explore/graphrag.grass" in names
-    assert "graphrag_neo4j/server/neo4j_launcher/pom.xml" in names
+    assert "graphrag_neo4j/database/server/neo4j_launcher/pom.xml" in names
     assert not any("/target/" in n for n in names)

@@ -16,17 +16,17 @@ from fastapi.testclient import TestClient
 from pydantic import Field
 from typer.testing import CliRunner
 
-from graphrag_neo4j import resources
 from graphrag_neo4j.api.app import create_app
 from graphrag_neo4j.api.mcp.server import create_mcp_server
 from graphrag_neo4j.cli.app import _register_subcommands, app
-from graphrag_neo4j.cli.settings_file import render_settings_file, write_project
-from graphrag_neo4j.cli.settings_reference import render_settings_reference
+from graphrag_neo4j.cli.reference.settings_file import render_settings_file, write_project
+from graphrag_neo4j.cli.reference.settings_reference import render_settings_reference
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query import base, registry
 from graphrag_neo4j.query.base import Answer, Query, Services, make_query
 from graphrag_neo4j.query.context import SearchContext
+from graphrag_neo4j.runtime import resources
+from graphrag_neo4j.runtime.errors import InputError
 from graphrag_neo4j.settings import SearchSettings, Settings, search_options
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
@@ -166,7 +166,7 @@ def test_a_prompt_file_is_loaded_by_name_and_a_users_copy_wins(
     shipped.mkdir()
     (shipped / "toy_answer.txt").write_text("Answer {question} like a toy.", encoding="utf-8")
     monkeypatch.setattr(resources, "prompts_dir", lambda: shipped)
-    monkeypatch.setattr("graphrag_neo4j.cli.settings_file.prompts_dir", lambda: shipped)
+    monkeypatch.setattr("graphrag_neo4j.cli.reference.settings_file.prompts_dir", lambda: shipped)
     assert resources.load_prompt("toy_answer") == "Answer {question} like a toy."
     _, copies = write_project(tmp_path / "project")  # `graphrag-neo4j init`
     (copies / "toy_answer.txt").write_text("Answer {question} like a tin soldier.",

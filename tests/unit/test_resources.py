@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphrag_neo4j.resources import all_cypher_names, load_cypher, split_statements
+from graphrag_neo4j.runtime.resources import all_cypher_names, load_cypher, split_statements
 
 
 def test_schema_splits_into_its_statements() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from graphrag_neo4j.resources import load_cypher, split_statements, statements_to_run
+from graphrag_neo4j.runtime.resources import load_cypher, split_statements, statements_to_run
 
 SCHEMA = split_statements(load_cypher("schema"))
 

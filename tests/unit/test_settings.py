@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from pydantic_core import PydanticUndefinedType
 
 import graphrag_neo4j
-from graphrag_neo4j.errors import ConfigError
+from graphrag_neo4j.runtime.errors import ConfigError
 from graphrag_neo4j.settings import (
     RENAMED_SEARCH_SETTINGS,
     RENAMED_SETTINGS_REMOVED_IN,
@@ -97,7 +97,7 @@ def test_prompts_folder_next_to_the_file_is_used(tmp_path: Path) -> None:
 def test_nothing_is_read_at_import() -> None:
     # A fresh interpreter imports every module of the package: none may build settings.
     code = ("import graphrag_neo4j.settings as s\n"
-            "from graphrag_neo4j.errors import ConfigError\n"
+            "from graphrag_neo4j.runtime.errors import ConfigError\n"
             "try:\n    s.load_settings()\nexcept ConfigError as exc:\n    print(exc)\n")
     env = {**os.environ, "GRAPHRAG_CHUNKING__SIZE": "not-a-number"}
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
@@ -216,7 +216,7 @@ def test_a_refused_secret_is_never_printed(tmp_path: Path) -> None:
 
 
 # Same parameter name and value as a setting, yet another thing: a probe's own timeout.
-NOT_A_SETTING = {("server/bolt_probe.py", "timeout_s")}
+NOT_A_SETTING = {("database/server/bolt_probe.py", "timeout_s")}
 
 
 def test_no_setting_default_is_declared_again_elsewhere() -> None:

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from graphrag_neo4j.errors import Neo4jUnavailableError
+from graphrag_neo4j.database.store import Store
+from graphrag_neo4j.runtime.errors import Neo4jUnavailableError
 from graphrag_neo4j.settings import Neo4jSettings
-from graphrag_neo4j.store import Store
 
 
 def test_no_password_anywhere_names_both_fixes(tmp_path: Path) -> None:

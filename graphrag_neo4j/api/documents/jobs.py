@@ -14,8 +14,8 @@ from typing import Any, Literal
 
 from graphrag_neo4j.api.documents.job_file import JobFile
 from graphrag_neo4j.api.errors import internal_sentence
-from graphrag_neo4j.errors import GraphRAGError
-from graphrag_neo4j.progress import StageProgress
+from graphrag_neo4j.runtime.errors import GraphRAGError
+from graphrag_neo4j.runtime.progress import StageProgress
 
 log = logging.getLogger("graphrag_neo4j.api")
 Status = Literal["queued", "running", "succeeded", "failed"]

@@ -31,8 +31,8 @@ from graphrag_neo4j.api.documents.uploads import (
 from graphrag_neo4j.api.errors import validation_sentence
 from graphrag_neo4j.api.mcp.graph_lookup import MAX_SKIP, list_documents
 from graphrag_neo4j.api.state import ApiState, api_state
-from graphrag_neo4j.errors import GraphRAGError
-from graphrag_neo4j.progress import StageProgress
+from graphrag_neo4j.runtime.errors import GraphRAGError
+from graphrag_neo4j.runtime.progress import StageProgress
 
 log = logging.getLogger("graphrag_neo4j.api")
 

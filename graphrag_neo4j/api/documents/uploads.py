@@ -13,8 +13,8 @@ from pathlib import Path
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.indexing.input.formats.registry import SUPPORTED, file_format
-from graphrag_neo4j.store import Store
 
 _UNSAFE = re.compile(r"[^\w .-]+", flags=re.UNICODE)
 _CHUNK_BYTES = 1 << 20

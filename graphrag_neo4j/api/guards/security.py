@@ -19,8 +19,8 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from graphrag_neo4j.api.errors import send_error
-from graphrag_neo4j.errors import ConfigError
-from graphrag_neo4j.workspaces.keys import KeyFile
+from graphrag_neo4j.database.workspaces.keys import KeyFile
+from graphrag_neo4j.runtime.errors import ConfigError
 
 MIN_KEY_CHARS = 16
 # Routes anyone may read: the health check and the API's own documentation.

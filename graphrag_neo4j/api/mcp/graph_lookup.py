@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from graphrag_neo4j.errors import InputError
-from graphrag_neo4j.lucene import content_query
+from graphrag_neo4j.database.lucene import content_query
 from graphrag_neo4j.query.base import Services
 from graphrag_neo4j.query.retrieval.candidates import ann_candidates
+from graphrag_neo4j.runtime.errors import InputError
 
 DESCRIPTION_CHARS = 300
 TEXT_CHARS = 400

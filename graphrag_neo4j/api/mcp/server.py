@@ -16,8 +16,8 @@ from graphrag_neo4j.api.answers import answer_json, checked_call, checked_questi
 from graphrag_neo4j.api.errors import internal_sentence
 from graphrag_neo4j.api.mcp import graph_lookup
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.errors import GraphRAGError, InputError, check_text
 from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_guide, method_list
+from graphrag_neo4j.runtime.errors import GraphRAGError, InputError, check_text
 from graphrag_neo4j.settings import ServerSettings
 
 INSTRUCTIONS = """This server answers questions over a knowledge graph built from a collection of

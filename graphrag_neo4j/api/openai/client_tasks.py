@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from graphrag_neo4j.llm.calls import LLMCaller
-from graphrag_neo4j.llm.streaming import TokenSink
-from graphrag_neo4j.llm.usage import usage_scope
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.calls.streaming import TokenSink
+from graphrag_neo4j.llm.calls.usage import usage_scope
 from graphrag_neo4j.query.base import Answer
 
 Turn = tuple[str, str]

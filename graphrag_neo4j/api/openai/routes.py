@@ -19,7 +19,7 @@ from graphrag_neo4j.api.openai.reply_warnings import warning_block, without_warn
 from graphrag_neo4j.api.state import ApiState, api_state
 from graphrag_neo4j.api.streaming.sse import SSE_HEADERS, SSE_MEDIA_TYPE, sse_frame
 from graphrag_neo4j.api.streaming.token_stream import StreamedQuery
-from graphrag_neo4j.llm.streaming import TokenSink
+from graphrag_neo4j.llm.calls.streaming import TokenSink
 from graphrag_neo4j.query.base import Answer
 from graphrag_neo4j.query.registry import METHODS
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 
-from graphrag_neo4j.llm.streaming import TokenSink
+from graphrag_neo4j.llm.calls.streaming import TokenSink
 from graphrag_neo4j.query.base import Answer
 
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
     from langchain_core.messages import AIMessage, BaseMessage
 
-    from graphrag_neo4j.llm.reply_guards import StopRule
+    from graphrag_neo4j.llm.calls.reply_guards import StopRule
 
 BuildChat = Callable[[], "BaseChatModel"]
 
@@ -41,8 +41,8 @@ class ChatWorker:
                     stop_when: StopRule | None) -> AIMessage | Exception | Failure:
         """The model's reply, streamed here when `stop_when` may end it early, or how the
         call failed."""
-        from graphrag_neo4j.llm.model_requests import request_reply
-        from graphrag_neo4j.llm.streaming import Streaming
+        from graphrag_neo4j.llm.calls.model_requests import request_reply
+        from graphrag_neo4j.llm.calls.streaming import Streaming
 
         try:
             reply = await request_reply(self._model, messages, params,

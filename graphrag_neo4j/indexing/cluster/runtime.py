@@ -6,7 +6,7 @@ import logging
 import os
 from typing import TYPE_CHECKING
 
-from graphrag_neo4j.errors import ConfigError
+from graphrag_neo4j.runtime.errors import ConfigError
 
 if TYPE_CHECKING:
     from graphrag_neo4j.settings import ExecutionSettings

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from graphrag_neo4j.indexing.extraction.base import ExtractionMethod
 from graphrag_neo4j.indexing.records import Chunk
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.llm.costs.budget import BudgetExceededError
 from graphrag_neo4j.llm.costs.profile import ModelProfile
 

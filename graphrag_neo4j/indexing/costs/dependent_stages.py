@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from graphrag_neo4j.llm.costs.estimate import Range, StageEstimate
 from graphrag_neo4j.llm.costs.profile import ModelProfile
-from graphrag_neo4j.llm.tokens import count_tokens
-from graphrag_neo4j.resources import load_prompt
+from graphrag_neo4j.llm.tokens.counting import count_tokens
+from graphrag_neo4j.runtime.resources import load_prompt
 from graphrag_neo4j.settings import Settings
 
 REPORTS = "community reports"

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graphrag_neo4j.errors import GraphRAGError, InputError
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.indexing.costs.dependent_stages import reports_row
 from graphrag_neo4j.indexing.extraction.registry import (
     check_extraction_method,
@@ -18,13 +18,13 @@ from graphrag_neo4j.indexing.input.loaders import load_documents
 from graphrag_neo4j.indexing.records import Chunk, Document
 from graphrag_neo4j.indexing.stages import registry as stage_list
 from graphrag_neo4j.indexing.stages.base import CHUNKS_ROW, EstimateInputs
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.llm.costs.estimate import CostEstimate, Range, StageEstimate
 from graphrag_neo4j.llm.costs.profile import ModelProfile
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
-from graphrag_neo4j.llm.tokens import count_tokens
+from graphrag_neo4j.llm.tokens.counting import count_tokens
+from graphrag_neo4j.runtime.errors import GraphRAGError, InputError
 from graphrag_neo4j.settings import ExtractionSettings, Settings
-from graphrag_neo4j.store import Store
 
 EMBEDDINGS = CHUNKS_ROW
 TIME_NOTE = ("Time is model time at the configured concurrency, from this model's measured "

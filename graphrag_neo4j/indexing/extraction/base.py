@@ -6,18 +6,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction, Document
+from graphrag_neo4j.runtime.errors import InputError
 
 if TYPE_CHECKING:
+    from graphrag_neo4j.database.store import Store
     from graphrag_neo4j.indexing.input.language import Language
     from graphrag_neo4j.indexing.input.triplet_corpus import Triplet
-    from graphrag_neo4j.llm.calls import LLMCaller
+    from graphrag_neo4j.llm.calls.chat import LLMCaller
+    from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
     from graphrag_neo4j.llm.costs.estimate import StageEstimate
     from graphrag_neo4j.llm.costs.profile import ModelProfile
-    from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
     from graphrag_neo4j.settings import Settings
-    from graphrag_neo4j.store import Store
 
 Advance = Callable[[int], None]
 

@@ -21,9 +21,9 @@ from graphrag_neo4j.indexing.records import (
     normalize_name,
     normalize_type,
 )
-from graphrag_neo4j.llm.calls import LLMCaller
-from graphrag_neo4j.llm.reply_guards import repeating_lines
-from graphrag_neo4j.resources import load_prompt
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.calls.reply_guards import repeating_lines
+from graphrag_neo4j.runtime.resources import load_prompt
 from graphrag_neo4j.settings import ExtractionSettings
 
 STAGE = "extract"

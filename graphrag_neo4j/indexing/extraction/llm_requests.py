@@ -14,9 +14,9 @@ from graphrag_neo4j.indexing.extraction.llm import (
 from graphrag_neo4j.indexing.extraction.rows import EXTRACTION_ROW, GLEANING_ROW
 from graphrag_neo4j.indexing.extraction.tag_parser import parse_extraction
 from graphrag_neo4j.indexing.records import Chunk
+from graphrag_neo4j.llm.calls.messages import prompt_messages
 from graphrag_neo4j.llm.costs.estimate import Range, StageEstimate
 from graphrag_neo4j.llm.costs.profile import ModelProfile
-from graphrag_neo4j.llm.messages import prompt_messages
 
 
 @dataclass

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.extraction.base import (
     DescriptionStyle,
     ExtractionFactory,
@@ -12,6 +11,7 @@ from graphrag_neo4j.indexing.extraction.base import (
 from graphrag_neo4j.indexing.extraction.fast.method import FastExtraction
 from graphrag_neo4j.indexing.extraction.llm_method import LLMExtraction
 from graphrag_neo4j.indexing.extraction.triplets import TripletExtraction
+from graphrag_neo4j.runtime.errors import InputError
 
 # Adding a method: one module with a class that meets ExtractionMethod (its `name` and
 # `description` included), plus one entry here.

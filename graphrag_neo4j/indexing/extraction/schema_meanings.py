@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from graphrag_neo4j.indexing.extraction.schema import OTHER, ExtractionSchema
 from graphrag_neo4j.indexing.records import ChunkExtraction
 from graphrag_neo4j.indexing.vectors import unit_rows
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 
 
 def closest_in_meaning(

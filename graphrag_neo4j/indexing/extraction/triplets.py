@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.extraction.base import (
     Advance,
     Batch,
@@ -16,6 +15,7 @@ from graphrag_neo4j.indexing.extraction.base import (
 from graphrag_neo4j.indexing.extraction.rows import EXTRACTION_ROW, GLEANING_ROW
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction, EntityMention, RelationMention
 from graphrag_neo4j.llm.costs.estimate import StageEstimate
+from graphrag_neo4j.runtime.errors import InputError
 
 if TYPE_CHECKING:
     from graphrag_neo4j.llm.costs.profile import ModelProfile

@@ -6,10 +6,10 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
-from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.indexing.graph.refresh import Mergers, refresh_entities, refresh_relations
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
-from graphrag_neo4j.store import Store
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
+from graphrag_neo4j.runtime.errors import InputError
 
 
 @dataclass(frozen=True)

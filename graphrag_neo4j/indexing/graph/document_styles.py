@@ -15,11 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.indexing.extraction.base import DescriptionStyle
 from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 
 # The style of a document that recorded none, from the method name it recorded (None: none).
 LegacyStyle = Callable[[str | None], DescriptionStyle]

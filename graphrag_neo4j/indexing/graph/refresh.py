@@ -11,10 +11,10 @@ import asyncio
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.indexing.graph.document_styles import DocumentStyles
 from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
-from graphrag_neo4j.store import Store
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 
 READ_BATCH = 2000
 Progress = Callable[[int], None] | None

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graphrag_neo4j.indexing.extraction.base import DescriptionStyle
-from graphrag_neo4j.llm.calls import LLMCaller
-from graphrag_neo4j.llm.tokens import count_tokens
-from graphrag_neo4j.resources import load_prompt
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.tokens.counting import count_tokens
+from graphrag_neo4j.runtime.resources import load_prompt
 from graphrag_neo4j.settings import Settings
 
 STAGE = "summarize"

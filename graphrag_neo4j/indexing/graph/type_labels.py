@@ -18,8 +18,8 @@ from graphrag_neo4j.indexing.extraction.schema import OTHER
 from graphrag_neo4j.indexing.records import normalize_type
 
 if TYPE_CHECKING:
+    from graphrag_neo4j.database.store import Store
     from graphrag_neo4j.settings import Settings
-    from graphrag_neo4j.store import Store
 
 _WORDS = re.compile(r"[A-Za-z0-9]+")
 _LABEL = re.compile(r"^[A-Z][A-Za-z0-9]{0,62}$")

@@ -7,13 +7,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.indexing.graph.refresh import Mergers, refresh_entities, refresh_relations
 from graphrag_neo4j.indexing.graph.type_labels import TypeLabels
 from graphrag_neo4j.indexing.graph.writer import group_relation_mentions
 from graphrag_neo4j.indexing.records import normalize_name, relation_id
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
-from graphrag_neo4j.store import Store
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
+from graphrag_neo4j.runtime.errors import InputError
 
 Row = dict[str, Any]
 UNDOABLE_DECIDERS = ("llm", "alias")

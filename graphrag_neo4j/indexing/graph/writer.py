@@ -9,6 +9,7 @@ from dataclasses import asdict
 from functools import lru_cache
 from typing import Any
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.indexing.graph.type_labels import TypeLabels
 from graphrag_neo4j.indexing.records import (
     Chunk,
@@ -19,7 +20,6 @@ from graphrag_neo4j.indexing.records import (
 )
 from graphrag_neo4j.indexing.resolution.decisions import Resolution
 from graphrag_neo4j.indexing.resolution.grouping import MergeRecord, mention_key
-from graphrag_neo4j.store import Store
 
 Rows = list[dict[str, Any]]
 Progress = Callable[[int], None] | None

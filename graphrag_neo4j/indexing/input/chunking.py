@@ -6,11 +6,11 @@ import re
 from array import array
 from collections.abc import Iterator, Sequence
 
-from graphrag_neo4j.content_ids import content_id
-from graphrag_neo4j.errors import ConfigError
+from graphrag_neo4j.database.content_ids import content_id
 from graphrag_neo4j.indexing.input.formats.places import locate
 from graphrag_neo4j.indexing.records import Chunk, Document
-from graphrag_neo4j.llm.tokens import count_tokens, get_encoding
+from graphrag_neo4j.llm.tokens.counting import count_tokens, get_encoding
+from graphrag_neo4j.runtime.errors import ConfigError
 from graphrag_neo4j.settings import ChunkingSettings
 
 # Not langchain_text_splitters: its TokenTextSplitter cuts blindly at token counts (and can split

@@ -18,7 +18,7 @@ from graphrag_neo4j.indexing.input.language import (
     Language,
     detect_language,
 )
-from graphrag_neo4j.llm.disk_cache import DiskCache, stable_key
+from graphrag_neo4j.llm.cache.disk_cache import DiskCache, stable_key
 
 if TYPE_CHECKING:
     from graphrag_neo4j.indexing.records import Document

@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from graphrag_neo4j.content_ids import content_id
-from graphrag_neo4j.errors import InputError, check_text
+from graphrag_neo4j.database.content_ids import content_id
 from graphrag_neo4j.indexing.input.formats.places import heading_places
 from graphrag_neo4j.indexing.input.formats.registry import file_format, unsupported_reason
 from graphrag_neo4j.indexing.input.record_files import (
@@ -23,6 +22,7 @@ from graphrag_neo4j.indexing.input.record_files import (
     record_id,
 )
 from graphrag_neo4j.indexing.records import Document, Place
+from graphrag_neo4j.runtime.errors import InputError, check_text
 from graphrag_neo4j.settings import ExtractionSettings, setting_default
 
 # LangChain's loaders are not used: TextLoader, CSVLoader and JSONLoader (which needs jq) raise

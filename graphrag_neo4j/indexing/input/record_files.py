@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.runtime.errors import InputError
 
 # The csv module refuses fields over 128 KB by default; a document can be far longer.
 _CSV_FIELD_LIMIT = 64 * 1024 * 1024

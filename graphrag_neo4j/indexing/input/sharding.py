@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.runtime.errors import InputError
 
 _SPEC = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 T = TypeVar("T")

@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.input.loaders import read_text, title_from_text
 from graphrag_neo4j.indexing.input.record_files import (
     Record,
@@ -19,6 +18,7 @@ from graphrag_neo4j.indexing.input.record_files import (
     record_list,
 )
 from graphrag_neo4j.indexing.records import Document
+from graphrag_neo4j.runtime.errors import InputError
 
 Triplet = tuple[str, str, str]
 EXPECTED_SHAPES = (

@@ -8,10 +8,10 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from graphrag_neo4j.content_ids import content_id
+from graphrag_neo4j.database.content_ids import content_id
 from graphrag_neo4j.indexing.records import normalize_name
 from graphrag_neo4j.indexing.resolution.grouping import UNKNOWN, Grouping, MergeRecord, ProtoEntity
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
 
 STAGE = "resolve"
 _JSON_OBJECT = re.compile(r"\{.*\}", flags=re.DOTALL)
@@ -76,7 +76,7 @@ class MergeDecider:
 
     async def decide(self, group: list[ProtoEntity]) -> list[tuple[str, str, str]] | None:
         """The merges the model chooses within one group of candidates."""
-        from graphrag_neo4j.resources import load_prompt
+        from graphrag_neo4j.runtime.resources import load_prompt
 
         block, short_ids = candidates_block(group)
         prompt = load_prompt("resolve_entities", self.prompts_dir).format(candidates=block)

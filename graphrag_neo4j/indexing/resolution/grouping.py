@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from graphrag_neo4j.content_ids import content_id
+from graphrag_neo4j.database.content_ids import content_id
 from graphrag_neo4j.indexing.records import EntityMention, entity_id, normalize_name
 from graphrag_neo4j.indexing.vectors import unit_rows
 

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from graphrag_neo4j.database.lucene import shared_word_query
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.indexing.records import ChunkExtraction, normalize_name
 from graphrag_neo4j.indexing.resolution.aliases import AliasScope, fold_aliases
 from graphrag_neo4j.indexing.resolution.decisions import MergeDecider, Resolution, surface_merges
@@ -15,11 +17,9 @@ from graphrag_neo4j.indexing.resolution.grouping import (
     group_mentions,
     near_duplicate_groups,
 )
-from graphrag_neo4j.llm.calls import LLMCaller
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
-from graphrag_neo4j.lucene import shared_word_query
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.settings import ExtractionSettings
-from graphrag_neo4j.store import Store
 
 FULLTEXT_LIMIT = 5
 LOOKUP_BATCH = 2000

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from graphrag_neo4j.indexing.resolution.decisions import Resolution
     from graphrag_neo4j.llm.costs.estimate import StageEstimate
     from graphrag_neo4j.llm.costs.profile import ModelProfile
-    from graphrag_neo4j.progress import StageProgress
+    from graphrag_neo4j.runtime.progress import StageProgress
     from graphrag_neo4j.settings import Settings
 
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.indexing.costs.dependent_stages import Dependent, dependent_row
 from graphrag_neo4j.indexing.extraction.base import IndexingServices
 from graphrag_neo4j.indexing.graph.refresh import refresh_entities, refresh_relations
 from graphrag_neo4j.indexing.graph.summaries import STAGE, DescriptionMerger
 from graphrag_neo4j.indexing.stages.base import BatchState, EstimateInputs
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.llm.costs.estimate import StageEstimate
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
-from graphrag_neo4j.progress import StageProgress
-from graphrag_neo4j.store import Store
+from graphrag_neo4j.runtime.progress import StageProgress
 
 SUMMARIES_ROW = "summaries"  # both stages' LLM summaries; their vectors go in "embeddings"
 Refresh = Callable[

@@ -9,7 +9,7 @@ from graphrag_neo4j.indexing.resolution.decisions import STAGE
 from graphrag_neo4j.indexing.resolution.stage import ResolvingStage
 from graphrag_neo4j.indexing.stages.base import BatchState, EstimateInputs
 from graphrag_neo4j.llm.costs.estimate import StageEstimate
-from graphrag_neo4j.progress import StageProgress
+from graphrag_neo4j.runtime.progress import StageProgress
 
 
 class ResolveStage:

@@ -6,8 +6,8 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from graphrag_neo4j.errors import ConfigError, GraphRAGError
 from graphrag_neo4j.llm.costs.pricing import Prices
+from graphrag_neo4j.runtime.errors import ConfigError, GraphRAGError
 
 
 class BudgetExceededError(GraphRAGError):

@@ -10,8 +10,8 @@ from graphrag_neo4j.llm.costs.pricing import Prices, chat_prices, embedding_pric
 from graphrag_neo4j.llm.costs.stats import EMBEDDING_STAGE, StageStats, Throughput, fit_throughput
 
 if TYPE_CHECKING:
-    from graphrag_neo4j.llm.calls import LLMCaller
-    from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+    from graphrag_neo4j.llm.calls.chat import LLMCaller
+    from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 
 
 @dataclass

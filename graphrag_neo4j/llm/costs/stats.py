@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from graphrag_neo4j.llm.sqlite_file import SharedFile, shared_file
+from graphrag_neo4j.llm.cache.sqlite_file import SharedFile, shared_file
 
 # The stage an embedder's measurements are kept under (prompt tokens are the texts' tokens).
 EMBEDDING_STAGE = "embed"

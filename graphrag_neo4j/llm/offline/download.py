@@ -28,9 +28,9 @@ from rich.progress import (
     TransferSpeedColumn,
 )
 
-from graphrag_neo4j.errors import ModelError
 from graphrag_neo4j.llm.offline.catalog import DEFAULT_GGUF_NAME
-from graphrag_neo4j.resources import PRIVATE_FILE_MODE, private_dir, write_private
+from graphrag_neo4j.runtime.errors import ModelError
+from graphrag_neo4j.runtime.resources import PRIVATE_FILE_MODE, private_dir, write_private
 
 PART_COUNT = 22
 PART_VERSION = "0.2.0"

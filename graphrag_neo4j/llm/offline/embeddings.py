@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from graphrag_neo4j.errors import ModelError
 from graphrag_neo4j.llm.offline.allocator import release_large_frees
 from graphrag_neo4j.llm.offline.catalog import MINILM
+from graphrag_neo4j.runtime.errors import ModelError
 from graphrag_neo4j.settings import EmbeddingSettings, LongTexts, setting_default
 
 if TYPE_CHECKING:

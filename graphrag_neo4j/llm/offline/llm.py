@@ -19,8 +19,8 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.messages.ai import UsageMetadata
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 
-from graphrag_neo4j.errors import ModelError
-from graphrag_neo4j.llm.cores import free_cores
+from graphrag_neo4j.llm.offline.cores import free_cores
+from graphrag_neo4j.runtime.errors import ModelError
 from graphrag_neo4j.settings import LLMSettings, setting_default
 
 _ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}

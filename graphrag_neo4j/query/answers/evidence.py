@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from graphrag_neo4j.query.base import Answer
-from graphrag_neo4j.resources import load_cypher
+from graphrag_neo4j.runtime.resources import load_cypher
 
 EVIDENCE_QUERY = "explore/answer_evidence"
 GENERATED_TABLE, GENERATED_RESULTS = "Cypher", "Results"  # a `cypher` answer's query and rows

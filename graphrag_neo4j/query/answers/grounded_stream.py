@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from graphrag_neo4j.citations import clean_citations
-from graphrag_neo4j.llm.streaming import TokenSink
+from graphrag_neo4j.llm.calls.streaming import TokenSink
 from graphrag_neo4j.query.answers.grounding import cited_refs
 from graphrag_neo4j.query.base import Query
 from graphrag_neo4j.query.context import Row

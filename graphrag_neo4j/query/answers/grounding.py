@@ -7,9 +7,9 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 
 from graphrag_neo4j.citations import clean_citations, strip_citations
-from graphrag_neo4j.errors import ModelError
 from graphrag_neo4j.query.base import Answer, Note, NoteKind
 from graphrag_neo4j.query.context import Row
+from graphrag_neo4j.runtime.errors import ModelError
 
 # Text -> the named entities in it (spaCy's NER in the engine; anything callable in tests).
 EntityFinder = Callable[[str], list[str]]

@@ -15,7 +15,7 @@ from graphrag_neo4j.query.context import (
     documents_in_order,
     history_block,
 )
-from graphrag_neo4j.resources import load_prompt
+from graphrag_neo4j.runtime.resources import load_prompt
 
 NO_DATA = "(no data found)"
 # "Evidence: ...\nAnswer: ..." as an evidence-first prompt asks for it (the prompt itself ends

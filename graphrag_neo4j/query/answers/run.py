@@ -8,8 +8,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from graphrag_neo4j.citations import cited_rows
-from graphrag_neo4j.llm.reply_guards import without_repeats
-from graphrag_neo4j.llm.usage import usage_scope
+from graphrag_neo4j.llm.calls.reply_guards import without_repeats
+from graphrag_neo4j.llm.calls.usage import usage_scope
 from graphrag_neo4j.query.answers.grounding import EntityFinder, GraphNames, ground_answer
 from graphrag_neo4j.query.answers.shape import checked_fit
 from graphrag_neo4j.query.answers.source_places import place_sources

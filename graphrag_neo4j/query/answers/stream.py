@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from graphrag_neo4j.llm.streaming import TokenSink
+from graphrag_neo4j.llm.calls.streaming import TokenSink
 
 # "Answer:" (bold or not) at the start of a line: where an evidence-first reply's answer starts
 # (`passages.evidence_and_answer` splits a whole reply at it too).

@@ -9,7 +9,6 @@ from typing import Any, Protocol, runtime_checkable
 
 from neo4j.exceptions import Neo4jError
 
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.context import Row
 from graphrag_neo4j.query.cypher.bounded_read import (
     over_budget,
@@ -19,6 +18,7 @@ from graphrag_neo4j.query.cypher.bounded_read import (
 from graphrag_neo4j.query.cypher.guard import PlanReader, Refusal, check_plan
 from graphrag_neo4j.query.cypher.names import UnknownName, describe, unknown_names
 from graphrag_neo4j.query.cypher.schema import HIDDEN_PROPERTIES
+from graphrag_neo4j.runtime.errors import InputError
 from graphrag_neo4j.settings import CypherSearchSettings
 
 MAX_CELL_CHARS = 300  # a passage returned whole is cut for the answer prompt

@@ -8,7 +8,7 @@ import threading
 import uuid
 from typing import Protocol
 
-from graphrag_neo4j.memory_refusal import OUT_OF_MEMORY
+from graphrag_neo4j.database.memory_refusal import OUT_OF_MEMORY
 from graphrag_neo4j.query.context import Row
 from graphrag_neo4j.settings import CypherSearchSettings
 

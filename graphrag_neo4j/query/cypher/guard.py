@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from graphrag_neo4j.workspaces.isolation import workspace_refusal
-from graphrag_neo4j.workspaces.names import Workspace
+from graphrag_neo4j.database.workspaces.isolation import workspace_refusal
+from graphrag_neo4j.database.workspaces.names import Workspace
 
 # Operators of read plans (Neo4j 5): scans, seeks, expands, filters, projections, joins,
 # aggregation, ordering, paging. Anything else (Create, Merge, Set*, Delete, Remove, Foreach,

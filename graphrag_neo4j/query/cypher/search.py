@@ -26,7 +26,7 @@ from graphrag_neo4j.query.cypher.rewrites.rewrite import Rewrite, Situation
 from graphrag_neo4j.query.cypher.schema import GraphSchema, SchemaCache
 from graphrag_neo4j.query.cypher.writing import repair_query, write_query
 from graphrag_neo4j.query.local.search import LocalSearch
-from graphrag_neo4j.resources import load_prompt
+from graphrag_neo4j.runtime.resources import load_prompt
 
 RESULTS, CYPHER = "Results", "Cypher"  # the context's result table; the query and its fate
 ROWS_LISTED = ("cypher: the model's answer held nothing but citations, so the result rows are"

@@ -12,7 +12,7 @@ from graphrag_neo4j.query.cypher.attempt import Attempt
 from graphrag_neo4j.query.cypher.rewrites.registry import REWRITES, as_written, repairs
 from graphrag_neo4j.query.cypher.rewrites.rewrite import Rewrite, Situation
 from graphrag_neo4j.query.cypher.schema import GraphSchema
-from graphrag_neo4j.resources import load_prompt
+from graphrag_neo4j.runtime.resources import load_prompt
 
 _FENCE = re.compile(r"```(?:cypher|sql)?\s*\n?(.*?)```", flags=re.DOTALL | re.IGNORECASE)
 _LABEL = re.compile(r"^\s*(cypher|query)\s*:\s*", flags=re.IGNORECASE)

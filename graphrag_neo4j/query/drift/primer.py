@@ -17,7 +17,7 @@ from graphrag_neo4j.query.global_search.lazy_reports import (
     write_reports,
 )
 from graphrag_neo4j.query.retrieval.candidates import ann_candidates
-from graphrag_neo4j.resources import load_prompt
+from graphrag_neo4j.runtime.resources import load_prompt
 
 
 @dataclass(frozen=True)

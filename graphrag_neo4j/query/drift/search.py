@@ -14,7 +14,7 @@ from graphrag_neo4j.query.context import Row, SearchContext, history_block
 from graphrag_neo4j.query.drift.primer import prime, primer_reports
 from graphrag_neo4j.query.drift.steps import FollowUpQueue, Step, parse_step, reduce_context
 from graphrag_neo4j.query.local.search import LocalSearch
-from graphrag_neo4j.resources import load_prompt
+from graphrag_neo4j.runtime.resources import load_prompt
 
 NO_REPORTS = ("DRIFT found no community reports (build them with `graphrag-neo4j communities`);"
               " answered with local search.")

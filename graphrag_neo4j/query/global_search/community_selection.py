@@ -8,7 +8,7 @@ import re
 from typing import TYPE_CHECKING
 
 from graphrag_neo4j.query.context import Row
-from graphrag_neo4j.resources import load_prompt
+from graphrag_neo4j.runtime.resources import load_prompt
 
 if TYPE_CHECKING:
     from graphrag_neo4j.query.base import Services

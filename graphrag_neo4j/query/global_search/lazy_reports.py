@@ -12,10 +12,10 @@ from rich.console import Console
 
 from graphrag_neo4j.communities.extractive import STATUS as EXTRACTIVE
 from graphrag_neo4j.communities.report_stage import ReportStage
-from graphrag_neo4j.progress import StageProgress
 from graphrag_neo4j.query.base import Query, Services
 from graphrag_neo4j.query.context import Row, SearchContext
 from graphrag_neo4j.query.retrieval.candidates import ann_candidates
+from graphrag_neo4j.runtime.progress import StageProgress
 
 PROGRESS_STAGE = "lazy community reports"
 # The report fields a freshly written report replaces in a selected row.

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from graphrag_neo4j.llm.tokens import estimate_tokens
+from graphrag_neo4j.llm.tokens.counting import estimate_tokens
 from graphrag_neo4j.query.context import Row
 
 

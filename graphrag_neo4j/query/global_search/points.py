@@ -9,7 +9,7 @@ from collections.abc import Sequence, Set
 from dataclasses import dataclass
 
 from graphrag_neo4j.citations import cites, clean_citations, strip_citations
-from graphrag_neo4j.llm.tokens import count_tokens
+from graphrag_neo4j.llm.tokens.counting import count_tokens
 
 _JSON_OBJECT = re.compile(r"\{.*\}", flags=re.DOTALL)
 _REPORT_IDS = re.compile(r"Reports?\s*\(([^)]*)\)", flags=re.IGNORECASE)

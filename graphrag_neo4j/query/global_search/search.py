@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from graphrag_neo4j.communities.extractive import STATUS as EXTRACTIVE
-from graphrag_neo4j.llm.tokens import count_tokens, estimate_tokens
+from graphrag_neo4j.llm.tokens.counting import count_tokens, estimate_tokens
 from graphrag_neo4j.query.answers.grounded_stream import grounded_sink
 from graphrag_neo4j.query.base import Answer, Note, Query, Services
 from graphrag_neo4j.query.context import CommunitySelection, Row, SearchContext, history_block
@@ -29,7 +29,7 @@ from graphrag_neo4j.query.global_search.points import (
     reduce_block,
     reduced_points,
 )
-from graphrag_neo4j.resources import load_prompt
+from graphrag_neo4j.runtime.resources import load_prompt
 
 NOTHING_RELEVANT = "The indexed data holds nothing relevant to this question."
 

@@ -6,8 +6,8 @@ import json
 import re
 from pathlib import Path
 
-from graphrag_neo4j.llm.calls import LLMCaller
-from graphrag_neo4j.resources import load_prompt
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.runtime.resources import load_prompt
 
 NER_STAGE = "hops_ner"
 NER_MAX_TOKENS = 120

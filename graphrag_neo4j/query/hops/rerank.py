@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from graphrag_neo4j.llm.calls import LLMCaller
-from graphrag_neo4j.resources import load_prompt
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.runtime.resources import load_prompt
 
 RERANK_STAGE = "hops_rerank"
 # The list follows a short thought: 200 tokens hold both, and cut short a model that loops.

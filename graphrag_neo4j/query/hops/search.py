@@ -7,8 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphrag_neo4j.errors import ConfigError, ModelError
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.query.answers.passages import (
     answer_from_context,
     passage_context,
@@ -32,6 +31,7 @@ from graphrag_neo4j.query.retrieval.candidates import (
     entities_for_mentions,
     passages,
 )
+from graphrag_neo4j.runtime.errors import ConfigError, ModelError
 from graphrag_neo4j.settings import SearchSettings
 
 # Relations listed in the answer prompt: enough to show the chain, short for small models.

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graphrag_neo4j.communities.extractive import STATUS as EXTRACTIVE
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.answers.passages import answer_from_context
 from graphrag_neo4j.query.base import Answer, GraphReader, Query, Services
 from graphrag_neo4j.query.context import (
@@ -21,6 +20,7 @@ from graphrag_neo4j.query.context import (
 from graphrag_neo4j.query.local.facts import FactsBuilder, fact_cells, stated_relations
 from graphrag_neo4j.query.ppr.ranking import rank_passages
 from graphrag_neo4j.query.retrieval.candidates import named_entity_ids
+from graphrag_neo4j.runtime.errors import InputError
 from graphrag_neo4j.settings import SearchSettings
 
 ENTITY_INDEX = "entity_description_embedding"

@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
-from graphrag_neo4j.lucene import content_query
+from graphrag_neo4j.database.lucene import content_query
 from graphrag_neo4j.query.base import Services
 from graphrag_neo4j.query.context import Row
 from graphrag_neo4j.query.hops.mentions import capitalised_mentions

@@ -9,8 +9,8 @@ import pytest
 
 from graphrag_neo4j.api.answers import checked_call
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.base import make_query
+from graphrag_neo4j.runtime.errors import InputError
 from graphrag_neo4j.settings import Settings, renamed_setting_line
 
 

@@ -10,7 +10,7 @@ from starlette.exceptions import HTTPException
 from starlette.responses import PlainTextResponse
 
 from graphrag_neo4j.api.guards.security import KeyGate, check_bind, is_loopback, key_check
-from graphrag_neo4j.errors import ConfigError
+from graphrag_neo4j.runtime.errors import ConfigError
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "127.8.9.1", "::1", "[::1]", "localhost"])

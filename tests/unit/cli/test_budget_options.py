@@ -9,8 +9,8 @@ from typer.testing import CliRunner
 
 from graphrag_neo4j import engine as engine_module
 from graphrag_neo4j.cli.app import _register_subcommands, app
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.llm.costs.budget import Budget
+from graphrag_neo4j.runtime.errors import InputError
 
 
 class _OpenedError(Exception):

@@ -8,7 +8,7 @@ import pytest
 
 from graphrag_neo4j.cli import app as cli_app
 from graphrag_neo4j.cli.collector import OLDER_EVERY, YOUNG_ALLOCATIONS
-from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.runtime.errors import InputError
 
 
 def _command(fails: bool) -> None:

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from graphrag_neo4j.cli.app import _register_subcommands, app
-from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.runtime.errors import InputError
 
 
 def _estimate(tmp_path: Path, target: Path, monkeypatch: pytest.MonkeyPatch) -> InputError:

@@ -10,10 +10,10 @@ import typer
 from typer.testing import CliRunner, Result
 
 from graphrag_neo4j.cli.models import models_command
-from graphrag_neo4j.errors import ConfigError
 from graphrag_neo4j.llm import providers
 from graphrag_neo4j.llm.lazy_model import LazyModel
 from graphrag_neo4j.llm.providers import ResolvedModel
+from graphrag_neo4j.runtime.errors import ConfigError
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
@@ -112,7 +112,7 @@ def _models_over(
     monkeypatch: pytest.MonkeyPatch, embedder: FakeEmbeddings, graph: _GraphWithChinese
 ) -> Result:
     """`models --no-probe` with this embedder configured, over this graph."""
-    from graphrag_neo4j.store import Store
+    from graphrag_neo4j.database.store import Store
 
     _use_llm(monkeypatch, GOOD_REPLY)
     resolved = ResolvedModel(LazyModel.ready(embedder), "the embedder")

@@ -7,8 +7,8 @@ import io
 from rich.console import Console
 from rich.table import Table
 
-from graphrag_neo4j.cli.communities import levels_table
-from graphrag_neo4j.cli.index import documents_table, merges_table
+from graphrag_neo4j.cli.graph.communities import levels_table
+from graphrag_neo4j.cli.graph.index import documents_table, merges_table
 
 
 def _shown(table: Table) -> str:

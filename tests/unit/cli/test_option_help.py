@@ -7,7 +7,7 @@ from typing import Any
 from rich.text import Text
 
 from graphrag_neo4j.cli.app import _register_subcommands, app
-from graphrag_neo4j.cli.command_reference import commands, option_names
+from graphrag_neo4j.cli.reference.command_reference import commands, option_names
 
 
 def _all_commands() -> list[tuple[str, Any]]:

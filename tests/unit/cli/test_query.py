@@ -12,10 +12,10 @@ import pytest
 from typer.testing import CliRunner
 
 from graphrag_neo4j.cli.app import _register_subcommands, app
+from graphrag_neo4j.cli.options.search_set import search_settings_set, settings_with
 from graphrag_neo4j.cli.query import _options
-from graphrag_neo4j.cli.search_set import search_settings_set, settings_with
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.base import Answer, Note, make_query
+from graphrag_neo4j.runtime.errors import InputError
 from graphrag_neo4j.settings import renamed_setting_line
 
 REMOVED_FLAGS = ("--dynamic", "--no-rerank", "--degree", "--hybrid", "--no-hybrid")

@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 from graphrag_neo4j import engine as engine_module
 from graphrag_neo4j.cli import query as cli_query
 from graphrag_neo4j.cli.app import _register_subcommands, app
-from graphrag_neo4j.errors import ConfigError, InputError
 from graphrag_neo4j.query.base import Answer, Note
+from graphrag_neo4j.runtime.errors import ConfigError, InputError
 
 
 def _no_engine(*_: object, **__: object) -> None:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from graphrag_neo4j.cli.settings_file import write_project
-from graphrag_neo4j.errors import InputError
-from graphrag_neo4j.resources import load_prompt, prompts_dir
+from graphrag_neo4j.cli.reference.settings_file import write_project
+from graphrag_neo4j.runtime.errors import InputError
+from graphrag_neo4j.runtime.resources import load_prompt, prompts_dir
 from graphrag_neo4j.settings import Settings, load_settings
 
 

@@ -12,7 +12,7 @@ from graphrag_neo4j.communities.reports import (
     fallback_report,
     parse_report,
 )
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.settings import LLMSettings
 from graphrag_neo4j.testing import FakeChatModel
 

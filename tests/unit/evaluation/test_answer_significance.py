@@ -6,7 +6,7 @@ import io
 
 from rich.console import Console
 
-from graphrag_neo4j.cli.eval_answers import significance_table
+from graphrag_neo4j.cli.eval.answers import significance_table
 from graphrag_neo4j.evaluation.answer_run import against_baseline
 from graphrag_neo4j.evaluation.answer_significance import compare
 from graphrag_neo4j.evaluation.answers import AnswerSummary

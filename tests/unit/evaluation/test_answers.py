@@ -12,8 +12,7 @@ import pytest
 from rich.console import Console
 from rich.table import Table
 
-from graphrag_neo4j.cli.eval_answers import GOLD_RIGHT, MEASURES, answers_table, judge_table
-from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.cli.eval.answers import GOLD_RIGHT, MEASURES, answers_table, judge_table
 from graphrag_neo4j.evaluation.answers import (
     BUDGET_SETTINGS,
     AnswerSummary,
@@ -29,6 +28,7 @@ from graphrag_neo4j.evaluation.answers import (
 from graphrag_neo4j.evaluation.judge import PairResult
 from graphrag_neo4j.evaluation.retrieval import EvalQuestion, read_questions
 from graphrag_neo4j.query.base import Answer, make_query
+from graphrag_neo4j.runtime.errors import InputError
 from graphrag_neo4j.settings import Settings
 
 QUESTION = EvalQuestion("q1", "Who taught Euler?", ["d1", "d2"], ("Johann Bernoulli", "Johann"))

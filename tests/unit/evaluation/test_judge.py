@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from graphrag_neo4j.evaluation.judge import CRITERIA, judge_pair, parse_verdicts
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.settings import Settings
 from graphrag_neo4j.testing import FakeChatModel, Reply
 

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from graphrag_neo4j.cli.evaluate import _int_list, results_table
-from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.cli.eval.retrieval import _int_list, results_table
 from graphrag_neo4j.evaluation.retrieval import (
     EvalQuestion,
     MethodResult,
@@ -18,6 +17,7 @@ from graphrag_neo4j.evaluation.retrieval import (
     read_questions,
     recall_at,
 )
+from graphrag_neo4j.runtime.errors import InputError
 from tests.unit.query.fakes import fake_services
 
 

@@ -6,7 +6,7 @@ import io
 
 from rich.console import Console
 
-from graphrag_neo4j.cli.evaluate import significance_table
+from graphrag_neo4j.cli.eval.retrieval import significance_table
 from graphrag_neo4j.evaluation.retrieval import MethodResult
 from graphrag_neo4j.evaluation.retrieval_run import against_baseline
 

@@ -7,7 +7,7 @@ import asyncio
 import itertools
 import time
 
-from graphrag_neo4j.llm.adaptive_limit import AdaptiveLimit
+from graphrag_neo4j.llm.calls.adaptive_limit import AdaptiveLimit
 
 
 async def _calls(limit: AdaptiveLimit, outcomes: list[str], peak: list[int]) -> None:

@@ -8,11 +8,11 @@ import pytest
 from langchain_core.language_models import BaseLanguageModel
 from langchain_core.messages import HumanMessage
 
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.calls.messages import prompt_messages
+from graphrag_neo4j.llm.calls.reply_guards import repeating_lines
 from graphrag_neo4j.llm.costs.budget import Budget, BudgetExceededError
-from graphrag_neo4j.llm.messages import prompt_messages
-from graphrag_neo4j.llm.prompt_tokens import prompt_token_counter
-from graphrag_neo4j.llm.reply_guards import repeating_lines
+from graphrag_neo4j.llm.tokens.prompt_tokens import prompt_token_counter
 from graphrag_neo4j.settings import LLMSettings
 from graphrag_neo4j.testing import FakeChatModel
 

@@ -14,9 +14,9 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from rich.console import Console
 
-from graphrag_neo4j.errors import ModelError
-from graphrag_neo4j.llm.call_errors import is_transient
-from graphrag_neo4j.llm.calls import LLMCaller, _retry_after_s
+from graphrag_neo4j.llm.calls.call_errors import is_transient
+from graphrag_neo4j.llm.calls.chat import LLMCaller, _retry_after_s
+from graphrag_neo4j.runtime.errors import ModelError
 from graphrag_neo4j.settings import LLMSettings
 from graphrag_neo4j.testing import FakeChatModel, UnmatchedPromptError
 

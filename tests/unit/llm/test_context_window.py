@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from graphrag_neo4j.llm.context_window import (
+from graphrag_neo4j.llm.offline.llm import LocalLlamaChatModel
+from graphrag_neo4j.llm.tokens.context_window import (
     PROMPT_OVERHEAD_TOKENS,
     SMALLEST_BUDGET,
     fit_to_window,
     model_window,
 )
-from graphrag_neo4j.llm.offline.llm import LocalLlamaChatModel
 from graphrag_neo4j.settings import Settings, context_budgets
 from graphrag_neo4j.testing import FakeChatModel
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from graphrag_neo4j.llm import cores
+from graphrag_neo4j.llm.offline import cores
 
 
 def _stat(path: Path, busy: int, idle: int) -> None:

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from graphrag_neo4j.errors import ConfigError
-from graphrag_neo4j.llm import sqlite_file
-from graphrag_neo4j.llm.calls import LLM_CACHE_FILE, LLMCaller
-from graphrag_neo4j.llm.disk_cache import DiskCache
-from graphrag_neo4j.llm.embedding_calls import EMBEDDING_CACHE_FILE, EmbeddingCaller
+from graphrag_neo4j.llm.cache import sqlite_file
+from graphrag_neo4j.llm.cache.disk_cache import DiskCache
+from graphrag_neo4j.llm.calls.chat import LLM_CACHE_FILE, LLMCaller
+from graphrag_neo4j.llm.calls.embeddings import EMBEDDING_CACHE_FILE, EmbeddingCaller
 from graphrag_neo4j.llm.lazy_model import LazyModel
+from graphrag_neo4j.runtime.errors import ConfigError
 from graphrag_neo4j.settings import EmbeddingSettings, LLMSettings
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 from tests.unit.llm.sqlite_holder import holding_open

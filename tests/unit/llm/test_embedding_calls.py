@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from graphrag_neo4j.errors import ModelError
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
+from graphrag_neo4j.runtime.errors import ModelError
 from graphrag_neo4j.settings import EmbeddingSettings
 from graphrag_neo4j.testing import FakeEmbeddings
 

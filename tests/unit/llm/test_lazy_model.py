@@ -7,8 +7,8 @@ from typing import Any, NoReturn
 
 import pytest
 
-from graphrag_neo4j.llm.calls import LLM_CACHE_FILE, LLMCaller
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.llm.calls.chat import LLM_CACHE_FILE, LLMCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.llm.lazy_model import LazyModel
 from graphrag_neo4j.settings import EmbeddingSettings, LLMSettings
 from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings

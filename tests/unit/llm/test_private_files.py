@@ -7,8 +7,8 @@ import stat
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from graphrag_neo4j.llm.disk_cache import DiskCache
-from graphrag_neo4j.resources import private_dir, write_private
+from graphrag_neo4j.llm.cache.disk_cache import DiskCache
+from graphrag_neo4j.runtime.resources import private_dir, write_private
 
 
 def _mode(path: Path) -> int:

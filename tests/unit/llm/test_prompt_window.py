@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from graphrag_neo4j.llm.calls import LLMCaller
-from graphrag_neo4j.llm.prompt_window import CUT_MARK, cut_middle, fit_messages
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.tokens.prompt_window import CUT_MARK, cut_middle, fit_messages
 from graphrag_neo4j.settings import LLMSettings
 from graphrag_neo4j.testing import FakeChatModel
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from langchain_openai import AzureChatOpenAI, ChatOpenAI, OpenAIEmbeddings
 
-from graphrag_neo4j.errors import ConfigError
 from graphrag_neo4j.llm.offline.embeddings import MiniLMEmbeddings
 from graphrag_neo4j.llm.offline.llm import LocalLlamaChatModel
 from graphrag_neo4j.llm.providers import resolve_embeddings, resolve_llm
+from graphrag_neo4j.runtime.errors import ConfigError
 from graphrag_neo4j.settings import Settings
 
 # langchain-openai opens (never connects) a socket to probe TCP options while building its

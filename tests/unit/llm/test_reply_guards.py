@@ -10,8 +10,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 
-from graphrag_neo4j.llm.calls import LLMCaller
-from graphrag_neo4j.llm.reply_guards import cut_at_last_line, repeating_lines
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.calls.reply_guards import cut_at_last_line, repeating_lines
 from graphrag_neo4j.settings import LLMSettings
 
 RECORD_A = "<concept><name>Scrooge</name><type>person</type></concept>"

@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from graphrag_neo4j.llm.cache.disk_cache import DiskCache
 from graphrag_neo4j.llm.costs.stats import ModelStats
-from graphrag_neo4j.llm.disk_cache import DiskCache
 from graphrag_neo4j.llm.lazy_model import LazyModel
 from graphrag_neo4j.testing import FakeChatModel
 

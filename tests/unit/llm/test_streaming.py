@@ -9,8 +9,8 @@ from typing import Any
 from langchain_core.messages import AIMessageChunk
 from langchain_core.outputs import ChatGenerationChunk
 
-from graphrag_neo4j.llm.calls import LLMCaller
-from graphrag_neo4j.llm.reply_guards import repeating_text, without_repeats
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.calls.reply_guards import repeating_text, without_repeats
 from graphrag_neo4j.settings import LLMSettings
 from graphrag_neo4j.testing import FakeChatModel
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from graphrag_neo4j.llm.usage import UsageLedger, usage_scope
+from graphrag_neo4j.llm.calls.usage import UsageLedger, usage_scope
 
 
 async def test_concurrent_scopes_count_their_own_calls() -> None:

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from graphrag_neo4j.llm.calls import LLMCaller
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.query.base import QueryMethod
 from graphrag_neo4j.query.registry import DEFAULT_METHOD, create_method
 from graphrag_neo4j.settings import Settings

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.base import make_query
 from graphrag_neo4j.query.registry import METHODS, create_method, method_names
+from graphrag_neo4j.runtime.errors import InputError
 from graphrag_neo4j.settings import Settings
 from tests.unit.query.fakes import fake_services
 

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.query.answers.run import retrieve_only, run_query
 from graphrag_neo4j.query.base import QueryMethod, make_query
 from graphrag_neo4j.query.global_search.points import CITED_FOR_THE_MODEL
@@ -16,6 +15,7 @@ from graphrag_neo4j.query.global_search.search import NOTHING_RELEVANT, GlobalSe
 from graphrag_neo4j.query.hops.search import HopsSearch
 from graphrag_neo4j.query.local.search import ENTITY_INDEX, LocalSearch
 from graphrag_neo4j.query.retrieval.naive import NaiveSearch
+from graphrag_neo4j.runtime.errors import InputError
 from graphrag_neo4j.settings import renamed_setting_line
 from graphrag_neo4j.testing import FakeEmbeddings
 from tests.unit.query.fakes import WRITTEN_LEVEL, Row, fake_services

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from graphrag_neo4j.errors import ModelError
 from graphrag_neo4j.indexing.extraction.fast.nlp_model import load_pipeline
 from graphrag_neo4j.indexing.input.language import in_latin_script
+from graphrag_neo4j.runtime.errors import ModelError
 
 # Names a reader could check against the documents; dates, counts and nationalities are
 # left out (often paraphrased or worked out from the documents: "Victorian", "three").

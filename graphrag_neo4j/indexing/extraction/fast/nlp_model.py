@@ -12,7 +12,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from graphrag_neo4j.errors import ModelError
+from graphrag_neo4j.runtime.errors import ModelError
 
 if TYPE_CHECKING:
     from spacy.language import Language

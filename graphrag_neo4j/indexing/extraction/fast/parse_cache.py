@@ -15,7 +15,7 @@ from typing import Any
 
 from graphrag_neo4j.indexing.extraction.fast.nlp_model import MODEL_PACKAGE, MODEL_VERSION
 from graphrag_neo4j.indexing.extraction.fast.terms import ChunkTerms, Term
-from graphrag_neo4j.llm.disk_cache import DiskCache, stable_key
+from graphrag_neo4j.llm.cache.disk_cache import DiskCache, stable_key
 from graphrag_neo4j.settings import FastExtractionSettings
 
 # Bump when parsing or term building changes what a text yields (how Markdown code is read,

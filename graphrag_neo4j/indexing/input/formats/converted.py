@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.input.formats.places import heading_places, heading_text
 from graphrag_neo4j.indexing.records import Place
+from graphrag_neo4j.runtime.errors import InputError
 
 # An OLE2 compound file: what an encrypted .docx/.pptx/.xlsx is (and an old .doc/.ppt/.xls).
 _OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"

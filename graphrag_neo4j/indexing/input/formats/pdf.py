@@ -5,9 +5,9 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.input.formats.converted import Converted, check_length
 from graphrag_neo4j.indexing.input.formats.places import heading_places
+from graphrag_neo4j.runtime.errors import InputError
 
 PAGE_BREAK = "\n\n"
 # pypdf warns on every odd object of a damaged file; the file's one reason is what counts.

@@ -8,8 +8,8 @@ import httpx2
 import openai
 
 from graphrag_neo4j.indexing.cluster.remote_failures import portable, restored
-from graphrag_neo4j.llm.call_errors import is_rate_limit, is_transient
-from graphrag_neo4j.llm.calls import _retry_after_s
+from graphrag_neo4j.llm.calls.call_errors import is_rate_limit, is_transient
+from graphrag_neo4j.llm.calls.chat import _retry_after_s
 
 
 def _travelled(exc: Exception) -> Exception:

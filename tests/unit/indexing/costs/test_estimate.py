@@ -5,14 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from graphrag_neo4j.errors import Neo4jUnavailableError
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.indexing.costs.estimate import estimate_documents
 from graphrag_neo4j.indexing.records import Document
-from graphrag_neo4j.llm.calls import LLMCaller
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.llm.lazy_model import LazyModel
+from graphrag_neo4j.runtime.errors import Neo4jUnavailableError
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeEmbeddings, pipeline_fake_llm
 
 

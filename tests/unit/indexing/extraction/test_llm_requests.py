@@ -7,9 +7,9 @@ from pathlib import Path
 from graphrag_neo4j.indexing.extraction.llm import Extractor
 from graphrag_neo4j.indexing.extraction.llm_requests import extraction_requests
 from graphrag_neo4j.indexing.records import Chunk
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.calls.messages import prompt_messages
 from graphrag_neo4j.llm.costs.profile import ModelProfile
-from graphrag_neo4j.llm.messages import prompt_messages
 from graphrag_neo4j.settings import ExtractionSettings, LLMSettings
 from graphrag_neo4j.testing import pipeline_fake_llm
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from graphrag_neo4j.cli.estimate_output import reports_by_default
-from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.cli.graph.estimate_output import reports_by_default
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.indexing.extraction.base import Batch, RunServices, document_record
 from graphrag_neo4j.indexing.extraction.registry import (
     METHODS,
@@ -19,9 +19,9 @@ from graphrag_neo4j.indexing.extraction.registry import (
 from graphrag_neo4j.indexing.extraction.triplets import extractions_from_triplets
 from graphrag_neo4j.indexing.input.chunking import chunk_document
 from graphrag_neo4j.indexing.records import Document
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
+from graphrag_neo4j.runtime.errors import InputError
 from graphrag_neo4j.settings import CommunitySettings, Settings
-from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeEmbeddings
 
 

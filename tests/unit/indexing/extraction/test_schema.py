@@ -5,7 +5,7 @@ from __future__ import annotations
 from graphrag_neo4j.indexing.extraction.llm import Extractor
 from graphrag_neo4j.indexing.extraction.schema import ExtractionSchema, SchemaCounts, apply_schema
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction, EntityMention, RelationMention
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.settings import ExtractionSchemaSettings, Settings
 from graphrag_neo4j.testing import FakeChatModel
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from graphrag_neo4j.indexing.extraction.schema import ExtractionSchema, SchemaCounts, apply_schema
 from graphrag_neo4j.indexing.extraction.schema_meanings import closest_in_meaning, learn_meanings
 from graphrag_neo4j.indexing.records import ChunkExtraction, EntityMention, RelationMention
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.settings import EmbeddingSettings, ExtractionSchemaSettings
 from graphrag_neo4j.testing import RecordingEmbeddings
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.indexing.extraction.base import RunServices
 from graphrag_neo4j.indexing.extraction.registry import create_extraction_method
 from graphrag_neo4j.indexing.graph.refresh import entity_embedding_text
 from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger, shortest
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeEmbeddings
 
 

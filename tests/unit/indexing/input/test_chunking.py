@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from graphrag_neo4j.content_ids import content_id
-from graphrag_neo4j.errors import ConfigError
+from graphrag_neo4j.database.content_ids import content_id
 from graphrag_neo4j.indexing.input.chunking import (
     CLAUSE,
     LINE,
@@ -23,7 +22,8 @@ from graphrag_neo4j.indexing.input.chunking import (
     texts_read_once,
 )
 from graphrag_neo4j.indexing.records import Chunk, Document
-from graphrag_neo4j.llm.tokens import count_tokens, get_encoding
+from graphrag_neo4j.llm.tokens.counting import count_tokens, get_encoding
+from graphrag_neo4j.runtime.errors import ConfigError
 from graphrag_neo4j.settings import ChunkingSettings
 
 TOKENS = ChunkingSettings()

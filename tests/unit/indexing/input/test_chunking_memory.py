@@ -13,7 +13,7 @@ import sys
 from graphrag_neo4j.indexing.input.chunking import chunk_document
 from graphrag_neo4j.indexing.records import Document
 from graphrag_neo4j.settings import ChunkingSettings
-from graphrag_neo4j.llm.tokens import get_encoding
+from graphrag_neo4j.llm.tokens.counting import get_encoding
 
 def high_water_kb():
     for line in open("/proc/self/status"):

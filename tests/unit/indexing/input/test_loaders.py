@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from graphrag_neo4j.content_ids import content_id
-from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.database.content_ids import content_id
 from graphrag_neo4j.indexing.input.loaders import (
     MAX_WARNINGS_PER_FILE,
     LoadResult,
@@ -20,6 +19,7 @@ from graphrag_neo4j.indexing.input.loaders import (
     read_text,
     title_from_text,
 )
+from graphrag_neo4j.runtime.errors import InputError
 from tests.office_files import pdf_bytes
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.input.sharding import Shard, parse_shard
 from graphrag_neo4j.indexing.records import Document
+from graphrag_neo4j.runtime.errors import InputError
 
 
 def _documents(n: int) -> list[Document]:

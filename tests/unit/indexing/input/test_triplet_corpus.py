@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from graphrag_neo4j.errors import InputError
 from graphrag_neo4j.indexing.input.triplet_corpus import read_triplet_corpus
+from graphrag_neo4j.runtime.errors import InputError
 
 
 def _write(path: Path, content: str | bytes) -> Path:

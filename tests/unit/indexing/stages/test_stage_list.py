@@ -7,18 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from graphrag_neo4j.errors import Neo4jUnavailableError
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.indexing.costs.estimate import estimate_documents
 from graphrag_neo4j.indexing.extraction.registry import extraction_method_names
 from graphrag_neo4j.indexing.records import Document
 from graphrag_neo4j.indexing.stages import registry as stage_list
 from graphrag_neo4j.indexing.stages.base import CHUNKS_ROW, BatchState, EstimateInputs
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.llm.costs.estimate import StageEstimate
-from graphrag_neo4j.llm.embedding_calls import EmbeddingCaller
-from graphrag_neo4j.progress import StageProgress
+from graphrag_neo4j.runtime.errors import Neo4jUnavailableError
+from graphrag_neo4j.runtime.progress import StageProgress
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 from graphrag_neo4j.testing import FakeEmbeddings, pipeline_fake_llm
 
 INDEXING = Path(__file__).parents[4] / "graphrag_neo4j" / "indexing"

@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
-from graphrag_neo4j.errors import ConfigError
 from graphrag_neo4j.llm.costs.budget import Budget, BudgetExceededError
 from graphrag_neo4j.llm.costs.pricing import Prices
+from graphrag_neo4j.runtime.errors import ConfigError
 
 PRICES = Prices(1.0, 2.0, "settings")  # $1 per million prompt tokens, $2 per million completion
 

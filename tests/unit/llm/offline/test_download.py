@@ -15,7 +15,6 @@ from typing import BinaryIO
 import pytest
 from rich.console import Console
 
-from graphrag_neo4j.errors import ModelError
 from graphrag_neo4j.llm.offline import download as model_download
 from graphrag_neo4j.llm.offline.download import (
     PART_COUNT,
@@ -27,6 +26,7 @@ from graphrag_neo4j.llm.offline.download import (
     installed_part_path,
     part_distribution,
 )
+from graphrag_neo4j.runtime.errors import ModelError
 
 PARTS = [b"first-chunk|", b"second-chunk|", b"third"]
 WHOLE = b"".join(PARTS)

@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
-from graphrag_neo4j.errors import ModelError
 from graphrag_neo4j.llm.offline.llm import (
     LocalLlamaChatModel,
     _absorb,
@@ -16,6 +15,7 @@ from graphrag_neo4j.llm.offline.llm import (
     _error_sentence,
     _Reply,
 )
+from graphrag_neo4j.runtime.errors import ModelError
 
 
 def test_stream_chunks_fold_into_text_finish_reason_and_usage() -> None:

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from graphrag_neo4j.errors import InputError
+from graphrag_neo4j.database.workspaces.names import Workspace
 from graphrag_neo4j.query.answers.conversation import Conversation, Turn, read_history, run_chat
 from graphrag_neo4j.query.answers.run import run_query
 from graphrag_neo4j.query.base import Answer, make_query
 from graphrag_neo4j.query.registry import create_method
+from graphrag_neo4j.runtime.errors import InputError
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.workspaces.names import Workspace
 from tests.unit.query.fakes import WRITTEN_LEVEL, FakeServices, fake_services
 from tests.unit.query.test_methods import PASSAGES, REPORTS
 

@@ -6,7 +6,7 @@ import pytest
 
 from graphrag_neo4j.query.answers.passages import evidence_and_answer, passage_context
 from graphrag_neo4j.query.retrieval.candidates import ann_candidates
-from graphrag_neo4j.resources import load_prompt
+from graphrag_neo4j.runtime.resources import load_prompt
 
 
 def test_passages_rank_documents_and_fill_the_table_within_budget() -> None:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from graphrag_neo4j.database.workspaces.names import Workspace
 from graphrag_neo4j.query.cypher.attempt import Attempt, attempt_query
 from graphrag_neo4j.query.cypher.names import UnknownName, describe, unknown_names
 from graphrag_neo4j.query.cypher.schema import schema_of
 from graphrag_neo4j.query.cypher.writing import problem
 from graphrag_neo4j.settings import CypherSearchSettings
-from graphrag_neo4j.workspaces.names import Workspace
 
 GQL_LABEL = {"status": "01N50", "description": "warn: label does not exist. The label `Ghost`"
              " does not exist. Verify that the spelling is correct."}

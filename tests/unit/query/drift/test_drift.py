@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from graphrag_neo4j.llm.tokens import count_tokens
+from graphrag_neo4j.llm.tokens.counting import count_tokens
 from graphrag_neo4j.query.answers.evidence import evidence_params
 from graphrag_neo4j.query.answers.run import retrieve_only, run_query
 from graphrag_neo4j.query.base import make_query

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from graphrag_neo4j.llm.tokens import CHARS_PER_TOKEN, estimate_tokens
+from graphrag_neo4j.llm.tokens.counting import CHARS_PER_TOKEN, estimate_tokens
 from graphrag_neo4j.query.answers.run import retrieve_only, run_query
 from graphrag_neo4j.query.base import make_query
 from graphrag_neo4j.query.global_search.lazy_reports import LEVEL_MARGIN, level_candidates

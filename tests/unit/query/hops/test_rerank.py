@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphrag_neo4j.llm.calls import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.query.hops.rerank import (
     Candidate,
     numbered_relations,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graphrag_neo4j.llm.tokens import count_tokens
+from graphrag_neo4j.llm.tokens.counting import count_tokens
 from graphrag_neo4j.query.local.search import pack_context
 from graphrag_neo4j.settings import Settings
 

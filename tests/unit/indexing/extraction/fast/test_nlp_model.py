@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from graphrag_neo4j.errors import ModelError
 from graphrag_neo4j.indexing.extraction.fast import nlp_model
 from graphrag_neo4j.indexing.extraction.fast.nlp_model import (
     lemmatizer,
     load_pipeline,
     mismatched_files,
 )
+from graphrag_neo4j.runtime.errors import ModelError
 
 
 def test_loaded_once_per_process_without_the_sentence_recogniser() -> None:

@@ -1,0 +1,1 @@
+"""`graphrag-neo4j eval retrieval|answers`: the options and tables of the evaluation commands."""

@@ -1,0 +1,1 @@
+"""Commands that build and prune the graph: index, delete, merges, communities, interop."""

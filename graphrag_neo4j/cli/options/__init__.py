@@ -1,0 +1,1 @@
+"""Options several commands share: --workspace, --set, --ray and the spending limits."""
