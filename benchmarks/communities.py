@@ -34,9 +34,9 @@ from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.llm.providers import resolve_embeddings
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.runtime.progress import StageProgress
 from graphrag_neo4j.settings import Settings, load_settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 T = TypeVar("T")
 TARGET_S = 30.0

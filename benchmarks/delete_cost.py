@@ -36,7 +36,7 @@ def _measure(document_id: str) -> None:
     """In a child process: the CLI's `delete`, timed, with an LLM that refuses every call."""
     from graphrag_neo4j.cli import app
     from graphrag_neo4j.engine import GraphRAG
-    from graphrag_neo4j.testing import FakeChatModel
+    from graphrag_neo4j.llm.testing import FakeChatModel
 
     fake = FakeChatModel(rules=[])
     original = GraphRAG.__init__
@@ -75,8 +75,8 @@ def _run_delete(src: Path, document_id: str) -> dict[str, Any]:
 def _index(folder: Path) -> None:
     """Index the folder with fast extraction (unchanged documents are skipped) and cluster."""
     from graphrag_neo4j.engine import GraphRAG
+    from graphrag_neo4j.llm.testing import FakeChatModel
     from graphrag_neo4j.settings import load_settings
-    from graphrag_neo4j.testing import FakeChatModel
 
     settings = load_settings(extraction={"method": "fast"})
     with GraphRAG(settings, llm=FakeChatModel(rules=[])) as rag:

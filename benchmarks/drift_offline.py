@@ -23,13 +23,13 @@ from rich.console import Console
 from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.llm.providers import resolve_llm
+from graphrag_neo4j.llm.testing import FakeEmbeddings
 from graphrag_neo4j.llm.tokens.context_window import fit_to_window
 from graphrag_neo4j.query.answers.run import run_query
 from graphrag_neo4j.query.base import make_query
 from graphrag_neo4j.query.drift.search import DriftSearch
 from graphrag_neo4j.query.local.search import ENTITY_INDEX, LocalSearch
 from graphrag_neo4j.settings import Settings, load_settings
-from graphrag_neo4j.testing import FakeEmbeddings
 
 ROOT = Path(__file__).resolve().parents[1]
 T = TypeVar("T")

@@ -3,7 +3,7 @@
 Uses the Neo4j of the GRAPHRAG_NEO4J__* environment and EMPTIES IT (refused without --wipe).
   .venv/bin/python benchmarks/estimate.py --wipe                     # fake LLM, sample + MuSiQue
   .venv/bin/python benchmarks/estimate.py --wipe --offline --corpus sample   # real local model
-The fake LLM (graphrag_neo4j.testing.pipeline_fake_llm) first indexes another slice of the same
+The fake LLM (graphrag_neo4j.llm.testing.pipeline_fake_llm) first indexes another slice of the same
 corpus so the estimate has this model's measured completion ratios, as a user's earlier runs
 would give; the offline run only has the `models` probe's timing. Every run uses a fresh cache.
 Targets: extraction and gleaning calls exact; prompt tokens within 5 %; actual completion tokens
@@ -30,8 +30,8 @@ from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.llm.calls.usage import StageUsage
 from graphrag_neo4j.llm.costs.estimate import CostEstimate, Range
+from graphrag_neo4j.llm.testing import FakeEmbeddings, pipeline_fake_llm
 from graphrag_neo4j.settings import Settings, load_settings
-from graphrag_neo4j.testing import FakeEmbeddings, pipeline_fake_llm
 
 REPO = Path(__file__).resolve().parents[1]
 MUSIQUE = REPO.parent / "shared" / "data" / "musique" / "corpus.jsonl"

@@ -21,8 +21,8 @@ from typing import Any
 
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.settings import load_settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "sample" / "a_christmas_carol.txt"

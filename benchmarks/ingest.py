@@ -35,8 +35,8 @@ from graphrag_neo4j.database.store import Row, Store
 from graphrag_neo4j.indexing.indexer import Indexer
 from graphrag_neo4j.indexing.input.triplet_corpus import TripletPassage, read_triplet_corpus
 from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
+from graphrag_neo4j.llm.testing import FakeEmbeddings
 from graphrag_neo4j.settings import Settings, load_settings
-from graphrag_neo4j.testing import FakeEmbeddings
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "musique" / "corpus.jsonl"
 TARGET_RATE = 10_000.0

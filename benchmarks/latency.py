@@ -30,8 +30,8 @@ from benchmarks.openai_stub import StubConfig, serve_stub
 from graphrag_neo4j.indexing.extraction.llm import STAGE, STOP_RULE
 from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.llm.providers import resolve_llm
+from graphrag_neo4j.llm.testing import pipeline_fake_llm
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import pipeline_fake_llm
 
 PROMPT = "Extract the concepts and relations.\n\nText:\n{text}\n\nOutput:"
 NAMES = ["Ada Lovelace", "Charles Babbage", "Mary Somerville", "Alan Turing", "Joan Clarke"]

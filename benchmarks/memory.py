@@ -32,7 +32,7 @@ from rich.console import Console
 from rich.table import Table
 
 from graphrag_neo4j.database.store import Store
-from graphrag_neo4j.indexing.batch_failure import log_path
+from graphrag_neo4j.indexing.run.batch_failure import log_path
 from graphrag_neo4j.settings import load_settings
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -30,8 +30,8 @@ from benchmarks.technical_terms import report as report_terms
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.records import normalize_name
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.settings import load_settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 _LOOSE = re.compile(r"[^a-z0-9]+")
 

@@ -16,9 +16,9 @@ import time
 from pathlib import Path
 
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.llm.testing import FakeChatModel
 from graphrag_neo4j.query.local.search import retrieval_params
 from graphrag_neo4j.settings import load_settings
-from graphrag_neo4j.testing import FakeChatModel
 
 QUESTIONS = Path(__file__).resolve().parents[2] / "shared/data/musique/questions_dev.json"
 

@@ -25,8 +25,8 @@ import httpx
 
 from graphrag_neo4j.api.app import create_app
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.llm.testing import FakeChatModel
 from graphrag_neo4j.settings import load_settings
-from graphrag_neo4j.testing import FakeChatModel
 
 QUESTIONS = Path(__file__).resolve().parents[2] / "shared/data/musique/questions_dev.json"
 Call = Callable[[str], Awaitable[object]]

@@ -28,8 +28,8 @@ from pathlib import Path
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.records import normalize_name
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.settings import load_settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
 IDENTIFIER = re.compile(r"[^\s\[\](){}<>=|$`'\"]*[A-Za-z][^\s\[\](){}<>=|$`'\"]*")

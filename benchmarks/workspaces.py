@@ -23,8 +23,8 @@ from benchmarks.search import QUESTIONS, percentile
 from graphrag_neo4j.database.workspaces.catalog import delete_workspace
 from graphrag_neo4j.database.workspaces.names import Workspace, workspace_of
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.settings import Settings, load_settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 CORPUS = QUESTIONS.parent / "corpus.jsonl"
 METHODS = {"local": {}, "naive": {}, "hops": {"hops.rerank": False}}

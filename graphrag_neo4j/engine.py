@@ -27,9 +27,9 @@ if TYPE_CHECKING:
     from graphrag_neo4j.indexing.graph.unmerging import UnmergeReport
     from graphrag_neo4j.indexing.input.loaders import LoadResult
     from graphrag_neo4j.indexing.input.sharding import Shard
-    from graphrag_neo4j.indexing.run_report import IndexStats
-    from graphrag_neo4j.interop.msgraphrag_import import ImportReport
-    from graphrag_neo4j.interop.parquet_export import ExportReport
+    from graphrag_neo4j.indexing.interop.msgraphrag_import import ImportReport
+    from graphrag_neo4j.indexing.interop.parquet_export import ExportReport
+    from graphrag_neo4j.indexing.run.run_report import IndexStats
     from graphrag_neo4j.llm.calls.chat import LLMCaller, RemoteReplies
     from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
     from graphrag_neo4j.llm.costs.budget import Budget
@@ -239,7 +239,7 @@ class GraphRAG:
         `indexing.input.sharding`).
         """
         from graphrag_neo4j.indexing.input.loaders import load_documents
-        from graphrag_neo4j.indexing.warning_digest import warnings_digested
+        from graphrag_neo4j.indexing.run.warning_digest import warnings_digested
 
         with warnings_digested():  # each kind of warning once, at the end
             settings = self._with_method(method)
@@ -285,7 +285,7 @@ class GraphRAG:
     async def aindex_triplets(self, path: Path | str, shard: Shard | None = None) -> IndexStats:
         """Ingest passages that carry their own triplets (no LLM); `shard` as for `aindex`."""
         from graphrag_neo4j.indexing.input.triplet_corpus import read_triplet_corpus
-        from graphrag_neo4j.indexing.warning_digest import warnings_digested
+        from graphrag_neo4j.indexing.run.warning_digest import warnings_digested
 
         corpus = read_triplet_corpus(Path(path))  # it has logged each skipped record's reason
         await self.aensure_schema()
@@ -344,8 +344,8 @@ class GraphRAG:
     async def aimport_msgraphrag(self, path: Path | str) -> ImportReport:
         """Write a Microsoft GraphRAG output folder (parquet tables) into the graph."""
         from graphrag_neo4j.indexing.graph.type_labels import TypeLabels
-        from graphrag_neo4j.interop.msgraphrag_import import import_msgraphrag
-        from graphrag_neo4j.interop.msgraphrag_tables import read_output
+        from graphrag_neo4j.indexing.interop.msgraphrag_import import import_msgraphrag
+        from graphrag_neo4j.indexing.interop.msgraphrag_tables import read_output
         from graphrag_neo4j.runtime.progress import StageProgress
 
         output = await asyncio.to_thread(read_output, Path(path))
@@ -360,7 +360,7 @@ class GraphRAG:
 
     def export_parquet(self, path: Path | str) -> ExportReport:
         """Write the graph as Microsoft GraphRAG-shaped parquet tables into a folder."""
-        from graphrag_neo4j.interop.parquet_export import export_parquet
+        from graphrag_neo4j.indexing.interop.parquet_export import export_parquet
 
         return export_parquet(self.store, Path(path))
 

@@ -14,8 +14,8 @@ from langchain_core.messages import AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGenerationChunk
 
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 from tests.nano_fakes import load_nano, nano_fake_llm, write_nano_passages
 
 ANSWER = "Daniel Bernoulli made major contributions to fluid dynamics [Data: Sources (1)]."

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from graphrag_neo4j.indexing.records import normalize_name
-from graphrag_neo4j.testing import FakeChatModel
+from graphrag_neo4j.llm.testing import FakeChatModel
 
 PEOPLE = {"jakob bernoulli", "johann bernoulli", "daniel bernoulli", "leonhard euler", "euler"}
 PLACES = {"basel"}

@@ -11,7 +11,7 @@ import itertools
 import json
 import re
 
-from graphrag_neo4j.testing import pipeline_fake_llm
+from graphrag_neo4j.llm.testing import pipeline_fake_llm
 
 _NAME = re.compile(r"\b[A-Z][a-z]{3,}(?: [A-Z][a-z]+)*")
 _NAMES_PER_CHUNK = 6

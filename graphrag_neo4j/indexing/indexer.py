@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from rich.console import Console
 
 from graphrag_neo4j.database.store import Store
-from graphrag_neo4j.indexing.batch_failure import batch_failure, log_path
 from graphrag_neo4j.indexing.costs.budgets import guard_batch, stopped
 from graphrag_neo4j.indexing.extraction.base import (
     Batch,
@@ -41,8 +40,9 @@ from graphrag_neo4j.indexing.input.limits import (
 from graphrag_neo4j.indexing.input.triplet_corpus import Triplet, TripletPassage
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction, Document
 from graphrag_neo4j.indexing.resolution.aliases import RunAliasScopes
-from graphrag_neo4j.indexing.run_lock import one_run_per_input
-from graphrag_neo4j.indexing.run_report import IndexStats
+from graphrag_neo4j.indexing.run.batch_failure import batch_failure, log_path
+from graphrag_neo4j.indexing.run.run_lock import one_run_per_input
+from graphrag_neo4j.indexing.run.run_report import IndexStats
 from graphrag_neo4j.indexing.stages import registry as stage_list
 from graphrag_neo4j.indexing.stages.base import CHUNKS_LABEL, BatchState
 from graphrag_neo4j.llm.calls.chat import LLMCaller

@@ -24,7 +24,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from graphrag_neo4j.testing import FakeEmbeddings
+from graphrag_neo4j.llm.testing import FakeEmbeddings
 
 
 @dataclass(frozen=True)

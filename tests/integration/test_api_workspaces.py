@@ -17,8 +17,8 @@ from graphrag_neo4j.api.app import create_app
 from graphrag_neo4j.api.runner import serving_in_thread
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.database.workspaces.keys import KEYS_FILE
+from graphrag_neo4j.llm.testing import FakeChatModel
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel
 from tests.integration.workspace_pair import OWN_WORD, index_pair, workspace_rag
 
 pytestmark = pytest.mark.integration

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from graphrag_neo4j.database.store import Store
-from graphrag_neo4j.testing import pipeline_fake_llm
+from graphrag_neo4j.llm.testing import pipeline_fake_llm
 from tests.integration.fake_openai import hosted_env, serving_answers
 
 pytestmark = pytest.mark.integration

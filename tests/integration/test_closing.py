@@ -12,9 +12,9 @@ from neo4j import Driver, GraphDatabase
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.evaluation.retrieval import EvalQuestion, evaluate_method, ranker_for
+from graphrag_neo4j.llm.testing import FakeEmbeddings
 from graphrag_neo4j.query.registry import method_names
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeEmbeddings
 from tests.api_fakes import NO_ROWS_CYPHER
 from tests.integration.test_drift_search import follow_up, primer
 from tests.integration.test_global_search import fake_report

@@ -13,9 +13,9 @@ from rich.console import Console
 from graphrag_neo4j.communities.report_stage import embedding_text
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings, RecordingEmbeddings
 from graphrag_neo4j.query.global_search.lazy_reports import waiting
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings, RecordingEmbeddings
 
 pytestmark = pytest.mark.integration
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.input.sharding import parse_shard
 from graphrag_neo4j.settings import load_settings
-from graphrag_neo4j.testing import FakeEmbeddings
+from graphrag_neo4j.llm.testing import FakeEmbeddings
 
 corpus, shard, cache = sys.argv[1], sys.argv[2], sys.argv[3]
 settings = load_settings().model_copy(update={"cache_dir": Path(cache)})

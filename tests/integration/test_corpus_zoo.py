@@ -13,9 +13,9 @@ import pytest
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.extraction.names import junk_reason
-from graphrag_neo4j.indexing.run_report import IndexStats
+from graphrag_neo4j.indexing.run.run_report import IndexStats
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 pytestmark = pytest.mark.integration
 

@@ -12,10 +12,10 @@ from neo4j.exceptions import ClientError
 
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.query.cypher.schema import SchemaCache, read_schema
 from graphrag_neo4j.query.cypher.search import ROWS_LISTED
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 pytestmark = pytest.mark.integration
 

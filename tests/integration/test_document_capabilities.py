@@ -18,8 +18,8 @@ from graphrag_neo4j.indexing.costs.dependent_stages import REPORTS
 from graphrag_neo4j.indexing.extraction import registry
 from graphrag_neo4j.indexing.extraction.base import Advance, Batch, require_llm
 from graphrag_neo4j.indexing.records import ChunkExtraction
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 from tests.integration.test_extraction_recipes import CapitalsExtraction
 
 pytestmark = pytest.mark.integration

@@ -11,9 +11,9 @@ import pytest
 
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.query.answers.evidence import evidence_params
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 from tests.integration.test_communities import reports
 from tests.integration.test_drift_search import QUESTION, follow_up
 from tests.integration.test_global_search import fake_report

@@ -10,10 +10,10 @@ import pytest
 
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.query.answers.evidence import evidence_params
 from graphrag_neo4j.query.drift.search import NO_REPORTS, NOTHING_PRIMED
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 from tests.integration.test_global_search import fake_report
 from tests.nano_fakes import load_nano, nano_fake_llm, write_nano_passages
 

@@ -8,9 +8,9 @@ import pytest
 
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.runtime.errors import SchemaMismatchError
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 
 class OtherEmbeddings(FakeEmbeddings):

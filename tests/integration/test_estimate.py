@@ -11,8 +11,8 @@ from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.llm.costs.budget import Budget, BudgetExceededError
 from graphrag_neo4j.llm.costs.estimate import Range
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings, pipeline_fake_llm
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings, pipeline_fake_llm
 
 pytestmark = pytest.mark.integration
 REPO = Path(__file__).resolve().parents[2]

@@ -24,9 +24,9 @@ from graphrag_neo4j.indexing.stages import registry as stage_list
 from graphrag_neo4j.indexing.stages.base import BatchState, EstimateInputs
 from graphrag_neo4j.llm.costs.estimate import StageEstimate
 from graphrag_neo4j.llm.costs.profile import ModelProfile
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.runtime.progress import StageProgress
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 pytestmark = pytest.mark.integration
 CAPITALISED = re.compile(r"\b[A-Z][a-z]{3,}\b")

@@ -9,8 +9,8 @@ import pytest
 
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings, RecordingEmbeddings
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings, RecordingEmbeddings
 from tests.integration.text_files import write_texts
 
 pytestmark = pytest.mark.integration

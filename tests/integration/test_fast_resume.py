@@ -19,8 +19,8 @@ import pytest
 
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 pytestmark = pytest.mark.integration
 
@@ -44,7 +44,7 @@ from pathlib import Path
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.stages.describe import DescriptionStage
 from graphrag_neo4j.settings import load_settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 
 async def wait_to_be_killed(*args, **kwargs):
     print("written", flush=True)

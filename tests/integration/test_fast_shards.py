@@ -48,7 +48,7 @@ from pathlib import Path
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.input.sharding import parse_shard
 from graphrag_neo4j.settings import load_settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 
 docs, shard, cache = sys.argv[1], sys.argv[2], sys.argv[3]
 settings = load_settings(extraction={"method": "fast"})

@@ -25,9 +25,9 @@ from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.llm.providers import resolve_llm
+from graphrag_neo4j.llm.testing import FakeEmbeddings
 from graphrag_neo4j.runtime.errors import ModelError
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeEmbeddings
 from tests.integration.fake_openai import Malformed, Reply, Slow, Status, Step, serving
 
 pytestmark = pytest.mark.integration
@@ -134,7 +134,7 @@ from pathlib import Path
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.runtime.errors import GraphRAGError
 from graphrag_neo4j.settings import load_settings
-from graphrag_neo4j.testing import FakeEmbeddings
+from graphrag_neo4j.llm.testing import FakeEmbeddings
 
 docs, base_url, cache = sys.argv[1], sys.argv[2], sys.argv[3]
 settings = load_settings(llm={"provider": "openai", "base_url": base_url, "api_key": "k",

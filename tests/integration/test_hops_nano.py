@@ -16,12 +16,12 @@ from graphrag_neo4j.evaluation.answers import AnswerSummary, budget_overrides
 from graphrag_neo4j.evaluation.gold_passages import GOLD
 from graphrag_neo4j.evaluation.retrieval import EvalQuestion
 from graphrag_neo4j.llm.offline.embeddings import MiniLMEmbeddings
+from graphrag_neo4j.llm.testing import FakeChatModel
 from graphrag_neo4j.query.base import make_query, validated_search
 from graphrag_neo4j.query.hops.search import HopsSearch
 from graphrag_neo4j.query.retrieval.naive import NaiveSearch
 from graphrag_neo4j.runtime.errors import InputError, ModelError
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel
 from tests.nano_fakes import load_nano
 
 pytestmark = pytest.mark.integration

@@ -12,8 +12,8 @@ import pytest
 
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.llm.testing import FakeChatModel
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel
 from tests.integration.test_communities import (
     REPORT_PROMPT,
     fake_llm,

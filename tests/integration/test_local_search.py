@@ -10,10 +10,10 @@ import pytest
 
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.llm.testing import FakeEmbeddings
 from graphrag_neo4j.query.base import make_query
 from graphrag_neo4j.query.local.search import LocalSearch, retrieval_params
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeEmbeddings
 from tests.nano_fakes import load_nano, nano_fake_llm, write_nano_passages
 
 pytestmark = pytest.mark.integration

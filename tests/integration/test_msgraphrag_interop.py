@@ -13,9 +13,9 @@ import pytest
 
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.query.answers.evidence import EVIDENCE_QUERY, browser_script, evidence_params
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 pytestmark = pytest.mark.integration
 _ROW = re.compile(r"^(\d+)\|([^|]*)\|", flags=re.MULTILINE)

@@ -22,8 +22,8 @@ from graphrag_neo4j.cli.app import _register_subcommands, app
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.input.limits import MAX_KEY_BYTES
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 pytestmark = pytest.mark.integration
 MARKUP_ID = "[/bold]doc[/]"

@@ -10,12 +10,12 @@ import pytest
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.llm.offline.embeddings import MiniLMEmbeddings
+from graphrag_neo4j.llm.testing import FakeChatModel
 from graphrag_neo4j.query.base import make_query
 from graphrag_neo4j.query.local.search import LocalSearch
 from graphrag_neo4j.query.ppr.search import PprSearch
 from graphrag_neo4j.query.retrieval.naive import NaiveSearch
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel
 
 pytestmark = pytest.mark.integration
 QUESTION = "What contribution did the son of Euler's teacher make?"

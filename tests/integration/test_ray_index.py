@@ -14,8 +14,8 @@ import pytest
 
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 from tests.integration.ray_processes import TASK_PREFIX, cluster_address, kill_first, titled
 from tests.integration.test_fast_shards import TEXTS, graph_parts
 

@@ -21,8 +21,8 @@ from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.cluster.chat_replies import ClusterReplies
 from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.llm.costs.budget import Budget, BudgetExceededError
+from graphrag_neo4j.llm.testing import FakeEmbeddings, pipeline_fake_llm
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeEmbeddings, pipeline_fake_llm
 from tests.integration.fake_openai import (
     FakeOpenAI,
     Reply,

@@ -13,8 +13,8 @@ from graphrag_neo4j.communities.report_budget import ReportsStoppedError
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.llm.costs.budget import Budget
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 from tests.api_fakes import fake_report, serving_llm, serving_settings
 from tests.nano_fakes import load_nano, nano_fake_llm, write_nano_passages
 

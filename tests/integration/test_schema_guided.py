@@ -8,8 +8,8 @@ import pytest
 
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.settings import ExtractionSchemaSettings, Settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 pytestmark = pytest.mark.integration
 

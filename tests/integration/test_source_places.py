@@ -20,11 +20,11 @@ from pypdf import PdfReader
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.input.loaders import load_documents
+from graphrag_neo4j.llm.testing import FakeChatModel
 from graphrag_neo4j.query.base import Answer
 from graphrag_neo4j.query.retrieval.langchain_retriever import GraphRAGRetriever
 from graphrag_neo4j.runtime.resources import split_statements
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel
 from tests.conftest import FIXTURES
 from tests.office_files import pdf_bytes
 

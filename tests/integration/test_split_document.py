@@ -11,11 +11,11 @@ import pytest
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing import indexer
-from graphrag_neo4j.indexing.batch_failure import BatchFailedError
 from graphrag_neo4j.indexing.input.batching import plan_batches
+from graphrag_neo4j.indexing.run.batch_failure import BatchFailedError
 from graphrag_neo4j.indexing.stages import registry
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 from tests.integration.failing_stage import fail_after_writes
 
 pytestmark = pytest.mark.integration

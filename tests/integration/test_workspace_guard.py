@@ -10,10 +10,10 @@ import pytest
 
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.llm.testing import FakeChatModel
 from graphrag_neo4j.query.cypher.guard import Checked, Refusal, check_plan
 from graphrag_neo4j.query.cypher.schema import read_schema
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel
 from tests.integration.workspace_pair import index_pair, workspace_rag
 
 pytestmark = pytest.mark.integration

@@ -7,8 +7,8 @@ from pathlib import Path
 from langchain_core.language_models import BaseChatModel
 
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 from tests.integration.text_files import write_texts
 
 TEXTS = {

@@ -6,8 +6,8 @@ import asyncio
 from pathlib import Path
 
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 
 async def _loop() -> asyncio.AbstractEventLoop:

@@ -21,8 +21,8 @@ from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.llm.lazy_model import LazyModel
 from graphrag_neo4j.llm.providers import resolve_embeddings, resolve_llm
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.settings import load_settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 SOURCE_ROOT = Path(graphrag_neo4j.__file__).parents[1]
 # The model side of the call path: imported when a model is built or a call misses the cache.

@@ -14,10 +14,10 @@ from pathlib import Path
 import graphrag_neo4j
 
 PACKAGE = Path(graphrag_neo4j.__file__).parent
-ROOT_MODULES = {"__init__", "__main__", "engine", "testing", "citations"}
-DOMAIN_ROOMS = ("query", "indexing", "communities", "llm", "interop")
+ROOT_MODULES = {"__init__", "__main__", "engine", "citations"}
+DOMAIN_ROOMS = ("query", "indexing", "communities", "llm")
 ABOVE_DOMAIN = ("graphrag_neo4j.engine", "graphrag_neo4j.cli", "graphrag_neo4j.api")
-NOT_FOR_FOUNDATIONS = ("query", "indexing", "communities", "interop", "cli", "database.server")
+NOT_FOR_FOUNDATIONS = ("query", "indexing", "communities", "cli", "database.server")
 # evaluation/ drives the engine as the CLI does: nothing below it imports it.
 BELOW_EVALUATION = (*DOMAIN_ROOMS, "database.server")
 

@@ -22,13 +22,13 @@ from graphrag_neo4j.cli.app import _register_subcommands, app
 from graphrag_neo4j.cli.reference.settings_file import render_settings_file, write_project
 from graphrag_neo4j.cli.reference.settings_reference import render_settings_reference
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.query import base, registry
 from graphrag_neo4j.query.base import Answer, Query, Services, make_query
 from graphrag_neo4j.query.context import SearchContext
 from graphrag_neo4j.runtime import resources
 from graphrag_neo4j.runtime.errors import InputError
 from graphrag_neo4j.settings import SearchSettings, Settings, search_options
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 TOY_CONTEXT = "toy context for: "
 

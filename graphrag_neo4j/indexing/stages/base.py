@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from graphrag_neo4j.indexing.extraction.base import Batch, DescriptionStyle, IndexingServices
 from graphrag_neo4j.indexing.records import ChunkExtraction
-from graphrag_neo4j.indexing.run_report import IndexStats
+from graphrag_neo4j.indexing.run.run_report import IndexStats
 
 if TYPE_CHECKING:
     from graphrag_neo4j.indexing.resolution.aliases import AliasScope

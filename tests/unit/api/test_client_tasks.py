@@ -6,8 +6,8 @@ import pytest
 
 from graphrag_neo4j.api.openai.client_tasks import TASK_METHOD, answer_client_task, is_client_task
 from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.testing import FakeChatModel
 from graphrag_neo4j.settings import LLMSettings, ServerSettings
-from graphrag_neo4j.testing import FakeChatModel
 
 PREFIXES = ServerSettings().client_task_prefixes
 

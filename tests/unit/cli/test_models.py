@@ -13,9 +13,9 @@ from graphrag_neo4j.cli.models import models_command
 from graphrag_neo4j.llm import providers
 from graphrag_neo4j.llm.lazy_model import LazyModel
 from graphrag_neo4j.llm.providers import ResolvedModel
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.runtime.errors import ConfigError
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 GOOD_REPLY = (
     "<concept><name>Leonhard Euler</name><type>person</type></concept>\n"

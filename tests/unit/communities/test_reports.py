@@ -13,8 +13,8 @@ from graphrag_neo4j.communities.reports import (
     parse_report,
 )
 from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.testing import FakeChatModel
 from graphrag_neo4j.settings import LLMSettings
-from graphrag_neo4j.testing import FakeChatModel
 
 GOOD = {
     "title": "Euler and Basel",

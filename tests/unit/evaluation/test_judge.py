@@ -7,8 +7,8 @@ from pathlib import Path
 
 from graphrag_neo4j.evaluation.judge import CRITERIA, judge_pair, parse_verdicts
 from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.testing import FakeChatModel, Reply
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel, Reply
 
 QUESTIONS = [("What are the main themes?", "Greed, with detail on redemption.", "Greed."),
              ("Who changes most?", "Scrooge, in detail.", "Scrooge.")]

@@ -7,8 +7,8 @@ import os
 import stat
 from pathlib import Path
 
-from graphrag_neo4j.indexing.batch_failure import batch_failure, log_path
 from graphrag_neo4j.indexing.records import Document
+from graphrag_neo4j.indexing.run.batch_failure import batch_failure, log_path
 
 
 def _mode(path: Path) -> int:

@@ -13,8 +13,8 @@ from typing import cast
 import pytest
 
 from graphrag_neo4j.database.store import Store
-from graphrag_neo4j.indexing import run_lock
 from graphrag_neo4j.indexing.records import Document
+from graphrag_neo4j.indexing.run import run_lock
 
 
 def _docs(*ids: str) -> list[Document]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from graphrag_neo4j.indexing.run_report import IndexStats
+from graphrag_neo4j.indexing.run.run_report import IndexStats
 
 
 def test_batch_sums_and_graph_counts_are_told_apart() -> None:

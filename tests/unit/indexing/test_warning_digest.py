@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from graphrag_neo4j.indexing.warning_digest import warnings_digested
+from graphrag_neo4j.indexing.run.warning_digest import warnings_digested
 
 batch_logger = logging.getLogger("graphrag_neo4j.indexing.indexer")
 file_logger = logging.getLogger("graphrag_neo4j.indexing.input.loaders")

@@ -12,9 +12,9 @@ from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.llm.calls.messages import prompt_messages
 from graphrag_neo4j.llm.calls.reply_guards import repeating_lines
 from graphrag_neo4j.llm.costs.budget import Budget, BudgetExceededError
+from graphrag_neo4j.llm.testing import FakeChatModel
 from graphrag_neo4j.llm.tokens.prompt_tokens import prompt_token_counter
 from graphrag_neo4j.settings import LLMSettings
-from graphrag_neo4j.testing import FakeChatModel
 
 
 def _caller(model: FakeChatModel, cache_dir: Path | None, budget: Budget | None = None

@@ -16,9 +16,9 @@ from rich.console import Console
 
 from graphrag_neo4j.llm.calls.call_errors import is_transient
 from graphrag_neo4j.llm.calls.chat import LLMCaller, _retry_after_s
+from graphrag_neo4j.llm.testing import FakeChatModel, UnmatchedPromptError
 from graphrag_neo4j.runtime.errors import ModelError
 from graphrag_neo4j.settings import LLMSettings
-from graphrag_neo4j.testing import FakeChatModel, UnmatchedPromptError
 
 
 def _settings(**overrides: object) -> LLMSettings:

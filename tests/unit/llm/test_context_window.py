@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from graphrag_neo4j.llm.offline.llm import LocalLlamaChatModel
+from graphrag_neo4j.llm.testing import FakeChatModel
 from graphrag_neo4j.llm.tokens.context_window import (
     PROMPT_OVERHEAD_TOKENS,
     SMALLEST_BUDGET,
@@ -14,7 +15,6 @@ from graphrag_neo4j.llm.tokens.context_window import (
     model_window,
 )
 from graphrag_neo4j.settings import Settings, context_budgets
-from graphrag_neo4j.testing import FakeChatModel
 
 
 def test_budgets_leave_room_for_prompt_and_answer() -> None:

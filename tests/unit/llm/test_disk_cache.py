@@ -14,9 +14,9 @@ from graphrag_neo4j.llm.cache.disk_cache import DiskCache
 from graphrag_neo4j.llm.calls.chat import LLM_CACHE_FILE, LLMCaller
 from graphrag_neo4j.llm.calls.embeddings import EMBEDDING_CACHE_FILE, EmbeddingCaller
 from graphrag_neo4j.llm.lazy_model import LazyModel
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.runtime.errors import ConfigError
 from graphrag_neo4j.settings import EmbeddingSettings, LLMSettings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 from tests.unit.llm.sqlite_holder import holding_open
 
 PAGE = 4096

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
+from graphrag_neo4j.llm.testing import FakeEmbeddings
 from graphrag_neo4j.runtime.errors import ModelError
 from graphrag_neo4j.settings import EmbeddingSettings
-from graphrag_neo4j.testing import FakeEmbeddings
 
 
 class CountingEmbeddings(FakeEmbeddings):

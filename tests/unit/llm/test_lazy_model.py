@@ -10,8 +10,8 @@ import pytest
 from graphrag_neo4j.llm.calls.chat import LLM_CACHE_FILE, LLMCaller
 from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.llm.lazy_model import LazyModel
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.settings import EmbeddingSettings, LLMSettings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 RECIPE = {"provider": "openai", "settings": [{"model": "gpt-4o-mini"}]}
 

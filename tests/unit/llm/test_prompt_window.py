@@ -11,9 +11,9 @@ import pytest
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.testing import FakeChatModel
 from graphrag_neo4j.llm.tokens.prompt_window import CUT_MARK, cut_middle, fit_messages
 from graphrag_neo4j.settings import LLMSettings
-from graphrag_neo4j.testing import FakeChatModel
 
 
 class WindowedFake(FakeChatModel):

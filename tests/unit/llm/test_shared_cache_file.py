@@ -12,7 +12,7 @@ from pathlib import Path
 from graphrag_neo4j.llm.cache.disk_cache import DiskCache
 from graphrag_neo4j.llm.costs.stats import ModelStats
 from graphrag_neo4j.llm.lazy_model import LazyModel
-from graphrag_neo4j.testing import FakeChatModel
+from graphrag_neo4j.llm.testing import FakeChatModel
 
 # Turning WAL off needs every other connection gone: it fails while this process holds its locks.
 _JOURNAL_OFF = """

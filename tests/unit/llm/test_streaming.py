@@ -11,8 +11,8 @@ from langchain_core.outputs import ChatGenerationChunk
 
 from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.llm.calls.reply_guards import repeating_text, without_repeats
+from graphrag_neo4j.llm.testing import FakeChatModel
 from graphrag_neo4j.settings import LLMSettings
-from graphrag_neo4j.testing import FakeChatModel
 
 
 async def test_streamed_answer_reaches_the_sink_and_the_cache(tmp_path: Path) -> None:

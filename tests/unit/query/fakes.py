@@ -9,10 +9,10 @@ from typing import Any
 
 from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings, Rule
 from graphrag_neo4j.query.base import QueryMethod
 from graphrag_neo4j.query.registry import DEFAULT_METHOD, create_method
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings, Rule
 
 Row = dict[str, Any]
 # A statement's rows, or a function of its parameters giving them.

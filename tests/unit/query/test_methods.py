@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from graphrag_neo4j.llm.testing import FakeEmbeddings
 from graphrag_neo4j.query.answers.run import retrieve_only, run_query
 from graphrag_neo4j.query.base import QueryMethod, make_query
 from graphrag_neo4j.query.global_search.points import CITED_FOR_THE_MODEL
@@ -17,7 +18,6 @@ from graphrag_neo4j.query.local.search import ENTITY_INDEX, LocalSearch
 from graphrag_neo4j.query.retrieval.naive import NaiveSearch
 from graphrag_neo4j.runtime.errors import InputError
 from graphrag_neo4j.settings import renamed_setting_line
-from graphrag_neo4j.testing import FakeEmbeddings
 from tests.unit.query.fakes import WRITTEN_LEVEL, Row, fake_services
 
 PASSAGES = [

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from graphrag_neo4j.engine import GraphRAG
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.runtime.errors import ConfigError
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 
 def test_a_workspace_engine_shares_the_call_paths_and_writes_no_type_labels() -> None:

@@ -11,9 +11,9 @@ from graphrag_neo4j.indexing.records import Document
 from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.llm.lazy_model import LazyModel
+from graphrag_neo4j.llm.testing import FakeEmbeddings, pipeline_fake_llm
 from graphrag_neo4j.runtime.errors import Neo4jUnavailableError
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeEmbeddings, pipeline_fake_llm
 
 
 def _unreachable() -> Store:

@@ -10,8 +10,8 @@ from graphrag_neo4j.indexing.records import Chunk
 from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.llm.calls.messages import prompt_messages
 from graphrag_neo4j.llm.costs.profile import ModelProfile
+from graphrag_neo4j.llm.testing import pipeline_fake_llm
 from graphrag_neo4j.settings import ExtractionSettings, LLMSettings
-from graphrag_neo4j.testing import pipeline_fake_llm
 
 TEXTS = ["Leonhard Euler studied in Basel under Johann Bernoulli.",
          "Daniel Bernoulli worked with Euler in Saint Petersburg.",

@@ -20,9 +20,9 @@ from graphrag_neo4j.indexing.extraction.triplets import extractions_from_triplet
 from graphrag_neo4j.indexing.input.chunking import chunk_document
 from graphrag_neo4j.indexing.records import Document
 from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
+from graphrag_neo4j.llm.testing import FakeEmbeddings
 from graphrag_neo4j.runtime.errors import InputError
 from graphrag_neo4j.settings import CommunitySettings, Settings
-from graphrag_neo4j.testing import FakeEmbeddings
 
 
 def _services(tmp_path: Path) -> RunServices:

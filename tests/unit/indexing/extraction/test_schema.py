@@ -6,8 +6,8 @@ from graphrag_neo4j.indexing.extraction.llm import Extractor
 from graphrag_neo4j.indexing.extraction.schema import ExtractionSchema, SchemaCounts, apply_schema
 from graphrag_neo4j.indexing.records import Chunk, ChunkExtraction, EntityMention, RelationMention
 from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.testing import FakeChatModel
 from graphrag_neo4j.settings import ExtractionSchemaSettings, Settings
-from graphrag_neo4j.testing import FakeChatModel
 
 SCHEMA = ExtractionSchemaSettings(
     entity_types={"person": "a human being or a ghost", "place": "a town, street or house",

@@ -6,8 +6,8 @@ from graphrag_neo4j.indexing.extraction.schema import ExtractionSchema, SchemaCo
 from graphrag_neo4j.indexing.extraction.schema_meanings import closest_in_meaning, learn_meanings
 from graphrag_neo4j.indexing.records import ChunkExtraction, EntityMention, RelationMention
 from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
+from graphrag_neo4j.llm.testing import RecordingEmbeddings
 from graphrag_neo4j.settings import EmbeddingSettings, ExtractionSchemaSettings
-from graphrag_neo4j.testing import RecordingEmbeddings
 
 SCHEMA = ExtractionSchemaSettings(
     entity_types={"person": "a human being or a ghost", "place": "a town, street or house"},

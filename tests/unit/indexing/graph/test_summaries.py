@@ -10,8 +10,8 @@ from graphrag_neo4j.indexing.extraction.registry import create_extraction_method
 from graphrag_neo4j.indexing.graph.refresh import entity_embedding_text
 from graphrag_neo4j.indexing.graph.summaries import DescriptionMerger, shortest
 from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
+from graphrag_neo4j.llm.testing import FakeEmbeddings
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeEmbeddings
 
 
 def _merger(settings: Settings, tmp_path: Path) -> DescriptionMerger:

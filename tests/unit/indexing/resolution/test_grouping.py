@@ -13,8 +13,8 @@ from graphrag_neo4j.indexing.resolution.grouping import (
     near_duplicate_groups,
 )
 from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.settings import LLMSettings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
 
 # e1..e3 are the candidates A, B, C in prompt order: A goes into B, then B into C.
 CHAIN = '{"merges": [{"from": "e1", "into": "e2"}, {"from": "e2", "into": "e3"}]}'

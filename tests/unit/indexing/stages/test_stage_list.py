@@ -16,10 +16,10 @@ from graphrag_neo4j.indexing.stages.base import CHUNKS_ROW, BatchState, Estimate
 from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.llm.costs.estimate import StageEstimate
+from graphrag_neo4j.llm.testing import FakeEmbeddings, pipeline_fake_llm
 from graphrag_neo4j.runtime.errors import Neo4jUnavailableError
 from graphrag_neo4j.runtime.progress import StageProgress
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.testing import FakeEmbeddings, pipeline_fake_llm
 
 INDEXING = Path(__file__).parents[4] / "graphrag_neo4j" / "indexing"
 

@@ -9,7 +9,7 @@ from graphrag_neo4j.llm.costs.pricing import (
     table_lookup,
 )
 from graphrag_neo4j.llm.offline.embeddings import MiniLMEmbeddings
-from graphrag_neo4j.testing import FakeChatModel, FakeEmbeddings
+from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 
 
 class _Named:

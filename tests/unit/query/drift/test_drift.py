@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from graphrag_neo4j.llm.testing import Rule
 from graphrag_neo4j.llm.tokens.counting import count_tokens
 from graphrag_neo4j.query.answers.evidence import evidence_params
 from graphrag_neo4j.query.answers.run import retrieve_only, run_query
@@ -28,7 +29,6 @@ from graphrag_neo4j.query.drift.steps import (
     reduce_context,
 )
 from graphrag_neo4j.query.local.search import LocalSearch
-from graphrag_neo4j.testing import Rule
 from tests.unit.query.fakes import FakeServices, fake_services
 from tests.unit.query.test_methods import LOCAL_ROW, local_rows
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from graphrag_neo4j.llm.testing import Rule
 from graphrag_neo4j.query.answers.run import retrieve_only, run_query
 from graphrag_neo4j.query.base import make_query
 from graphrag_neo4j.query.drift.primer import extractive_note
-from graphrag_neo4j.testing import Rule
 from tests.unit.query.drift.test_drift import (
     FOLLOW_UP,
     LOCAL_READS,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.testing import FakeChatModel
 from graphrag_neo4j.query.hops.mentions import (
     capitalised_mentions,
     llm_mentions,
@@ -12,7 +13,6 @@ from graphrag_neo4j.query.hops.mentions import (
     parse_names,
 )
 from graphrag_neo4j.settings import LLMSettings
-from graphrag_neo4j.testing import FakeChatModel
 
 
 @pytest.mark.parametrize(

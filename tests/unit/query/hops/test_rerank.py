@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.llm.testing import FakeChatModel
 from graphrag_neo4j.query.hops.rerank import (
     Candidate,
     numbered_relations,
@@ -12,7 +13,6 @@ from graphrag_neo4j.query.hops.rerank import (
     rerank_relations,
 )
 from graphrag_neo4j.settings import LLMSettings
-from graphrag_neo4j.testing import FakeChatModel
 
 
 def candidate(n: int, sentence: str = "") -> Candidate:

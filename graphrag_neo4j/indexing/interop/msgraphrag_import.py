@@ -13,14 +13,14 @@ from rich.table import Table
 from graphrag_neo4j.communities.writer import MEMBERS_PER_BATCH
 from graphrag_neo4j.indexing.graph.type_labels import TypeLabels
 from graphrag_neo4j.indexing.graph.writer import group_relation_mentions, next_chunk_rows
+from graphrag_neo4j.indexing.interop.msgraphrag_rows import GraphRows, graph_rows
+from graphrag_neo4j.indexing.interop.msgraphrag_tables import TABLES, MsOutput
 from graphrag_neo4j.indexing.records import Chunk
-from graphrag_neo4j.interop.msgraphrag_rows import GraphRows, graph_rows
-from graphrag_neo4j.interop.msgraphrag_tables import TABLES, MsOutput
 from graphrag_neo4j.runtime.progress import StageProgress
 
 if TYPE_CHECKING:
     from graphrag_neo4j.database.store import Store
-    from graphrag_neo4j.interop.msgraphrag_tables import Row
+    from graphrag_neo4j.indexing.interop.msgraphrag_tables import Row
     from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 
 # Their table -> the count_import column that shows where its rows went.

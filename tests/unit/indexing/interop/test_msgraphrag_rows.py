@@ -10,8 +10,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from graphrag_neo4j.interop.msgraphrag_rows import graph_rows
-from graphrag_neo4j.interop.msgraphrag_tables import findings_json, read_output
+from graphrag_neo4j.indexing.interop.msgraphrag_rows import graph_rows
+from graphrag_neo4j.indexing.interop.msgraphrag_tables import findings_json, read_output
 from graphrag_neo4j.runtime.errors import InputError
 
 

@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 from rich.table import Table
 
 from graphrag_neo4j.database.store import Store
-from graphrag_neo4j.interop.parquet_communities import community_tables
+from graphrag_neo4j.indexing.interop.parquet_communities import community_tables
 from graphrag_neo4j.runtime.errors import InputError
 
 Row = dict[str, Any]

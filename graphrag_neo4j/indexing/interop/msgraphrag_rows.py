@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 
 from graphrag_neo4j.database.content_ids import content_id
 from graphrag_neo4j.indexing.graph.refresh import entity_embedding_text, relation_embedding_text
+from graphrag_neo4j.indexing.interop.msgraphrag_communities import community_rows, report_rows
+from graphrag_neo4j.indexing.interop.msgraphrag_tables import MsOutput, Row, id_list
+from graphrag_neo4j.indexing.interop.msgraphrag_tables import number_of as _number
+from graphrag_neo4j.indexing.interop.msgraphrag_tables import text_of as _text
 from graphrag_neo4j.indexing.records import normalize_name, normalize_type
-from graphrag_neo4j.interop.msgraphrag_communities import community_rows, report_rows
-from graphrag_neo4j.interop.msgraphrag_tables import MsOutput, Row, id_list
-from graphrag_neo4j.interop.msgraphrag_tables import number_of as _number
-from graphrag_neo4j.interop.msgraphrag_tables import text_of as _text
 
 DEFAULT_PREDICATE = "related to"
 

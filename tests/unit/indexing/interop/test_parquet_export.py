@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphrag_neo4j.interop.parquet_communities import community_numbers, community_tables
-from graphrag_neo4j.interop.parquet_export import unique_titles
+from graphrag_neo4j.indexing.interop.parquet_communities import community_numbers, community_tables
+from graphrag_neo4j.indexing.interop.parquet_export import unique_titles
 from graphrag_neo4j.query.answers.evidence import browser_script, evidence_params
 from graphrag_neo4j.query.base import Answer
 

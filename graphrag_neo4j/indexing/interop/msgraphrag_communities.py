@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from graphrag_neo4j.communities.report_stage import embedding_text
 from graphrag_neo4j.database.content_ids import content_id
-from graphrag_neo4j.interop.msgraphrag_tables import (
+from graphrag_neo4j.indexing.interop.msgraphrag_tables import (
     MsOutput,
     Row,
     findings_json,

@@ -8,7 +8,7 @@ import re
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from graphrag_neo4j.testing import (
+from graphrag_neo4j.llm.testing import (
     FakeChatModel,
     FakeEmbeddings,
     RecordingEmbeddings,

@@ -1,0 +1,1 @@
+"""One indexing run's bookkeeping: its lock, failed batches, warnings and closing report."""
