@@ -12,7 +12,7 @@ from graphrag_neo4j.query.cypher.attempt import Attempt
 from graphrag_neo4j.query.cypher.rewrites.literals import NODE_HEAD, masked, rewrite_matches
 from graphrag_neo4j.query.cypher.rewrites.rewrite import Situation, When
 from graphrag_neo4j.query.cypher.schema import GraphSchema
-from graphrag_neo4j.resources import load_prompt
+from graphrag_neo4j.runtime.resources import load_prompt
 
 _NODE = re.compile(NODE_HEAD)  # (e:Event), (f:__Entity__:Person); (e) has no labels
 _PROPERTY = re.compile(r"(?<![\w.])(?P<var>[A-Za-z_]\w*)\.(?P<key>[A-Za-z_]\w*)")

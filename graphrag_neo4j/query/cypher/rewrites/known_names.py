@@ -15,7 +15,7 @@ from graphrag_neo4j.query.cypher.rewrites.literals import fresh_variable, masked
 from graphrag_neo4j.query.cypher.rewrites.rewrite import Situation, When
 from graphrag_neo4j.query.cypher.rewrites.stems import stem
 from graphrag_neo4j.query.cypher.schema import GraphSchema
-from graphrag_neo4j.resources import load_prompt
+from graphrag_neo4j.runtime.resources import load_prompt
 
 ENTITY, RELATED = "__Entity__", "RELATED"
 MIN_WORD = 3  # shorter words (IS, OF, BY) say nothing a predicate could be filtered on
