@@ -37,6 +37,9 @@ MODEL_SIDE = {
 }
 # What `index` reaches: its command, the engine, the store and the rooms it runs.
 INDEX_ROOMS = ("indexing", "communities", "llm")
+# In those rooms but never reached by `index`: the parquet import and export (commands of their
+# own that read tables with pandas) and the fake LangChain models of users' tests.
+NOT_INDEX = ("graphrag_neo4j.indexing.interop", "graphrag_neo4j.llm.testing")
 INDEX_MODULES = [
     "graphrag_neo4j.cli.app", "graphrag_neo4j.cli.graph.index", "graphrag_neo4j.engine",
     "graphrag_neo4j.database.store",
@@ -57,7 +60,8 @@ def _run(code: str, cwd: Path | None = None) -> str:
 def _index_modules() -> list[str]:
     rooms = [info.name for info in pkgutil.walk_packages(graphrag_neo4j.__path__,
                                                          "graphrag_neo4j.")
-             if info.name.split(".")[1] in INDEX_ROOMS and info.name not in MODEL_SIDE]
+             if info.name.split(".")[1] in INDEX_ROOMS and info.name not in MODEL_SIDE
+             and not info.name.startswith(NOT_INDEX)]
     return INDEX_MODULES + rooms
 
 

@@ -87,13 +87,16 @@ def _progress_calls(tree: ast.AST) -> list[ast.Call]:
 
 def test_the_run_names_its_progress_stages_only_through_the_stage_constants() -> None:
     # A literal label would be a stage the estimate does not know of.
+    # interop/ imports another engine's tables, a run without an estimate: its bars are named
+    # after those tables.
+    run = [p for p in INDEXING.rglob("*.py") if "interop" not in p.relative_to(INDEXING).parts]
     literal = [
         f"{path.relative_to(INDEXING)}:{call.lineno}"
-        for path in INDEXING.rglob("*.py")
+        for path in run
         for call in _progress_calls(ast.parse(path.read_text(encoding="utf-8")))
         if call.args and isinstance(call.args[0], ast.Constant)
     ]
-    checked = [p for p in INDEXING.rglob("*.py") if _progress_calls(ast.parse(p.read_text()))]
+    checked = [p for p in run if _progress_calls(ast.parse(p.read_text()))]
     assert len(checked) >= 3 and literal == []
 
 
