@@ -7,14 +7,23 @@ passages past the last one, no communities: the methods timed read none), then a
 retrieve-only questions made from passage titles ("What is said about <title>?") per method,
 after WARM_UP untimed ones, and prints p50 / p95 milliseconds and each p50 as a ratio to the
 first size's (the target for ppr: p50 <= 150 ms at 6,119 passages, growth <= 2x).
+
+One graph per size, each on its own server, built once and timed side by side in one run:
+  GRAPHRAG_NEO4J__URI=A .venv/bin/python benchmarks/ppr_latency.py --reset --build-only --sizes 2000
+  (--build-only without --reset adds the passages past those already in the graph)
+  .venv/bin/python benchmarks/ppr_latency.py --as-is --uris A B [--queries 100]
+--as-is times each method on every graph in turn and adds each p50 as a ratio to naive's on the
+same graph and the load average.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import tempfile
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 from rich.console import Console
@@ -22,34 +31,72 @@ from rich.table import Table
 
 from benchmarks.scale import WARM_UP, _percentile, corpus_slice
 from graphrag_neo4j.engine import GraphRAG
-from graphrag_neo4j.settings import load_settings
+from graphrag_neo4j.settings import Settings, load_settings
 
 METHODS = ("naive", "local", "hops", "ppr")
 console = Console(width=160)
 
 
+def _questions(rag: GraphRAG, queries: int) -> list[str]:
+    rows = rag.store.read("indexing/list_documents", skip=0, limit=queries)
+    return [f"What is said about {row['title']}?" for row in rows]
+
+
+def _time_method(rag: GraphRAG, method: str, questions: list[str]) -> tuple[float, float]:
+    """p50 and p95 retrieve-only milliseconds of one method, after WARM_UP untimed questions."""
+    for question in questions[:WARM_UP]:
+        rag.retrieve(question, method)
+    times = []
+    for question in questions:
+        begun = time.perf_counter()
+        rag.retrieve(question, method)
+        times.append(1000 * (time.perf_counter() - begun))
+    return statistics.median(times), _percentile(times, 0.95)
+
+
 def time_methods(rag: GraphRAG, queries: int) -> dict[str, tuple[float, float]]:
     """p50 and p95 retrieve-only milliseconds per method over questions about titles."""
-    rows = rag.store.read("indexing/list_documents", skip=0, limit=queries)
-    questions = [f"What is said about {row['title']}?" for row in rows]
-    timings = {}
+    questions = _questions(rag, queries)
+    return {method: _time_method(rag, method, questions) for method in METHODS}
+
+
+def time_graphs_as_they_are(uris: list[str], queries: int) -> None:
+    """Time the methods on each server's graph as it is, one method on every graph in turn."""
+    quiet = Console(stderr=True, quiet=True)
+    with ExitStack() as stack:
+        rags = [stack.enter_context(GraphRAG(_settings_at(uri), console=quiet)) for uri in uris]
+        sizes = [rag.counts()["documents"] for rag in rags]
+        for uri, rag in zip(uris, rags, strict=True):
+            console.print(f"{uri}: {rag.counts()}")
+        questions = [_questions(rag, queries) for rag in rags]
+        results: dict[int, dict[str, tuple[float, float]]] = {size: {} for size in sizes}
+        loads = [os.getloadavg()[0]]
+        for method in METHODS:
+            for size, rag, asked in zip(sizes, rags, questions, strict=True):
+                results[size][method] = _time_method(rag, method, asked)
+            loads.append(os.getloadavg()[0])
+        console.print(_table(results))
+        console.print(_naive_ratios(results))
+        console.print("1-minute load average before and after each method: "
+                      + ", ".join(f"{load:.1f}" for load in loads))
+
+
+def _settings_at(uri: str | None) -> Settings:
+    settings = load_settings()
+    if uri is None:
+        return settings
+    return settings.model_copy(update={"neo4j": settings.neo4j.model_copy(update={"uri": uri})})
+
+
+def _naive_ratios(results: dict[int, dict[str, tuple[float, float]]]) -> Table:
+    table = Table(title="Retrieve-only p50 as a ratio to naive's p50 on the same graph")
+    table.add_column("passages", justify="right")
     for method in METHODS:
-        for question in questions[:WARM_UP]:
-            rag.retrieve(question, method)
-        times = []
-        for question in questions:
-            begun = time.perf_counter()
-            rag.retrieve(question, method)
-            times.append(1000 * (time.perf_counter() - begun))
-        timings[method] = (statistics.median(times), _percentile(times, 0.95))
-    return timings
-
-
-def time_graph_as_it_is(queries: int) -> None:
-    """Time the methods on the graph as it is (no indexing), for a run stopped mid-way."""
-    with GraphRAG(load_settings(), console=Console(stderr=True, quiet=True)) as rag:
-        console.print(f"{rag.counts()}")
-        console.print(_table({rag.counts()["documents"]: time_methods(rag, queries)}))
+        table.add_column(method, justify="right")
+    for size, timings in sorted(results.items()):
+        naive = timings["naive"][0]
+        table.add_row(f"{size:,}", *[f"{timings[m][0] / naive:.2f}x" for m in METHODS])
+    return table
 
 
 def main() -> None:
@@ -58,24 +105,31 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=100)
     parser.add_argument("--reset", action="store_true", help="Wipe the graph first.")
     parser.add_argument("--as-is", action="store_true", help="Only time the graph as it is.")
+    parser.add_argument("--uris", nargs="+", default=[None],
+                        help="With --as-is: the Bolt URIs of servers holding a graph each.")
+    parser.add_argument("--build-only", action="store_true",
+                        help="Index the sizes without timing (to time later with --as-is).")
     args = parser.parse_args()
     if args.as_is:
-        time_graph_as_it_is(args.queries)
+        time_graphs_as_they_are(args.uris, args.queries)
         return
-    if not args.reset:
+    if not args.reset and not args.build_only:
         raise SystemExit("benchmarks/ppr_latency.py wipes the graph: pass --reset (and point"
                          " GRAPHRAG_NEO4J__* at a server of its own).")
     results: dict[int, dict[str, tuple[float, float]]] = {}
     with tempfile.TemporaryDirectory() as folder, GraphRAG(
         load_settings(), console=Console(stderr=True, quiet=True)
     ) as rag:
-        rag.store.run_autocommit("delete_all")
+        if args.reset:
+            rag.store.run_autocommit("delete_all")
         rag.run(rag.aensure_schema())
         for size in sorted(args.sizes):
             started = time.perf_counter()
             rag.index(corpus_slice(Path(folder), size), method="fast")
             console.print(f"{size} passages indexed in {time.perf_counter() - started:.0f} s"
                           f" ({rag.counts()})")
+            if args.build_only:
+                continue
             results[size] = time_methods(rag, args.queries)
             console.print(_table(results))  # each size as it comes: a long run may be stopped
 
