@@ -4,9 +4,10 @@
 // first), then the $top_k whose vectors are nearest the question ($query_vector). The passage
 // entities matter where vectors encode names only (fast graphs): a question that names no one,
 // such as "who is Scrooge's clerk?", finds its answer's entities only through the passages.
-// The passages are $chunk_ids in their order (ranked in Python by the walk from the found
-// entities and the nearest passages). Then the entities' highest ranked community reports,
-// their relations (inside the set first, a budget per entity) and their descriptions.
+// The passages are $chunk_ids in their order (ranked in Python as hops ranks them without its
+// rerank: similarity plus the best relation near the question). Then the entities' highest
+// ranked community reports, their relations (inside the set first, a budget per entity) and
+// their descriptions.
 // Communities holding only an extractive summary ($extractive: sentences picked from member
 // descriptions, no LLM report) are left out: the passages say the same in context.
 // One row, even when nothing is found: `text` is never null, `score` is the best

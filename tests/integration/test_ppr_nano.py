@@ -12,6 +12,7 @@ from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.llm.offline.embeddings import MiniLMEmbeddings
 from graphrag_neo4j.llm.testing import FakeChatModel
 from graphrag_neo4j.query.base import make_query
+from graphrag_neo4j.query.hops.search import HopsSearch
 from graphrag_neo4j.query.local.search import LocalSearch
 from graphrag_neo4j.query.ppr.search import PprSearch
 from graphrag_neo4j.query.retrieval.naive import NaiveSearch
@@ -70,19 +71,18 @@ async def test_seeds_and_damping_are_honoured(rag: GraphRAG) -> None:
     assert still[0] in {EULER, DANIEL} and len(still) == 4
 
 
-async def test_local_passages_include_one_found_only_through_an_entity(rag: GraphRAG) -> None:
-    # One passage seeded (the nearest, Euler's): every other passage local shows was reached
-    # through an entity of the graph (Johann, named by Euler's passage and by the others).
-    options = {"hybrid": {"enabled": False}, "local": {"top_chunks": 3},
-               "ppr": {"seed_passages": 1}}
-    query = make_query(rag.settings, QUESTION, **options)
-    nearest = await NaiveSearch(rag).rank_documents(query, 1)
-    local = await LocalSearch(rag).build_context(query)
-    assert nearest == [EULER] and local.ranked_document_ids[0] == EULER
-    through_entities = local.ranked_document_ids[1:]
-    assert len(through_entities) == 2 and EULER not in through_entities
-    shown = [row["text"] for row in local.sources["Sources"]]
-    assert len(shown) == 3 and all("Johann" in text for text in shown)
+async def test_local_ranks_passages_as_hops_does_without_its_rerank(rag: GraphRAG) -> None:
+    # Jakob's passage states the fact asked for ("Jakob Bernoulli was the older brother of
+    # Johann Bernoulli"); the walk puts Johann's first, the passage about the entity named.
+    question = "Who was the older brother of Johann Bernoulli?"
+    query = make_query(rag.settings, question, local={"top_chunks": 2})
+    hops = await HopsSearch(rag).rank_documents(query.with_search(hops={"rerank": False}), 2)
+    walked = await PprSearch(rag).rank_documents(query, 2)
+    calls = len(rag.llm.chat_model.calls)  # type: ignore[attr-defined]
+    local = await LocalSearch(rag).build_context(query.with_search(hops={"rerank": True}))
+    assert walked[0] == JOHANN and hops[0] == JAKOB
+    assert local.ranked_document_ids == hops
+    assert len(rag.llm.chat_model.calls) == calls  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("method", ["naive", "local", "ppr"])

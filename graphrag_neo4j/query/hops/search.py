@@ -27,8 +27,8 @@ from graphrag_neo4j.query.hops.ranking import (
 from graphrag_neo4j.query.hops.rerank import Candidate, Rerank, rerank_relations
 from graphrag_neo4j.query.local.facts import fact_line, source_refs
 from graphrag_neo4j.query.retrieval.candidates import (
-    ann_candidates,
     entities_for_mentions,
+    nearest_facts,
     passages,
 )
 from graphrag_neo4j.runtime.errors import ConfigError, ModelError
@@ -51,6 +51,7 @@ class HopsRetrieval:
     blended_order: list[str]
     document_of: dict[str, str]
     chunk_order: list[str] = field(default_factory=list)
+    nearest: list[Row] = field(default_factory=list)
     chosen: list[Candidate] = field(default_factory=list)
     rerank: Rerank | None = None
     notes: list[str] = field(default_factory=list)
@@ -113,13 +114,6 @@ class HopsSearch:
             self.services, mentions, search.hops.entity_top_k, search
         )
         return mentions, hits
-
-    async def _relation_hits(self, vector: list[float], k: int) -> list[Row]:
-        if k < 1:
-            return []
-        return await self._read(
-            "query/search_relations_by_vector", embedding=vector, k=k, candidates=ann_candidates(k)
-        )
 
     async def _neighbours(self, ids: list[str]) -> set[str]:
         return {row["id"] for row in await self._read("query/entity_neighbours", ids=ids)}
@@ -191,7 +185,7 @@ class HopsSearch:
         # The ways are independent: the NER call overlaps the vector searches.
         (names, entities), relations, nearest = await asyncio.gather(
             self._entity_hits(question, search, mentions, llm, notes),
-            self._relation_hits(vector, search.hops.relation_top_k),
+            nearest_facts(self.services, vector, search.hops.relation_top_k),
             passages(self.services, question, vector, max(search.hops.final_k, 1), search),
         )
         candidates = await self._candidates(entities, relations, vector, search)
@@ -199,7 +193,7 @@ class HopsSearch:
             question, candidates, nearest, vector, search
         )
         found = HopsRetrieval(
-            names, entities, relations, candidates, order, documents, order, notes=notes
+            names, entities, relations, candidates, order, documents, order, nearest, notes=notes
         )
         if llm is not None and candidates:
             await self._rerank(found, question, llm, search)

@@ -17,8 +17,8 @@ from graphrag_neo4j.query.context import (
     documents_in_order,
     join_tables,
 )
+from graphrag_neo4j.query.hops.search import HopsSearch
 from graphrag_neo4j.query.local.facts import FactsBuilder, fact_cells, stated_relations
-from graphrag_neo4j.query.ppr.ranking import rank_passages
 from graphrag_neo4j.query.retrieval.candidates import named_entity_ids
 from graphrag_neo4j.runtime.errors import InputError
 from graphrag_neo4j.settings import SearchSettings
@@ -48,6 +48,13 @@ def retrieval_params(
         "chunk_scores": dict(chunk_scores or {}),
         "extractive": EXTRACTIVE,
     }
+
+
+def passage_ranker_search(search: SearchSettings) -> SearchSettings:
+    """The settings hops ranks local's passages with: as many as local shows, no LLM rerank
+    (local makes no model call before its answer)."""
+    hops = search.hops.model_copy(update={"final_k": search.local.top_chunks, "rerank": False})
+    return search.model_copy(update={"hops": hops})
 
 
 def check_entity_index(store: GraphReader, uri: str, dimensions: int) -> None:
@@ -136,15 +143,15 @@ class LocalSearch:
     async def retrieve(self, question: str, search: SearchSettings) -> tuple[Row, float]:
         """The retrieval query's metadata and best score for the question."""
         vector = await self.services.embedder.embed_query(question)
-        seeds = await named_entity_ids(
-            self.services, question, search.local.seeds_per_mention, search
+        seeds, ranked = await asyncio.gather(
+            named_entity_ids(self.services, question, search.local.seeds_per_mention, search),
+            HopsSearch(self.services).retrieve(question, passage_ranker_search(search)),
         )
-        # The passages come from the walk over the found entities and the nearest passages
-        # (Microsoft GraphRAG's local search takes its text units from the matched entities).
-        ranking = await rank_passages(self.services, question, vector, search, named=seeds)
-        nearest = ranking.seeds.passages[: search.local.top_chunks]
-        chunk_scores = {row["chunk_id"]: row["score"] for row in nearest}
-        params = retrieval_params(search, vector, seeds, chunk_scores, ranking.chunk_ids)
+        # The passages come from the graph (Microsoft GraphRAG's local search takes its text
+        # units from the matched entities and relations): hops' ranking, the graph ranker that
+        # measured best on both MuSiQue graphs, without its LLM rerank.
+        chunk_scores = {row["chunk_id"]: row["score"] for row in ranked.nearest}
+        params = retrieval_params(search, vector, seeds, chunk_scores, ranked.blended_order)
         rows = await asyncio.to_thread(self._read_context, params)
         if not rows:
             return {}, 0.0

@@ -9,7 +9,12 @@ from dataclasses import dataclass
 
 from graphrag_neo4j.query.base import Services
 from graphrag_neo4j.query.context import Row
-from graphrag_neo4j.query.retrieval.candidates import ann_candidates, named_entity_ids, passages
+from graphrag_neo4j.query.retrieval.candidates import (
+    ann_candidates,
+    named_entity_ids,
+    nearest_facts,
+    passages,
+)
 from graphrag_neo4j.settings import SearchSettings
 
 # A named entity's weight before its specificity: the question names it, so it counts as a
@@ -45,8 +50,7 @@ async def find_seeds(
         _read(services, "query/search_entities_by_vector", k=settings.entity_top_k,
               mentions=[{"text": question, "embedding": vector}],
               candidates=ann_candidates(settings.entity_top_k)),
-        _read(services, "query/search_relations_by_vector", k=settings.fact_top_k,
-              embedding=vector, candidates=ann_candidates(settings.fact_top_k)),
+        nearest_facts(services, vector, settings.fact_top_k),
         passages(services, question, vector, settings.seed_passages, search),
     )
     found = [(entity_id, NAMED_WEIGHT) for entity_id in names]

@@ -44,6 +44,16 @@ async def passages(
     return fuse([nearest, matching], "chunk_id", search)[:k]
 
 
+async def nearest_facts(services: Services, vector: list[float], k: int) -> list[Row]:
+    """The k relations (facts) whose sentence vectors are nearest the question's, with their
+    two entities: hops' relation evidence and the walk's fact seeds (HippoRAG 2's
+    query-to-triple link)."""
+    if k < 1:
+        return []
+    return await _read(services, "query/search_relations_by_vector",
+                       embedding=vector, k=k, candidates=ann_candidates(k))
+
+
 async def entities_for_mentions(
     services: Services, mentions: Sequence[str], k: int, search: SearchSettings
 ) -> list[Row]:
