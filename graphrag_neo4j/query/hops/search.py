@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphrag_neo4j.llm.calls.chat.chat import LLMCaller
+from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.query.answers.passages import (
     answer_from_context,
     passage_context,
