@@ -78,9 +78,14 @@ def local_rows(metadata: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     index = {"name": ENTITY_INDEX, "dimensions": FakeEmbeddings().dimension}
     return {"show_vector_indexes": [index],
             "query/local_retrieval": [{"text": "", "score": 0.9, "metadata": metadata}],
-            # The walk's seeds and neighbourhood: none here, so the nearest passages rank.
+            # Hops' reads, which rank local's passages: no entity or fact near the question
+            # here, so the nearest passages rank.
             "query/search_entities_by_vector": [], "query/search_relations_by_vector": [],
-            "query/ppr/seed_neighbourhood": [{"nodes": [], "edges": []}]}
+            "query/entity_neighbours": [], "query/relations_around_entities": [],
+            "query/score_chunks": [
+                {"chunk_id": row["chunk_id"], "document_id": row["document_id"],
+                 "cooccurrence_relations": False, "score": row["score"]} for row in PASSAGES],
+            "query/bridge_entities": [], "query/chunks_by_ids": []}
 
 
 LOCAL_ROW = {
@@ -123,7 +128,9 @@ async def test_local_packs_every_table_and_answers(tmp_path: Path) -> None:
     assert params[0]["chunk_scores"] == {"c1": 0.9, "c2": 0.8, "c3": 0.7}
     searched = [p["texts"][0]["query"] for p in
                 services.store.params_of("query/search_entities_by_fulltext")]
-    assert searched == ["scrooge", "scrooge clerk"]  # its mention, then the whole question
+    # Its mention (for local's seeds, and for hops' entity hits, which rank the passages),
+    # then the whole question.
+    assert sorted(searched) == ["scrooge", "scrooge", "scrooge clerk"]
     prompt = services.chat.calls[0].prompt
     # The relation is a numbered fact citing the shown passage that states it (c8 is Sources
     # row 2; a chunk not shown is not cited), and the facts come before the passages.
