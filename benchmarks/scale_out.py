@@ -326,7 +326,8 @@ def speed(args: argparse.Namespace, folder: Path) -> Group:
         table.add_row(run.kind + (" (taskset -c 0)" if run.kind in PINNED else ", 2 nodes"),
                       f"{run.words:,}", f"{run.seconds:.1f}", f"{run.words_per_second:,.0f}",
                       ratio if not run.error else run.error[:60], f"{run.driver_rss_mb:.0f}",
-                      f"{run.worker_rss_mb:.0f}", f"{run.write_rate:,.0f}", f"{run.load:.1f}")
+                      f"{run.worker_rss_mb:.0f}" if run.kind != "in-process" else "-",
+                      f"{run.write_rate:,.0f}", f"{run.load:.1f}")
     cluster = [run for run in runs if run.kind == "ray-cluster"]
     return Group(table, *(projection(run) for run in cluster))
 
