@@ -301,8 +301,10 @@ def equality(args: argparse.Namespace, folder: Path) -> Table:
         one = child("in-process", corpus, args.equality_passages, folder)
         two = child("ray-cluster", corpus, args.equality_passages, folder)
         same = bool(one.digest) and one.digest == two.digest
-        table.add_row(corpus, f"{one.passages:,}", f"{one.words:,}", _graph(one), _graph(two),
-                      "yes" if same else "NO", f"{max(one.load, two.load):.1f}")
+        row = (corpus, f"{one.passages:,}", f"{one.words:,}", _graph(one), _graph(two),
+               "yes" if same else "NO", f"{max(one.load, two.load):.1f}")
+        console.print("equality:", " | ".join(row))  # each row as it comes: a long run
+        table.add_row(*row)
     return table
 
 
