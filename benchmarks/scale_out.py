@@ -275,13 +275,18 @@ def _kill_when_a_batch_is_written(proc: subprocess.Popen[str], documents: int) -
     from graphrag_neo4j.settings import load_settings
     from graphrag_neo4j.store import Store
 
+    # The run first wipes the graph an earlier run left, which takes a while: a count seen
+    # during the wipe is the earlier run's, so none counts until the wipe has been seen done.
+    wiped = False
     with Store.connect(load_settings().neo4j) as store:
         while proc.poll() is None:
             rows = store.read("indexing/list_documents", skip=0, limit=10_000_000)
-            if 0 < sum(row["complete"] for row in rows) < documents:
+            complete = sum(row["complete"] for row in rows)
+            wiped = wiped or complete == 0
+            if wiped and 0 < complete < documents:
                 proc.kill()
                 proc.wait()
-                console.print(f"killed the driver with {sum(r['complete'] for r in rows)} of"
+                console.print(f"killed the driver with {complete} of"
                               f" {len(rows)} documents indexed")
                 return True
             time.sleep(0.2)
