@@ -1,18 +1,26 @@
 """`index --ray` on a two-node Ray cluster against one in-process run, side by side.
 
-  .venv/bin/python benchmarks/scale_out.py --reset [--passages N] [--sizes A B] [--no-book]
+  .venv/bin/python benchmarks/scale_out.py --reset [--only SECTION ...] [--passages N]
+      [--kinds KIND ...] [--sizes A B] [--equality CORPUS ...] [--equality-passages N]
+      [--fault-passages N]
 
 Needs the test Neo4j (the GRAPHRAG_NEO4J__* variables, as for the tests; every run wipes the
 graph, hence --reset); starts and stops its own Ray cluster (scripts/ray-cluster.sh: a head and
 a worker node, 1 CPU each, on 127.0.0.1). Every run is a process of its own with an empty
-cache folder (only model files shared), so nothing owes to an earlier run's parses. Prints:
-- equality: the book and 2Wiki (fast) and MuSiQue (--triplets) on the cluster against one
-  in-process run: entity names and types, relations with weights and chunks, merges, counts
+cache folder (only model files shared), so nothing owes to an earlier run's parses. A run
+asked for twice (same kind, corpus and size) runs once: `--only memory speed equality` with
+`--sizes 2000 6119 --equality 2wiki` times, weighs and compares the same 6,119-passage runs.
+The sections run in the order given; the graph of the last run is left in Neo4j. Prints:
+- equality: the book and 2Wiki (fast) and MuSiQue (--triplets), as `--equality` names, their
+  first `--equality-passages` records (default all), on the cluster against one in-process
+  run: entity names and types, relations with weights and chunks, merges, counts
   (communities included), as one digest each;
-- speed: 2Wiki fast words/s in process under `taskset -c 0`, on a local Ray under
-  `taskset -c 0` (Ray's cost on one core), and on the two-node cluster;
-- memory: each Ray worker's peak RSS at two sizes of 2Wiki;
-- fault: the worker node killed by pid mid-run; the run completes and the digest is the same;
+- speed: 2Wiki fast (`--passages`) words/s in process under `taskset -c 0`, on a local Ray
+  under `taskset -c 0` (Ray's cost on one core), and on the two-node cluster (`--kinds`
+  chooses among the three; the first is the baseline);
+- memory: each Ray worker's peak RSS at two sizes of 2Wiki (`--sizes`);
+- fault (2Wiki, `--fault-passages`): the worker node killed by pid mid-run, and the driver
+  killed once a batch is written and started again; both runs complete with the same digest;
 - projection (with speed): 100,000 and 1,000,000 passages on N nodes of 8 CPUs, computed from
   the speed section's measured figures (the two-node run's map CPU-seconds per word, its
   driver-only stages' seconds per word, the one writer's rows/s), naming the bottleneck.
@@ -45,6 +53,7 @@ WIKI = DATA / "2wiki" / "corpus.jsonl"
 MUSIQUE = DATA / "musique" / "corpus.jsonl"
 CLUSTER = ROOT / "scripts" / "ray-cluster.sh"
 KINDS = ("in-process", "ray-local", "ray-cluster")
+CORPORA = ("book", "2wiki", "musique")
 # Run pinned to the first core: the single-core baseline and Ray's cost on one node.
 PINNED = ("in-process", "ray-local")
 # Ray's titles of worker processes that run tasks (its agents have others).
@@ -72,6 +81,7 @@ class Run:
     counts: dict[str, int] = field(default_factory=dict)
     driver_rss_mb: float = 0.0
     worker_rss_mb: float = 0.0  # the largest peak of the run's Ray worker processes
+    worker_peaks_mb: list[float] = field(default_factory=list)  # each worker's, largest first
     stages: dict[str, float] = field(default_factory=dict)  # seconds per stage of the summary
     load: float = 0.0  # the machine's highest 1-minute load average seen during the run
     passages: int = 0
@@ -153,7 +163,9 @@ def one_run(kind: str, corpus: str, passages: int, folder: Path, resume: bool = 
         rag.build_communities(reports="none")
         run.digest, run.counts = graph_digest(rag)
     run.driver_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    run.worker_rss_mb = max((_peak_rss_mb(pid) for pid in _titled(WORKER_TITLES)), default=0.0)
+    run.worker_peaks_mb = sorted((_peak_rss_mb(pid) for pid in _titled(WORKER_TITLES)),
+                                 reverse=True)
+    run.worker_rss_mb = max(run.worker_peaks_mb, default=0.0)
     return run
 
 
@@ -181,7 +193,30 @@ def _peak_rss_mb(pid: int) -> float:
     return 0.0
 
 
+def available(corpus: str, passages: int) -> int:
+    """How many records of `corpus` a run of `passages` reads (the book: one)."""
+    if corpus == "book":
+        return 1
+    source = WIKI if corpus.startswith("2wiki") else MUSIQUE
+    with source.open(encoding="utf-8") as lines:
+        return min(passages, sum(1 for _ in lines))
+
+
+RUNS: dict[tuple[str, str, int], Run] = {}  # this invocation's runs without a fault
+
+
 def child(kind: str, corpus: str, passages: int, folder: Path, kill: str = "") -> Run:
+    """`one_run` in a process of its own, or the same run done before in this invocation."""
+    passages = available(corpus, passages)
+    if kill:
+        return _child(kind, corpus, passages, folder, kill)
+    key = (kind, corpus, passages)
+    if key not in RUNS:
+        RUNS[key] = _child(kind, corpus, passages, folder)
+    return RUNS[key]
+
+
+def _child(kind: str, corpus: str, passages: int, folder: Path, kill: str = "") -> Run:
     """`one_run` in a process of its own (pinned to core 0 for the single-core kinds), with an
     empty cache folder; `kill` "worker" kills the cluster's worker node once its tasks run,
     "driver" kills this run once a batch is written and starts it again."""
@@ -240,13 +275,18 @@ def _kill_when_a_batch_is_written(proc: subprocess.Popen[str], documents: int) -
     from graphrag_neo4j.database.store import Store
     from graphrag_neo4j.settings import load_settings
 
+    # The run first wipes the graph an earlier run left, which takes a while: a count seen
+    # during the wipe is the earlier run's, so none counts until the wipe has been seen done.
+    wiped = False
     with Store.connect(load_settings().neo4j) as store:
         while proc.poll() is None:
             rows = store.read("indexing/list_documents", skip=0, limit=10_000_000)
-            if 0 < sum(row["complete"] for row in rows) < documents:
+            complete = sum(row["complete"] for row in rows)
+            wiped = wiped or complete == 0
+            if wiped and 0 < complete < documents:
                 proc.kill()
                 proc.wait()
-                console.print(f"killed the driver with {sum(r['complete'] for r in rows)} of"
+                console.print(f"killed the driver with {complete} of"
                               f" {len(rows)} documents indexed")
                 return True
             time.sleep(0.2)
@@ -260,15 +300,16 @@ def _cluster(action: str) -> None:
 
 
 def equality(args: argparse.Namespace, folder: Path) -> Table:
-    table = Table("corpus", "words", "in-process", "Ray, 2 nodes", "same graph",
-                  title="Equality: one in-process run against the two-node cluster")
-    corpora = (["book"] if args.book else []) + ["2wiki", "musique"]
-    for corpus in corpora:
-        one = child("in-process", corpus, args.passages, folder)
-        two = child("ray-cluster", corpus, args.passages, folder)
+    table = Table("corpus", "passages", "words", "in-process", "Ray, 2 nodes", "same graph",
+                  "load avg", title="Equality: one in-process run against the two-node cluster")
+    for corpus in args.equality:
+        one = child("in-process", corpus, args.equality_passages, folder)
+        two = child("ray-cluster", corpus, args.equality_passages, folder)
         same = bool(one.digest) and one.digest == two.digest
-        table.add_row(corpus, f"{one.words:,}", _graph(one), _graph(two),
-                      "yes" if same else "NO")
+        row = (corpus, f"{one.passages:,}", f"{one.words:,}", _graph(one), _graph(two),
+               "yes" if same else "NO", f"{max(one.load, two.load):.1f}")
+        console.print("equality:", " | ".join(row))  # each row as it comes: a long run
+        table.add_row(*row)
     return table
 
 
@@ -284,7 +325,7 @@ def speed(args: argparse.Namespace, folder: Path) -> Group:
     table = Table("run", "words", "seconds", "words/s", "vs in-process", "driver RSS MB",
                   "worker peak RSS MB", "graph rows/s written", "load avg",
                   title=f"2Wiki fast, {args.passages:,} passages")
-    runs = [child(kind, "2wiki", args.passages, folder) for kind in KINDS]
+    runs = [child(kind, "2wiki", args.passages, folder) for kind in args.kinds]
     base = runs[0].words_per_second
     console.print({run.kind: {k: round(v, 1) for k, v in run.stages.items()} for run in runs})
     for run in runs:
@@ -292,8 +333,10 @@ def speed(args: argparse.Namespace, folder: Path) -> Group:
         table.add_row(run.kind + (" (taskset -c 0)" if run.kind in PINNED else ", 2 nodes"),
                       f"{run.words:,}", f"{run.seconds:.1f}", f"{run.words_per_second:,.0f}",
                       ratio if not run.error else run.error[:60], f"{run.driver_rss_mb:.0f}",
-                      f"{run.worker_rss_mb:.0f}", f"{run.write_rate:,.0f}", f"{run.load:.1f}")
-    return Group(table, projection(runs[-1]))
+                      f"{run.worker_rss_mb:.0f}" if run.kind != "in-process" else "-",
+                      f"{run.write_rate:,.0f}", f"{run.load:.1f}")
+    cluster = [run for run in runs if run.kind == "ray-cluster"]
+    return Group(table, *(projection(run) for run in cluster))
 
 
 def projection(run: Run) -> Table:
@@ -334,29 +377,32 @@ def projection(run: Run) -> Table:
 
 
 def memory(args: argparse.Namespace, folder: Path) -> Table:
-    table = Table("passages", "words", "worker peak RSS MB", "driver RSS MB", "load avg",
-                  title="Ray workers' peak RSS by corpus size (2Wiki fast, 2 nodes)")
+    table = Table("passages", "words", "each worker's peak RSS MB", "driver RSS MB",
+                  "load avg", title="Ray workers' peak RSS by corpus size (2Wiki fast, 2 nodes)")
     for size in args.sizes:
         run = child("ray-cluster", "2wiki", size, folder)
-        table.add_row(f"{size:,}", f"{run.words:,}", f"{run.worker_rss_mb:.0f}",
+        peaks = ", ".join(f"{mb:.0f}" for mb in run.worker_peaks_mb) or "-"
+        table.add_row(f"{run.passages:,}", f"{run.words:,}", peaks,
                       f"{run.driver_rss_mb:.0f}" if not run.error else run.error[:60],
                       f"{run.load:.1f}")
     return table
 
 
 def fault(args: argparse.Namespace, folder: Path) -> Table:
-    table = Table("run", "seconds", "graph", "same graph",
-                  title="Faults on the two-node cluster (2Wiki fast)")
-    one = child("in-process", "2wiki", args.passages, folder)
+    passages = args.fault_passages
+    table = Table("run", "seconds", "graph", "same graph", "load avg",
+                  title=f"Faults on the two-node cluster (2Wiki fast, {passages:,} passages)")
+    one = child("in-process", "2wiki", passages, folder)
     runs = {"in-process": one}
-    runs["worker node killed mid-run"] = child("ray-cluster", "2wiki", args.passages, folder,
+    runs["worker node killed mid-run"] = child("ray-cluster", "2wiki", passages, folder,
                                                kill="worker")
     _cluster("start-worker")
-    runs["driver killed after a batch, run again"] = child("ray-cluster", "2wiki",
-                                                           args.passages, folder, kill="driver")
+    runs["driver killed after a batch, run again"] = child("ray-cluster", "2wiki", passages,
+                                                           folder, kill="driver")
     for name, run in runs.items():
         table.add_row(name, f"{run.seconds:.1f}", _graph(run),
-                      "yes" if one.digest and run.digest == one.digest else "NO")
+                      "yes" if one.digest and run.digest == one.digest else "NO",
+                      f"{run.load:.1f}")
     return table
 
 
@@ -366,14 +412,20 @@ SECTIONS: dict[str, Any] = {"equality": equality, "speed": speed, "memory": memo
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--reset", action="store_true", help="wipe the graph (required)")
+    parser.add_argument("--only", nargs="+", choices=list(SECTIONS), default=list(SECTIONS),
+                        help="the sections to run, in this order (default: all)")
     parser.add_argument("--passages", type=int, default=6119,
-                        help="2Wiki and MuSiQue passages for equality, speed and fault")
+                        help="2Wiki passages of the speed runs")
+    parser.add_argument("--kinds", nargs="+", choices=KINDS, default=list(KINDS),
+                        help="the speed runs (default: all three; the first is the baseline)")
     parser.add_argument("--sizes", type=int, nargs=2, default=[2000, 6119],
                         help="2Wiki passages of the two memory runs")
-    parser.add_argument("--no-book", dest="book", action="store_false",
-                        help="leave the book out of the equality runs")
-    parser.add_argument("--only", nargs="+", choices=list(SECTIONS), default=list(SECTIONS),
-                        help="the sections to run (default: all)")
+    parser.add_argument("--equality", nargs="+", choices=CORPORA, default=list(CORPORA),
+                        help="the corpora of the equality runs (default: all three)")
+    parser.add_argument("--equality-passages", type=int, default=sys.maxsize,
+                        help="2Wiki and MuSiQue records of the equality runs (default: all)")
+    parser.add_argument("--fault-passages", type=int, default=2000,
+                        help="2Wiki passages of the fault runs")
     parser.add_argument("--one", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
