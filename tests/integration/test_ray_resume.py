@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.indexing import indexer
 from graphrag_neo4j.indexing.input.batching import plan_batches
 from graphrag_neo4j.settings import Settings
-from graphrag_neo4j.store import Store
 from tests.integration.test_fast_shards import graph_parts
 from tests.integration.test_ray_index import (
     _documents,
