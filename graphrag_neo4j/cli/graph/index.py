@@ -105,6 +105,13 @@ SHARD_DEPRECATED = ("`--shard` is deprecated and will be removed: to spread one 
                     " processes or machines, run `index --ray` on a Ray cluster (docs/scale.md).")
 
 
+# `delete` and `unmerge` alike: what leaves the graph leaves its communities.
+UpdateCommunitiesOption = Annotated[
+    bool, typer.Option(help="Update communities afterwards (entities that left are "
+                            "dropped, nothing re-clustered but new entities).")
+]
+
+
 def _counts_table(counts: dict[str, int]) -> Table:
     table = Table(title="Graph now holds", show_header=False)
     for name, value in counts.items():
@@ -114,10 +121,7 @@ def _counts_table(counts: dict[str, int]) -> Table:
 
 def delete_command(
     document_id: Annotated[str, typer.Argument(help="Id of the document to remove.")],
-    communities: Annotated[
-        bool, typer.Option(help="Update communities afterwards (entities that left are "
-                                "dropped, nothing re-clustered but new entities).")
-    ] = True,
+    communities: UpdateCommunitiesOption = True,
     workspace: WorkspaceOption = None,
 ) -> None:
     """Remove a document, its chunks and provenance, and entities/relations only it supported."""
@@ -191,10 +195,7 @@ def merges_table(rows: list[dict[str, Any]]) -> Table:
 
 def unmerge_command(
     merge_id: Annotated[str, typer.Argument(help="Id of the merge to undo (see `merges`).")],
-    communities: Annotated[
-        bool, typer.Option(help="Update communities afterwards (entities that left are "
-                                "dropped, nothing re-clustered but new entities).")
-    ] = True,
+    communities: UpdateCommunitiesOption = True,
     workspace: WorkspaceOption = None,
 ) -> None:
     """Undo an LLM entity merge: the merged-away entity gets back its own mentions."""
