@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
-from graphrag_neo4j.query.cypher.attempt import Attempt
 from graphrag_neo4j.query.cypher.rewrites.literals import masked
-from graphrag_neo4j.query.cypher.rewrites.rewrite import Situation, When
-from graphrag_neo4j.query.cypher.schema import GraphSchema
+from graphrag_neo4j.query.cypher.rewrites.rewrite import NoRepair, Situation, When
 
 # A relationship pattern whose types include RELATED: [r:RELATED], [:RELATED*..3],
 # [r:RELATED {predicate: 'x'}], [:KNOWS|RELATED]. Brackets never nest inside one.
@@ -33,7 +30,7 @@ def undirected_related(statement: str) -> str:
 
 
 @dataclass(frozen=True)
-class Direction:
+class Direction(NoRepair):
     """RELATED followed both ways unless predicates tell how entities relate."""
 
     name = "direction"
@@ -43,9 +40,3 @@ class Direction:
 
     async def rewrite(self, query: str, situation: Situation) -> str | None:
         return None if situation.schema.predicates_tell else undirected_related(query)
-
-    def problem(
-        self, attempt: Attempt, schema: GraphSchema, prompts_dir: Path | None,  # noqa: ARG002
-    ) -> str:
-        """Nothing: no repair follows a rewrite of every written query."""
-        return ""

@@ -7,13 +7,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
-from graphrag_neo4j.query.cypher.attempt import Attempt
 from graphrag_neo4j.query.cypher.rewrites.literals import masked, rewrite_matches, top_level_items
-from graphrag_neo4j.query.cypher.rewrites.rewrite import Situation, When
+from graphrag_neo4j.query.cypher.rewrites.rewrite import NoRepair, Situation, When
 from graphrag_neo4j.query.cypher.rewrites.stems import stem
-from graphrag_neo4j.query.cypher.schema import ENTITY_COUNTS, GraphSchema
+from graphrag_neo4j.query.cypher.schema import ENTITY_COUNTS
 
 # `count(*)`, `count(p)` or `count(DISTINCT p)`, with the column name it is given if any.
 _COUNT = re.compile(
@@ -81,7 +79,7 @@ def _stems(text: str) -> set[str]:
 
 
 @dataclass(frozen=True)
-class KeptCounts:
+class KeptCounts(NoRepair):
     """A count of one node's own rows, grouped by that node, read from the count it keeps."""
 
     name = "kept_counts"
@@ -93,9 +91,3 @@ class KeptCounts:
         counts = {key: meaning for key, meaning in ENTITY_COUNTS.items()
                   if key in situation.schema.properties}
         return kept_count(query, counts, situation.question)
-
-    def problem(
-        self, attempt: Attempt, schema: GraphSchema, prompts_dir: Path | None,  # noqa: ARG002
-    ) -> str:
-        """Nothing: no repair follows a rewrite of every written query."""
-        return ""

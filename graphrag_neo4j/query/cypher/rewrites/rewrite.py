@@ -64,3 +64,13 @@ class Rewrite(Protocol):
         """The repair prompt's sentence for a query this rewrite is for that still did not
         answer, with the prompts in `prompts_dir` (the packaged ones for None)."""
         ...
+
+
+class NoRepair:
+    """The `problem` of a rewrite of every written query: no repair follows it."""
+
+    def problem(
+        self, attempt: Attempt, schema: GraphSchema, prompts_dir: Path | None,  # noqa: ARG002
+    ) -> str:
+        """Nothing: no repair follows a rewrite of every written query."""
+        return ""
