@@ -14,12 +14,14 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.indexing.input.sharding import Shard
+from graphrag_neo4j.indexing.run.run_lock import run_lock_name
 from tests.integration.writer_processes import run_writers
 
 pytestmark = pytest.mark.integration
@@ -130,7 +132,7 @@ def test_a_second_fast_run_of_the_same_documents_waits_for_the_first(
 ) -> None:
     """The second run found the documents the first had not finished, cleared them and wrote
     them again beside it (8 documents: 477 entities, 1,728 relations against 464 and 1,419
-    in sequence); it now waits, says so, and then finds them indexed."""
+    in sequence); now the two write the graph of the same runs in sequence."""
     docs = _long_docs(tmp_path)
     _finish(_run(docs, tmp_path / "first"))
     _finish(_run(docs, tmp_path / "then"))  # in sequence: the second finds them indexed
@@ -142,6 +144,32 @@ def test_a_second_fast_run_of_the_same_documents_waits_for_the_first(
         assert first.poll() is None, "the first run must be under way when the second starts"
         time.sleep(0.2)
     second = _run(docs, tmp_path / "overlapping-2")
-    outputs = [_finish(first), _finish(second)]
+    _finish(first)
+    _finish(second)
     assert graph_parts(store) == in_sequence
-    assert "Another index run over these same" in outputs[1]
+
+
+@pytest.mark.timeout(600)  # a run that never says it waits would block the read below
+def test_a_run_waits_while_another_holds_its_documents_and_says_so(
+    store: Store, tmp_path: Path
+) -> None:
+    """Held by the test rather than by a first run, so a fast machine cannot finish the first
+    run before the second looks (CI did): the run waits, says so once, then indexes."""
+    docs = _docs(tmp_path)
+    _finish(_run(docs, tmp_path / "alone"))
+    alone = graph_parts(store)
+    store.run_autocommit("delete_all")
+    held = [SimpleNamespace(id=doc_id) for doc_id, _ in alone["documents"]]
+    with store.exclusive(run_lock_name(held)):  # type: ignore[arg-type]
+        waiting = _run(docs, tmp_path / "waiting")
+        said = _read_until(waiting, "Another index run over these same")
+        assert said, "the run must say it waits while its documents are held"
+        assert not graph_parts(store)["documents"], "nothing is written while it waits"
+    _finish(waiting)
+    assert graph_parts(store) == alone
+
+
+def _read_until(run: subprocess.Popen[str], text: str) -> bool:
+    """Read the run's output line by line until `text` shows or the run ends."""
+    assert run.stdout is not None
+    return any(text in line for line in run.stdout)

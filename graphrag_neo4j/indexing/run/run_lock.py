@@ -20,6 +20,7 @@ from contextlib import contextmanager
 
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.indexing.records import Document
+from graphrag_neo4j.indexing.run.warning_digest import TELL_NOW
 
 logger = logging.getLogger(__name__)
 RUN_LOCK_PREFIX = "index-run:"
@@ -41,7 +42,8 @@ def one_run_per_input(store: Store, documents: Sequence[Document]) -> Iterator[N
         return
     notice = threading.Timer(WAIT_NOTICE_S, logger.warning, (
         "Another index run over these same %d documents is under way: this run waits for it "
-        "to finish, then indexes only what it left undone.", len(documents)))
+        "to finish, then indexes only what it left undone.", len(documents)),
+        {"extra": TELL_NOW})
     notice.daemon = True
     notice.start()
     try:

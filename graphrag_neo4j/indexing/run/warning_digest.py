@@ -13,6 +13,9 @@ PACKAGE_LOGGER = "graphrag_neo4j"
 # What differs between two warnings of one kind when the message is built in advance: paths,
 # quoted names and numbers.
 _VARYING = re.compile(r"\S*[/\\]\S*|'[^']*'|\"[^\"]*\"|\d[\d,.]*")
+# A warning logged with `extra=TELL_NOW` is shown when it happens, not kept for the run's end:
+# it tells the user about the wait they are in (a run waiting for another to finish).
+TELL_NOW = {"tell_now": True}
 
 
 class WarningDigest(logging.Handler):
@@ -26,7 +29,7 @@ class WarningDigest(logging.Handler):
         self.counts: dict[str, int] = {}
 
     def emit(self, record: logging.LogRecord) -> None:
-        if record.levelno < logging.WARNING:
+        if record.levelno < logging.WARNING or getattr(record, "tell_now", False):
             if self.parent is not None:
                 self.parent.handle(record)
             return

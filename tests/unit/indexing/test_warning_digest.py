@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from graphrag_neo4j.indexing.run.warning_digest import warnings_digested
+from graphrag_neo4j.indexing.run.warning_digest import TELL_NOW, warnings_digested
 
 batch_logger = logging.getLogger("graphrag_neo4j.indexing.indexer")
 file_logger = logging.getLogger("graphrag_neo4j.indexing.input.loaders")
@@ -30,3 +30,13 @@ def test_twelve_batches_of_one_warning_become_one_line(caplog: pytest.LogCapture
     assert "also: /docs/b.png" in warnings[1] and "also: /docs/c.png" in warnings[1]
     assert warnings[2] == "/docs/z.docx is password-protected; save an unprotected copy."
     assert logging.getLogger("graphrag_neo4j").propagate  # restored
+
+
+def test_a_warning_about_the_wait_under_way_is_told_at_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A run waiting for another said so only after the wait and the whole run were over."""
+    with caplog.at_level(logging.INFO), warnings_digested():
+        batch_logger.warning("waiting for the other run", extra=TELL_NOW)
+        assert [r.getMessage() for r in caplog.records] == ["waiting for the other run"]
+    assert len(caplog.records) == 1, "told once, not again in the digest"
