@@ -5,7 +5,9 @@ from __future__ import annotations
 import random
 import tracemalloc
 from collections import defaultdict
+from typing import Any
 
+import numpy as np
 import pytest
 
 from graphrag_neo4j.indexing.extraction.fast import statement_sums
@@ -76,14 +78,14 @@ def test_merging_many_parts_sums_as_merging_each_and_sorts_few_times(
         for statement, weight in part.at_least(0.0).items():
             reference[statement] += weight
     sorts = 0
-    lexsort = statement_sums.np.lexsort
+    lexsort = np.lexsort
 
-    def counted(keys: object) -> object:
+    def counted(keys: Any) -> Any:
         nonlocal sorts
         sorts += 1
         return lexsort(keys)
 
-    monkeypatch.setattr(statement_sums.np, "lexsort", counted)
+    monkeypatch.setattr(np, "lexsort", counted)
     total = StatementSums(KEYS)
     for part in parts:
         total.merge(part)
