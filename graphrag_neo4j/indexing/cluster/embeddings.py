@@ -14,7 +14,13 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
-from graphrag_neo4j.indexing.cluster.tasks import cluster_map, itself, part_size, shared
+from graphrag_neo4j.indexing.cluster.tasks import (
+    Shared,
+    cluster_map,
+    itself,
+    part_size,
+    shared,
+)
 from graphrag_neo4j.settings import ExecutionSettings, Settings
 
 BuildEmbeddings = Callable[[], Embeddings]
@@ -39,9 +45,8 @@ class ClusterEmbeddings(Embeddings):
         return cls(partial(itself, model), execution)
 
     @cached_property
-    def _recipe(self) -> list[Any]:
-        # In a list, so Ray hands the worker the reference and the worker reads it once.
-        return [shared(self._build, self._execution)]
+    def _recipe(self) -> Shared:
+        return shared(self._build, self._execution)
 
     @cached_property
     def _here(self) -> Embeddings:

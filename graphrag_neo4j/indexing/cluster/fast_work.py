@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from graphrag_neo4j.indexing.cluster.tasks import Shared, held
 from graphrag_neo4j.indexing.extraction.fast.decisions import Decisions, EdgeWeights, TermCounts
 from graphrag_neo4j.indexing.extraction.fast.extraction import collector_paused
 from graphrag_neo4j.indexing.extraction.fast.nlp_model import load_pipeline
@@ -34,9 +35,10 @@ def count_terms(settings: FastExtractionSettings, cache_dir: Path,
 
 
 def weigh_statements(settings: FastExtractionSettings, cache_dir: Path, items: Sequence[Item],
-                     kept: set[str]) -> EdgeWeights:
-    """Pass 1's second walk over one partition: its statements' weights among `kept` keys."""
-    weights = EdgeWeights(kept, settings)
+                     kept: Shared) -> EdgeWeights:
+    """Pass 1's second walk over one partition: its statements' weights among the `kept` keys
+    (`shared`)."""
+    weights = EdgeWeights(held(kept), settings)
     with collector_paused():
         for (chunk_id, _, _), terms in zip(items, _terms(settings, cache_dir, items),
                                            strict=True):
@@ -44,9 +46,10 @@ def weigh_statements(settings: FastExtractionSettings, cache_dir: Path, items: S
     return weights
 
 
-def extract_chunks(decisions: Decisions, cache_dir: Path,
+def extract_chunks(shared_decisions: Shared, cache_dir: Path,
                    items: Sequence[Item]) -> list[ChunkExtraction]:
-    """Pass 2 over some chunks: their extractions as the whole input decided them."""
+    """Pass 2 over some chunks: their extractions as the whole input decided them (`shared`)."""
+    decisions: Decisions = held(shared_decisions)
     with collector_paused():
         return [decisions.extraction(terms)
                 for terms in _terms(decisions.settings, cache_dir, items)]

@@ -12,6 +12,11 @@ from graphrag_neo4j.settings import ExecutionSettings
 T = TypeVar("T")
 # A task lost with its worker (killed, out of memory, its node gone) runs again this many times.
 TASK_RETRIES = 5
+# A boxed object-store reference (`shared`); per worker process, the values read (`held`), the
+# few latest only (one run shares its kept keys, its decisions and its embedder's recipe).
+Shared = list[Any]
+HELD_VALUES = 4
+_held: dict[str, Any] = {}
 
 
 def cluster_map(
@@ -50,13 +55,28 @@ def cluster_cpus(execution: ExecutionSettings) -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]
 
 
-def shared(value: object, execution: ExecutionSettings) -> Any:
-    """`value` put once into the cluster's object store: tasks given the reference read it
-    without the driver sending it again with each."""
+def shared(value: object, execution: ExecutionSettings) -> Shared:
+    """`value` put once into the cluster's object store, its reference boxed in a list: Ray
+    hands a task the reference as it is, and the task reads the value with `held`."""
     import ray
 
     connect(execution)
-    return ray.put(value)
+    return [ray.put(value)]
+
+
+def held(boxed: Shared) -> Any:
+    """On a worker: the value `shared` put, read from the object store once per worker process.
+    A bare reference given to each task is deserialised by each, which for the corpus-wide
+    decisions grows with the input and was paid by every partition of every batch."""
+    import ray
+
+    (reference,) = boxed
+    key = reference.hex()
+    if key not in _held:
+        while len(_held) >= HELD_VALUES:
+            del _held[next(iter(_held))]  # the oldest: an earlier run's or pass's value
+        _held[key] = ray.get(reference)
+    return _held[key]
 
 
 def itself(value: T) -> T:

@@ -33,6 +33,9 @@ class StatementSums:
         self._predicates: list[str] = []
         self._predicate_ids: dict[str, int] = {}
         self._pending = (array("q"), array("q"), array("d"))
+        # Merged partial sums not yet summed in, in the order they came (after `_pending`).
+        self._parked: list[_Summed] = []
+        self._parked_rows = 0
         self._summed: _Summed = (_ints(), _ints(), np.empty(0, dtype=np.float64))
 
     def add(self, statement: Statement, weight: float) -> None:
@@ -48,17 +51,29 @@ class StatementSums:
 
     def merge(self, other: StatementSums) -> None:
         """Add the sums of `other`, summed over later chunks of the same input (the same keys):
-        the partial sums of a partitioned run."""
+        the partial sums of a partitioned run. They are parked and summed in once the parked
+        rows reach the rows held, so merging P parts sorts the total O(log P) times, not P."""
         if other._keys != self._keys:
             raise ValueError("statement sums over different keys cannot be merged")
         other._flush()
-        ids = [self._predicate_id(predicate) for predicate in other._predicates]
+        ids = np.asarray([self._predicate_id(p) for p in other._predicates], dtype=np.int64)
         pairs, predicates, weights = other._summed
-        held_pairs, held_predicates, held_weights = self._pending
-        held_pairs.extend(pairs.tolist())
-        held_predicates.extend(np.asarray(ids, dtype=np.int64)[predicates].tolist())
-        held_weights.extend(weights.tolist())
-        self._flush()
+        self._park(self._pending_arrays())
+        self._park((pairs, ids[predicates] if len(ids) else predicates, weights))
+        if self._parked_rows >= max(FLUSH_EVERY, len(self._summed[0])):
+            self._flush()
+
+    def _pending_arrays(self) -> _Summed:
+        """The statements added and not yet summed, as arrays (emptied)."""
+        pairs, predicates, weights = self._pending
+        self._pending = (array("q"), array("q"), array("d"))
+        return (np.frombuffer(pairs, dtype=np.int64), np.frombuffer(predicates, dtype=np.int64),
+                np.frombuffer(weights, dtype=np.float64))
+
+    def _park(self, summed: _Summed) -> None:
+        if len(summed[0]):
+            self._parked.append(summed)
+            self._parked_rows += len(summed[0])
 
     def _predicate_id(self, predicate: str) -> int:
         predicate_id = self._predicate_ids.setdefault(predicate, len(self._predicates))
@@ -85,16 +100,16 @@ class StatementSums:
         }
 
     def _flush(self) -> None:
-        """Sum the pending statements into the arrays, one entry per distinct statement."""
-        new_pairs, new_predicates, new_weights = self._pending
-        if not new_pairs:
+        """Sum the pending (and parked) statements into the arrays, one entry per distinct
+        statement, in the order they were added."""
+        self._park(self._pending_arrays())
+        if not self._parked:
             return
-        self._pending = (array("q"), array("q"), array("d"))
-        held_pairs, held_predicates, held_sums = self._summed
-        pairs = np.concatenate([held_pairs, np.frombuffer(new_pairs, dtype=np.int64)])
-        predicates = np.concatenate([held_predicates,
-                                     np.frombuffer(new_predicates, dtype=np.int64)])
-        weights = np.concatenate([held_sums, np.frombuffer(new_weights, dtype=np.float64)])
+        parts = [self._summed, *self._parked]
+        self._parked, self._parked_rows = [], 0
+        pairs = np.concatenate([part[0] for part in parts])
+        predicates = np.concatenate([part[1] for part in parts])
+        weights = np.concatenate([part[2] for part in parts])
         # Stable: each statement's weights stay in the order they were added.
         order = np.lexsort((predicates, pairs))
         pairs, predicates, weights = pairs[order], predicates[order], weights[order]

@@ -5,7 +5,9 @@ from __future__ import annotations
 import random
 import tracemalloc
 from collections import defaultdict
+from typing import Any
 
+import numpy as np
 import pytest
 
 from graphrag_neo4j.indexing.extraction.fast import statement_sums
@@ -59,3 +61,35 @@ def test_a_hundred_thousand_statements_hold_a_few_megabytes() -> None:
         tracemalloc.stop()
     # 24 bytes a statement; a dict of string triples held ~170 (17 MB here).
     assert held < 4 * 2**20
+
+
+def test_merging_many_parts_sums_as_merging_each_and_sorts_few_times(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(statement_sums, "FLUSH_EVERY", 50)
+    parts = []
+    for seed in range(64):  # a partitioned run's partial sums, in partition order
+        part = StatementSums(KEYS)
+        for statement, weight in _statements(40, seed):
+            part.add(statement, weight)
+        parts.append(part)
+    reference: dict[Statement, float] = defaultdict(float)
+    for part in parts:  # each part's sums added in partition order, as one merge at a time did
+        for statement, weight in part.at_least(0.0).items():
+            reference[statement] += weight
+    sorts = 0
+    lexsort = np.lexsort
+
+    def counted(keys: Any) -> Any:
+        nonlocal sorts
+        sorts += 1
+        return lexsort(keys)
+
+    monkeypatch.setattr(np, "lexsort", counted)
+    total = StatementSums(KEYS)
+    for part in parts:
+        total.merge(part)
+    assert total.at_least(0.0) == dict(reference)
+    # The total is sorted again only when the parked parts reach its size: the driver's merge
+    # of P parts costs O(S log S), not P sorts of everything merged so far.
+    assert sorts <= 8
