@@ -194,6 +194,8 @@ class HopsSearch:
             return order
         rows = await self._read("query/chunks_by_ids", ids=pool)
         texts = {row["chunk_id"]: words(f"{row['title']} {row['text']}") for row in rows}
+        if len(texts) < 2:
+            return order
         named: dict[str, dict[str, tuple[str, int]]] = {chunk_id: {} for chunk_id in texts}
         if weights.bridge > 0:
             for row in await self._read(

@@ -241,6 +241,7 @@ HOPS_ROWS: dict[str, list[dict[str, Any]]] = {
         {"chunk_id": "c2", "document_id": "d2", "cooccurrence_relations": False, "score": 0.5},
         {"chunk_id": "c3", "document_id": "d1", "cooccurrence_relations": False, "score": 0.4}],
     "query/bridge_entities": [],
+    "query/chunk_bridge_entities": [],
     "query/chunks_by_ids": PASSAGES,
     "query/search_chunks_by_fulltext": [],
     "query/search_entities_by_fulltext": [],
@@ -328,8 +329,8 @@ async def test_hops_coverage_selection_lifts_a_passage_sharing_a_picked_ones_ent
         {"chunk_id": "c1", "id": "e-academy", "name": "Prussian Academy", "passages": 2},
         {"chunk_id": "c3", "id": "e-academy", "name": "Prussian Academy", "passages": 2}]}
     services = fake_services(rows, [], tmp_path)
-    query = make_query(services.settings, "Who is the son of Euler's teacher?",
-                       mentions=["Euler"], hops={"rerank": False, "final_k": 2})
+    query = make_query(services.settings, "Who is the son of Euler's teacher?", mentions=["Euler"],
+                       hops={"rerank": False, "final_k": 2, "coverage_bridge_weight": 0.0})
     hops = HopsSearch(services)
     plain = await hops.build_context(query)
     assert [row["chunk_id"] for row in plain.sources["Sources"]] == ["c1", "c2"]
