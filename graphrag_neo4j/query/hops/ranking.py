@@ -78,22 +78,26 @@ def bridge_evidence(bridges: Sequence[Bridge], question: str) -> dict[str, float
     return evidence
 
 
-def blend_passages(
+def blended_scores(
     chunk_scores: Mapping[str, float], evidence: Sequence[tuple[Mapping[str, float], float]]
-) -> list[str]:
-    """Chunk ids by own similarity + each (evidence, weight) pair's weighted value, best first.
+) -> dict[str, float]:
+    """Per chunk id, its own similarity + each (evidence, weight) pair's weighted value.
 
     A passage's text alone misses the bridge of a multi-hop question; a relation alone is too
     short to rank on (ordering passages by relations only did worse than plain vector search
     on MuSiQue). Adding the best relation's similarity, and a bridge's strength, lifts
     passages that state a fact near the question without dropping those whose text is near it.
     """
-    def score(chunk_id: str) -> tuple[float, str]:
-        extra = sum(weight * found.get(chunk_id, 0.0) for found, weight in evidence)
-        blended = chunk_scores[chunk_id] + extra
-        return -blended, chunk_id
+    return {chunk_id: score + sum(weight * found.get(chunk_id, 0.0) for found, weight in evidence)
+            for chunk_id, score in chunk_scores.items()}
 
-    return sorted(chunk_scores, key=score)
+
+def blend_passages(
+    chunk_scores: Mapping[str, float], evidence: Sequence[tuple[Mapping[str, float], float]]
+) -> list[str]:
+    """Chunk ids by their blended score (`blended_scores`), best first, ties by id."""
+    blended = blended_scores(chunk_scores, evidence)
+    return sorted(blended, key=lambda chunk_id: (-blended[chunk_id], chunk_id))
 
 
 def shown_to_reranker(

@@ -14,10 +14,18 @@ from graphrag_neo4j.query.answers.passages import (
 )
 from graphrag_neo4j.query.base import Answer, Query, Services
 from graphrag_neo4j.query.context import Row, SearchContext
+from graphrag_neo4j.query.hops.coverage import (
+    Coverage,
+    CoverageWeights,
+    bridge_strengths,
+    question_word_weights,
+    select_covering,
+    words,
+)
 from graphrag_neo4j.query.hops.mentions import capitalised_mentions, llm_mentions
 from graphrag_neo4j.query.hops.ranking import (
     Bridge,
-    blend_passages,
+    blended_scores,
     bridge_evidence,
     expand_entities,
     passages_after_rerank,
@@ -171,7 +179,35 @@ class HopsSearch:
              search.hops.fast_relation_weight),
             (bridges, search.hops.bridge_weight),
         ]
-        return blend_passages(scores, evidence), documents
+        blended = blended_scores(scores, evidence)
+        order = sorted(blended, key=lambda chunk_id: (-blended[chunk_id], chunk_id))
+        return await self._covering(question, order, blended, search), documents
+
+    async def _covering(
+        self, question: str, order: list[str], blended: dict[str, float], search: SearchSettings
+    ) -> list[str]:
+        """The order with its best `coverage_pool` passages picked in turn for what each adds
+        to those picked before it (unchanged with both coverage weights at 0)."""
+        weights = CoverageWeights(search.hops.coverage_weight, search.hops.coverage_bridge_weight)
+        pool = order[: search.hops.coverage_pool]
+        if weights.off or len(pool) < 2:
+            return order
+        rows = await self._read("query/chunks_by_ids", ids=pool)
+        texts = {row["chunk_id"]: words(f"{row['title']} {row['text']}") for row in rows}
+        if len(texts) < 2:
+            return order
+        named: dict[str, dict[str, tuple[str, int]]] = {chunk_id: {} for chunk_id in texts}
+        if weights.bridge > 0:
+            for row in await self._read(
+                "query/chunk_bridge_entities", ids=sorted(texts),
+                concept_type=self.services.settings.extraction.fast.concept_type,
+                max_passages=search.hops.bridge_max_passages,
+            ):
+                named[row["chunk_id"]][row["id"]] = (row["name"], int(row["passages"]))
+        coverage = {chunk_id: Coverage(held, bridge_strengths(named[chunk_id], question))
+                    for chunk_id, held in texts.items()}
+        word_weights = question_word_weights(question, list(texts.values()))
+        return select_covering(order, blended, coverage, word_weights, weights)
 
     async def retrieve(
         self, question: str, search: SearchSettings, mentions: Sequence[str] | None = None

@@ -241,6 +241,7 @@ HOPS_ROWS: dict[str, list[dict[str, Any]]] = {
         {"chunk_id": "c2", "document_id": "d2", "cooccurrence_relations": False, "score": 0.5},
         {"chunk_id": "c3", "document_id": "d1", "cooccurrence_relations": False, "score": 0.4}],
     "query/bridge_entities": [],
+    "query/chunk_bridge_entities": [],
     "query/chunks_by_ids": PASSAGES,
     "query/search_chunks_by_fulltext": [],
     "query/search_entities_by_fulltext": [],
@@ -317,6 +318,25 @@ async def test_hops_lifts_passages_naming_a_bridge_and_weighs_fast_relations_apa
     assert await HopsSearch(services).rank_documents(query, 3) == ["d3", "d2", "d1"]
     plain = query.with_search(hops={"bridge_weight": 0.0, "fast_relation_weight": 0.75})
     assert await HopsSearch(services).rank_documents(plain, 3) == ["d1", "d3", "d2"]
+
+
+async def test_hops_coverage_selection_lifts_a_passage_sharing_a_picked_ones_entity(
+    tmp_path: Path,
+) -> None:
+    # Blended: c1 1.2, c2 1.025, c3 0.7 (the nearest passage's score); c1 and c3 both name a
+    # rare entity the question does not, so with a bridge weight c3 follows c1.
+    rows = {**HOPS_ROWS, "query/chunk_bridge_entities": [
+        {"chunk_id": "c1", "id": "e-academy", "name": "Prussian Academy", "passages": 2},
+        {"chunk_id": "c3", "id": "e-academy", "name": "Prussian Academy", "passages": 2}]}
+    services = fake_services(rows, [], tmp_path)
+    query = make_query(services.settings, "Who is the son of Euler's teacher?", mentions=["Euler"],
+                       hops={"rerank": False, "final_k": 2, "coverage_bridge_weight": 0.0})
+    hops = HopsSearch(services)
+    plain = await hops.build_context(query)
+    assert [row["chunk_id"] for row in plain.sources["Sources"]] == ["c1", "c2"]
+    covering = query.with_search(hops={"coverage_bridge_weight": 2.0})
+    context = await hops.build_context(covering)
+    assert [row["chunk_id"] for row in context.sources["Sources"]] == ["c1", "c3"]
 
 
 async def test_an_evidence_first_prompt_streams_the_answer_and_notes_the_evidence(
