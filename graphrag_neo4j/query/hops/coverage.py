@@ -15,6 +15,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from graphrag_neo4j.query.hops.ranking import bridge_strength
+
 _WORD = re.compile(r"\w+", flags=re.UNICODE)
 
 
@@ -56,7 +58,7 @@ def bridge_strengths(
     """Per entity id (name, passages naming it), 1/ln(2 + passages), leaving out the entities
     the question names: those are its first hop, not a bridge (as `bridge_evidence` does)."""
     asked = question.casefold()
-    return {entity_id: 1.0 / math.log(2 + passages)
+    return {entity_id: bridge_strength(passages)
             for entity_id, (name, passages) in entities.items()
             if name.casefold() not in asked}
 

@@ -59,6 +59,11 @@ class Bridge:
     chunk_ids: tuple[str, ...]
 
 
+def bridge_strength(passages: int) -> float:
+    """How much an entity named in `passages` passages says as a bridge: rarer says more."""
+    return 1.0 / math.log(2 + passages)
+
+
 def bridge_evidence(bridges: Sequence[Bridge], question: str) -> dict[str, float]:
     """Per chunk, the best 1/ln(2 + passages) of the bridges it names.
 
@@ -72,7 +77,7 @@ def bridge_evidence(bridges: Sequence[Bridge], question: str) -> dict[str, float
     for bridge in bridges:
         if bridge.name.casefold() in asked:
             continue
-        strength = 1.0 / math.log(2 + bridge.passages)
+        strength = bridge_strength(bridge.passages)
         for chunk_id in bridge.chunk_ids:
             evidence[chunk_id] = max(evidence.get(chunk_id, 0.0), strength)
     return evidence
@@ -96,8 +101,12 @@ def blend_passages(
     chunk_scores: Mapping[str, float], evidence: Sequence[tuple[Mapping[str, float], float]]
 ) -> list[str]:
     """Chunk ids by their blended score (`blended_scores`), best first, ties by id."""
-    blended = blended_scores(chunk_scores, evidence)
-    return sorted(blended, key=lambda chunk_id: (-blended[chunk_id], chunk_id))
+    return best_first(blended_scores(chunk_scores, evidence))
+
+
+def best_first(scores: Mapping[str, float]) -> list[str]:
+    """Chunk ids by score, best first, ties by id."""
+    return sorted(scores, key=lambda chunk_id: (-scores[chunk_id], chunk_id))
 
 
 def shown_to_reranker(

@@ -25,6 +25,7 @@ from graphrag_neo4j.query.hops.coverage import (
 from graphrag_neo4j.query.hops.mentions import capitalised_mentions, llm_mentions
 from graphrag_neo4j.query.hops.ranking import (
     Bridge,
+    best_first,
     blended_scores,
     bridge_evidence,
     expand_entities,
@@ -180,8 +181,7 @@ class HopsSearch:
             (bridges, search.hops.bridge_weight),
         ]
         blended = blended_scores(scores, evidence)
-        order = sorted(blended, key=lambda chunk_id: (-blended[chunk_id], chunk_id))
-        return await self._covering(question, order, blended, search), documents
+        return await self._covering(question, best_first(blended), blended, search), documents
 
     async def _covering(
         self, question: str, order: list[str], blended: dict[str, float], search: SearchSettings
