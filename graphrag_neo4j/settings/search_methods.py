@@ -118,18 +118,12 @@ class HopsSearchSettings(Section):
     bridge_max_passages: int = Field(
         50, description="An entity named in more passages is too common to be a bridge."
     )
-    coverage_weight: float = Field(
-        0.0, ge=0, json_schema_extra=TUNABLE,
-        description="Coverage-aware selection: the best `coverage_pool` passages are picked in"
-        " turn, each by its score + this x the share of the question's words (weighted by their"
-        " rarity among the pool) it holds and no passage picked before holds; 0 keeps the"
-        " order by score.",
-    )
     coverage_bridge_weight: float = Field(
         0.1, ge=0, json_schema_extra=TUNABLE,
-        description="In that selection, added x 1/ln(2 + its passages) for the rarest entity a"
-        " passage shares with the passages picked before it that the question does not name"
-        " (0.1 chosen on MuSiQue dev questions 1-25; 0 turns the selection off).",
+        description="Coverage-aware selection: the best `coverage_pool` passages are picked in"
+        " turn, each by its score + this x 1/ln(2 + its passages) for the rarest entity it"
+        " shares with the passages picked before it that the question does not name (0.1"
+        " chosen on MuSiQue dev questions 1-25; 0 keeps the order by score).",
     )
     coverage_pool: int = Field(
         20, ge=1, description="Passages, best first, the coverage-aware selection reorders."

@@ -14,14 +14,7 @@ from graphrag_neo4j.query.answers.passages import (
 )
 from graphrag_neo4j.query.base import Answer, Query, Services
 from graphrag_neo4j.query.context import Row, SearchContext
-from graphrag_neo4j.query.hops.coverage import (
-    Coverage,
-    CoverageWeights,
-    bridge_strengths,
-    question_word_weights,
-    select_covering,
-    words,
-)
+from graphrag_neo4j.query.hops.coverage import bridge_strengths, select_covering
 from graphrag_neo4j.query.hops.mentions import capitalised_mentions, llm_mentions
 from graphrag_neo4j.query.hops.ranking import (
     Bridge,
@@ -186,28 +179,21 @@ class HopsSearch:
     async def _covering(
         self, question: str, order: list[str], blended: dict[str, float], search: SearchSettings
     ) -> list[str]:
-        """The order with its best `coverage_pool` passages picked in turn for what each adds
-        to those picked before it (unchanged with both coverage weights at 0)."""
-        weights = CoverageWeights(search.hops.coverage_weight, search.hops.coverage_bridge_weight)
+        """The order with its best `coverage_pool` passages picked in turn, each lifted by the
+        rarest entity it shares with those picked before it (unchanged at weight 0)."""
+        weight = search.hops.coverage_bridge_weight
         pool = order[: search.hops.coverage_pool]
-        if weights.off or len(pool) < 2:
+        if weight == 0 or len(pool) < 2:
             return order
-        rows = await self._read("query/chunks_by_ids", ids=pool)
-        texts = {row["chunk_id"]: words(f"{row['title']} {row['text']}") for row in rows}
-        if len(texts) < 2:
-            return order
-        named: dict[str, dict[str, tuple[str, int]]] = {chunk_id: {} for chunk_id in texts}
-        if weights.bridge > 0:
-            for row in await self._read(
-                "query/chunk_bridge_entities", ids=sorted(texts),
-                concept_type=self.services.settings.extraction.fast.concept_type,
-                max_passages=search.hops.bridge_max_passages,
-            ):
-                named[row["chunk_id"]][row["id"]] = (row["name"], int(row["passages"]))
-        coverage = {chunk_id: Coverage(held, bridge_strengths(named[chunk_id], question))
-                    for chunk_id, held in texts.items()}
-        word_weights = question_word_weights(question, list(texts.values()))
-        return select_covering(order, blended, coverage, word_weights, weights)
+        named: dict[str, dict[str, tuple[str, int]]] = {chunk_id: {} for chunk_id in pool}
+        for row in await self._read(
+            "query/chunk_bridge_entities", ids=pool,
+            concept_type=self.services.settings.extraction.fast.concept_type,
+            max_passages=search.hops.bridge_max_passages,
+        ):
+            named[row["chunk_id"]][row["id"]] = (row["name"], int(row["passages"]))
+        bridges = {chunk_id: bridge_strengths(found, question) for chunk_id, found in named.items()}
+        return select_covering(order, blended, bridges, weight)
 
     async def retrieve(
         self, question: str, search: SearchSettings, mentions: Sequence[str] | None = None

@@ -85,7 +85,8 @@ def local_rows(metadata: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
             "query/score_chunks": [
                 {"chunk_id": row["chunk_id"], "document_id": row["document_id"],
                  "cooccurrence_relations": False, "score": row["score"]} for row in PASSAGES],
-            "query/bridge_entities": [], "query/chunks_by_ids": []}
+            "query/bridge_entities": [], "query/chunk_bridge_entities": [],
+            "query/chunks_by_ids": []}
 
 
 LOCAL_ROW = {
