@@ -61,7 +61,7 @@ def cluster_figures(store: Store, settings: Settings, keep: bool, figures: dict[
     """Time the structure stages; return each community's members and the ids per level."""
     if not keep:
         old = [{"id": c.id} for c in read_stored(store)]
-        store.write_rows("communities/delete_communities", old)
+        store.write_rows("communities/build/delete_communities", old)
     edges = timed(figures, "read edges", lambda: read_edges(store))
     hierarchy = timed(figures, "leiden", lambda: cluster_graph(edges, settings.communities))
     stored = timed(figures, "write (read stored + match ids)", lambda: read_stored(store))

@@ -221,7 +221,7 @@ def default_methods() -> list[str]:
 def _queries(rag: GraphRAG, result: Result, methods: list[str]) -> None:
     """Median retrieve-only milliseconds per method over questions about the first titles,
     after one untimed question per method."""
-    rows = rag.store.read("indexing/list_documents", skip=0, limit=QUESTIONS_PER_CORPUS)
+    rows = rag.store.read("indexing/documents/list_documents", skip=0, limit=QUESTIONS_PER_CORPUS)
     questions = [f"What is said about {row['title']}?" for row in rows] or ["What happens?"]
     for method in methods:
         times = []

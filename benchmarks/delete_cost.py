@@ -89,7 +89,7 @@ def _document_id(source_name: str) -> str:
     from graphrag_neo4j.settings import load_settings
 
     with Store.connect(load_settings().neo4j) as store:
-        rows = store.read("indexing/list_documents", skip=0, limit=100_000)
+        rows = store.read("indexing/documents/list_documents", skip=0, limit=100_000)
     return next(str(r["id"]) for r in rows if str(r["source"]).endswith(source_name))
 
 

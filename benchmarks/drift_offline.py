@@ -52,7 +52,7 @@ class SampleStore:
 
     def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
         """The reports for the primer, the entity index and local search's retrieval row."""
-        if name == "query/search_communities_by_vector":
+        if name == "query/search/search_communities_by_vector":
             return self.reports[: params["k"]]
         if name == "show_vector_indexes":
             return [{"name": ENTITY_INDEX, "dimensions": FakeEmbeddings().dimension}]

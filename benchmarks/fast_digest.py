@@ -30,14 +30,14 @@ MUSIQUE = ROOT.parent / "shared" / "data" / "musique" / "corpus.jsonl"
 
 
 def _graph(store: Store) -> dict[str, list[Any]]:
-    entities = store.read("indexing/list_entities", skip=0, limit=1_000_000)
+    entities = store.read("indexing/entities/list_entities", skip=0, limit=1_000_000)
     return {
         "entities": sorted((e["name"], e["type"], e["description"] or "") for e in entities),
         "relations": sorted((r["source"], r["predicate"], r["target"], r["weight"],
                              r["description"], sorted(r["chunk_ids"]))
                             for r in store.read("interop/export_relations")),
         "merges": sorted((m["from_name"], m["into_name"], m["decided_by"], m["reason"])
-                         for m in store.read("indexing/list_merges")),
+                         for m in store.read("indexing/merges/list_merges")),
     }
 
 

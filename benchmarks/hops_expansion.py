@@ -85,9 +85,9 @@ async def seeds(rag: GraphRAG, question: str) -> Seeds:
     names = capitalised_mentions(question)
     vectors = await rag.embedder.embed(names) if names else []
     mentions = [{"text": n, "embedding": v} for n, v in zip(names, vectors, strict=True)]
-    entities = rag.store.read("query/search_entities_by_vector", mentions=mentions, k=3,
+    entities = rag.store.read("query/search/search_entities_by_vector", mentions=mentions, k=3,
                               candidates=ann_candidates(3)) if mentions else []
-    relations = rag.store.read("query/search_relations_by_vector", embedding=vector, k=3,
+    relations = rag.store.read("query/search/search_relations_by_vector", embedding=vector, k=3,
                                candidates=ann_candidates(3))
     return vector, [row["id"] for row in entities], relations
 
@@ -98,11 +98,11 @@ async def cypher_expand(
 ) -> list[str]:
     """Breadth-first steps in Cypher, then the relations around the ball, ranked in Neo4j."""
     async def neighbours(ids: list[str]) -> set[str]:
-        return {row["id"] for row in store.read("query/entity_neighbours", ids=ids)}
+        return {row["id"] for row in store.read("query/hops/entity_neighbours", ids=ids)}
 
     endpoints = {row[key] for row in relations for key in ("source_id", "target_id")}
     ball = await expand_entities(neighbours, set(entity_ids), endpoints, degree)
-    rows = store.read("query/relations_around_entities", ids=sorted(ball), embedding=vector,
+    rows = store.read("query/hops/relations_around_entities", ids=sorted(ball), embedding=vector,
                       limit=limit)
     return [row["id"] for row in rows]
 

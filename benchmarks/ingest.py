@@ -44,14 +44,18 @@ TARGET_RATIO = 3.0
 GRAPH_PHASE = "graph (entities, mentions, relations, merges)"
 PHASES = {
     "documents + chunks": (
-        "indexing/merge_documents", "indexing/merge_chunks", "indexing/link_next_chunks"
+        "indexing/documents/merge_documents",
+        "indexing/documents/merge_chunks",
+        "indexing/documents/link_next_chunks",
     ),
     GRAPH_PHASE: (
-        "indexing/merge_entity_mentions", "indexing/merge_relation_mentions",
-        "indexing/record_merges",
+        "indexing/entities/merge_entity_mentions",
+        "indexing/relations/merge_relation_mentions",
+        "indexing/merges/record_merges",
     ),
     "descriptions + vectors": (
-        "indexing/set_entity_descriptions", "indexing/set_relation_descriptions"
+        "indexing/entities/set_entity_descriptions",
+        "indexing/relations/set_relation_descriptions",
     ),
 }
 
@@ -200,14 +204,18 @@ def _bare_create(store: TimedStore, rows_query: str, create_query: str) -> Timin
     start = store.clock.now()
     store.write_rows(create_query, rows)
     timing = store.clock.since(start, rows=len(rows))
-    store.run_autocommit("bench/ingest_floor_delete")
+    store.run_autocommit("bench/ingest/ingest_floor_delete")
     return timing
 
 
 def measure_floor(store: TimedStore) -> tuple[Timing, Timing]:
     """The floor for the RELATED rows and for the HAS_ENTITY rows, each cleaned up after."""
-    related = _bare_create(store, "bench/ingest_related_rows", "bench/ingest_floor_create")
-    mentions = _bare_create(store, "bench/ingest_mention_rows", "bench/ingest_floor_mentions")
+    related = _bare_create(
+        store, "bench/ingest/ingest_related_rows", "bench/ingest/ingest_floor_create"
+    )
+    mentions = _bare_create(
+        store, "bench/ingest/ingest_mention_rows", "bench/ingest/ingest_floor_mentions"
+    )
     return related, mentions
 
 
@@ -349,11 +357,11 @@ async def _rerun(
     store: TimedStore, indexer: Indexer, passages: list[TripletPassage], console: Console
 ) -> None:
     """Index everything again over the existing graph: nothing may change."""
-    first = store.read("bench/ingest_fingerprint")[0]
-    store.write("indexing/forget_indexed_documents")
+    first = store.read("bench/ingest/ingest_fingerprint")[0]
+    store.write("indexing/documents/forget_indexed_documents")
     store.writes.clear()
     wall = await _ingest(indexer, passages)
-    again = store.read("bench/ingest_fingerprint")[0]
+    again = store.read("bench/ingest/ingest_fingerprint")[0]
     graph = store.phase(PHASES[GRAPH_PHASE]).seconds
     described = store.phase(PHASES["descriptions + vectors"]).seconds
     console.print(f"Re-run over the same graph: {wall:.1f} s; graph write {graph:.2f} s, "

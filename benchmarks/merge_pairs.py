@@ -39,9 +39,9 @@ _LOOSE = re.compile(r"[^a-z0-9]+")
 def entities_by_name(store: Store) -> dict[str, set[str]]:
     """Each normalised name -> the entities it ends in (its own, or those it was merged into)."""
     found: dict[str, set[str]] = defaultdict(set)
-    for entity in store.read("indexing/list_entities", skip=0, limit=10_000_000):
+    for entity in store.read("indexing/entities/list_entities", skip=0, limit=10_000_000):
         found[normalize_name(entity["name"])].add(str(entity["id"]))
-    for merge in store.read("indexing/list_merges"):
+    for merge in store.read("indexing/merges/list_merges"):
         if not merge["undone"]:
             found[normalize_name(merge["from_name"])].add(str(merge["into_id"]))
     return found
@@ -80,9 +80,9 @@ def report(outcome: dict[str, list[Any]]) -> None:
 def candidates(store: Store, count: int) -> list[dict[str, Any]]:
     """Pairs worth labelling: every recorded merge, then a seeded sample of look-alikes."""
     merges = [{"a": m["from_name"], "b": m["into_name"], "same": None, "note": "merged"}
-              for m in store.read("indexing/list_merges")]
+              for m in store.read("indexing/merges/list_merges")]
     names = sorted({str(e["name"]) for e in
-                    store.read("indexing/list_entities", skip=0, limit=10_000_000)})
+                    store.read("indexing/entities/list_entities", skip=0, limit=10_000_000)})
     by_loose: dict[str, list[str]] = defaultdict(list)
     by_edge: dict[str, list[str]] = defaultdict(list)
     for name in names:

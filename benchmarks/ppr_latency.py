@@ -38,7 +38,7 @@ console = Console(width=160)
 
 
 def _questions(rag: GraphRAG, queries: int) -> list[str]:
-    rows = rag.store.read("indexing/list_documents", skip=0, limit=queries)
+    rows = rag.store.read("indexing/documents/list_documents", skip=0, limit=queries)
     return [f"What is said about {row['title']}?" for row in rows]
 
 

@@ -112,7 +112,7 @@ def run_size(passages: int, folder: Path, queries: int, methods: list[str]) -> S
         counts = rag.counts()
         result.entities, result.relations = counts["entities"], counts["relations"]
         result.communities = counts["communities"]
-        rows = rag.store.read("indexing/list_documents", skip=0, limit=queries)
+        rows = rag.store.read("indexing/documents/list_documents", skip=0, limit=queries)
         questions = [f"What is said about {row['title']}?" for row in rows]
         for method in methods:
             # Untimed first: a server started for the run, and the method's first reads,

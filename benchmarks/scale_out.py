@@ -119,12 +119,12 @@ def graph_digest(rag: Any) -> tuple[str, dict[str, int]]:
     store = rag.store
     parts = {
         "entities": sorted((e["name"], e["type"]) for e in
-                           store.read("indexing/list_entities", skip=0, limit=10_000_000)),
+                           store.read("indexing/entities/list_entities", skip=0, limit=10_000_000)),
         "relations": sorted((r["source"], r["predicate"], r["target"], r["weight"],
                              sorted(r["chunk_ids"]))
                             for r in store.read("interop/export_relations")),
         "merges": sorted((m["from_name"], m["into_name"], m["decided_by"], m["reason"])
-                         for m in store.read("indexing/list_merges")),
+                         for m in store.read("indexing/merges/list_merges")),
         "counts": rag.counts(),
     }
     text = json.dumps(parts, sort_keys=True, default=str)
@@ -280,7 +280,7 @@ def _kill_when_a_batch_is_written(proc: subprocess.Popen[str], documents: int) -
     wiped = False
     with Store.connect(load_settings().neo4j) as store:
         while proc.poll() is None:
-            rows = store.read("indexing/list_documents", skip=0, limit=10_000_000)
+            rows = store.read("indexing/documents/list_documents", skip=0, limit=10_000_000)
             complete = sum(row["complete"] for row in rows)
             wiped = wiped or complete == 0
             if wiped and 0 < complete < documents:

@@ -57,7 +57,7 @@ def files(inputs: list[Path]) -> list[Path]:
 
 def report(store: Store, paths: list[Path], min_count: int, merges: int, missing: int) -> None:
     """Print the figures of the graph in `store`, indexed from `paths`."""
-    entities = store.read("indexing/list_entities", skip=0, limit=1_000_000)
+    entities = store.read("indexing/entities/list_entities", skip=0, limit=1_000_000)
     names = {normalize_name(e["name"]): e for e in entities}
     wanted = {name: n for name, n in inline_identifiers(paths).items() if n >= min_count}
     hit = {name for name in wanted if normalize_name(name) in names}
@@ -72,7 +72,7 @@ def report(store: Store, paths: list[Path], min_count: int, merges: int, missing
     print(f"descriptions with an empty enumeration: {len(holes)}")
     for entity in holes[:5]:
         print(f"  {entity['name']}: {entity['description'][:160]!r}")
-    recorded = store.read("indexing/list_merges")
+    recorded = store.read("indexing/merges/list_merges")
     sample = recorded if len(recorded) <= merges else random.Random(0).sample(recorded, merges)
     print(f"merges: {len(recorded)} recorded, {len(sample)} shown")
     for merge in sample:

@@ -191,7 +191,7 @@ class GraphRAG:
         """Documents indexed before methods' capabilities were recorded get their method's."""
         from graphrag_neo4j.indexing.extraction.registry import capability_record
 
-        self.store.write("indexing/record_document_capabilities",
+        self.store.write("indexing/documents/record_document_capabilities",
                          **capability_record(self.settings.extraction.method))
 
     def ensure_schema(self) -> int:
@@ -319,7 +319,7 @@ class GraphRAG:
 
     def merges(self) -> list[dict[str, Any]]:
         """The merge audit trail: every fold of one entity into another, undone ones marked."""
-        return self.store.read("indexing/list_merges")
+        return self.store.read("indexing/merges/list_merges")
 
     def _document_styles(self) -> DocumentStyles:
         """What delete and unmerge leave is merged in the style each document recorded (the
@@ -494,7 +494,7 @@ class GraphRAG:
         what global and DRIFT add to when they write lazy reports."""
         from graphrag_neo4j.communities.extractive import STATUS as EXTRACTIVE
 
-        rows = self.store.read("query/count_written_reports", extractive=EXTRACTIVE)
+        rows = self.store.read("query/communities/count_written_reports", extractive=EXTRACTIVE)
         return int(rows[0]["reports"])
 
     # Sync twins: the only place an event loop is started.

@@ -164,7 +164,7 @@ def corpus_language_warning(settings: Settings) -> str | None:
         return None
     try:
         with Store.connect(settings.neo4j) as store:
-            rows = store.read("indexing/count_document_languages")
+            rows = store.read("indexing/documents/count_document_languages")
     except GraphRAGError:
         return None
     counts = {row["language"]: row["documents"] for row in rows}

@@ -178,7 +178,7 @@ async def build_communities(
             None if reports == "all" else embedder, progress,
         )
         min_size = settings.communities.min_report_size
-        await asyncio.to_thread(store.write, "communities/set_report_mode", mode=reports,
+        await asyncio.to_thread(store.write, "communities/reports/set_report_mode", mode=reports,
                                 min_size=min_size)
         stats.too_small_for_reports = sum(len(ids) < min_size for ids in members.values())
         stage = ReportStage(store, settings, llm, embedder)
@@ -271,6 +271,6 @@ def community_overview(store: Store, limit: int = 10, level: int | None = None
     """Per level: communities, members, largest size, leaves, reports and fallbacks; and the
     `limit` biggest communities (optionally of one level) with their titles and ratings."""
     largest = store.read("communities/largest_communities", limit=limit, level=level)
-    (memberless,) = store.read("communities/count_memberless_communities")
+    (memberless,) = store.read("communities/build/count_memberless_communities")
     return CommunityOverview(store.read("communities/community_overview"), largest,
                              memberless["memberless"])

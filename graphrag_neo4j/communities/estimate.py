@@ -65,7 +65,9 @@ def report_requests(store: Store, settings: Settings, llm: LLMCaller) -> ReportR
     groups = [g for g in every if len(g["members"]) >= settings.communities.min_report_size]
     result = ReportRequests(communities=len(every), too_small=len(every) - len(groups))
     for start in range(0, len(groups), READ_BATCH):
-        rows = store.read("communities/member_contexts", groups=groups[start : start + READ_BATCH])
+        rows = store.read(
+            "communities/reports/member_contexts", groups=groups[start : start + READ_BATCH]
+        )
         pending = []
         for row in rows:
             context = build_context(entity_rows(row["entities"]), relation_rows(row["relations"]),

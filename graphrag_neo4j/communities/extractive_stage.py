@@ -53,13 +53,13 @@ class GraphText:
 
 def read_graph_text(store: Store) -> GraphText:
     """Clustered entities and every description sentence, with the entities it concerns."""
-    entities = list(store.stream("communities/stream_member_entities"))
+    entities = list(store.stream("communities/build/stream_member_entities"))
     members = {str(r["id"]): Member(str(r["id"]), str(r["name"]), int(r["degree"]))
                for r in entities}
     pool = SentencePool(NameFinder((m.id, m.name) for m in members.values()))
     for row in entities:
         pool.add(str(row["description"]), [str(row["id"])])
-    for row in store.stream("communities/stream_relation_descriptions"):
+    for row in store.stream("communities/reports/stream_relation_descriptions"):
         pool.add(str(row["description"]), [str(row["source_id"]), str(row["target_id"])])
     return GraphText(members, list(pool.sentences.values()))
 
@@ -153,7 +153,7 @@ async def write_extracts(
     counts = ExtractiveCounts()
     with progress.stage(READ_STAGE, add_total=1) as advance:
         text = await asyncio.to_thread(read_graph_text, store)
-        state = await asyncio.to_thread(store.read, "communities/list_extractive_state")
+        state = await asyncio.to_thread(store.read, "communities/reports/list_extractive_state")
         advance(1)
     with progress.stage(SUMMARY_STAGE, add_total=len(members)) as advance:
         extracts = await asyncio.to_thread(
@@ -165,8 +165,9 @@ async def write_extracts(
         with progress.stage(EMBED_STAGE, add_total=len(replaced)) as advance:
             await _embed_rows(embedder, replaced, advance)
     with progress.stage(STORE_STAGE, add_total=len(rows)) as advance:
-        await asyncio.to_thread(store.write_rows, "communities/set_extractive_summaries", rows,
-                                on_batch=advance)
+        await asyncio.to_thread(
+            store.write_rows, "communities/reports/set_extractive_summaries", rows, on_batch=advance
+        )
     return counts
 
 
@@ -185,11 +186,11 @@ async def embed_unreported_extracts(store: Store, embedder: EmbeddingCaller | No
                                     progress: StageProgress) -> int:
     """Embed the extracts no report replaced (a build that wrote reports left them without a
     vector, as their reports would have replaced it); how many."""
-    rows = await asyncio.to_thread(store.read, "communities/list_unembedded_extracts")
+    rows = await asyncio.to_thread(store.read, "communities/reports/list_unembedded_extracts")
     if embedder is None or not rows:
         return 0
     with progress.stage(EMBED_STAGE, add_total=len(rows)) as advance:
         await _embed_rows(embedder, rows, advance)
-    await asyncio.to_thread(store.write_rows, "communities/set_community_embeddings",
+    await asyncio.to_thread(store.write_rows, "communities/reports/set_community_embeddings",
                             [{"id": r["id"], "embedding": r["embedding"]} for r in rows])
     return len(rows)

@@ -57,7 +57,7 @@ class Hierarchy:
 
 def read_edges(store: Store) -> list[Edge]:
     """The undirected, parallel-summed entity graph in one streaming read, sorted."""
-    rows = store.stream("communities/stream_entity_edges")
+    rows = store.stream("communities/build/stream_entity_edges")
     # The query already pairs and sums; normalising again here makes the Leiden input independent
     # of server collation and summation order.
     return undirected((str(r["source"]), str(r["target"]), float(r["weight"])) for r in rows)

@@ -32,5 +32,5 @@ def choose_report_mode(store: DocumentReader, wanted: str | None) -> ReportMode:
     model is at hand and the reports match it) and `lazy` for graphs built without an LLM."""
     if wanted is not None:
         return checked_mode(wanted)
-    row = store.read("communities/count_llm_documents")[0]
+    row = store.read("communities/reports/count_llm_documents")[0]
     return "all" if int(row["llm_documents"]) > 0 else "lazy"

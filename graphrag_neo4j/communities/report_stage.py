@@ -129,7 +129,7 @@ class ReportStage:
         plans = []
         for start in range(0, len(ids), CONTEXT_BATCH):
             batch = list(ids[start : start + CONTEXT_BATCH])
-            rows = self.store.read("communities/community_contexts", ids=batch)
+            rows = self.store.read("communities/reports/community_contexts", ids=batch)
             plans += [self._plan(row) for row in rows]
             if advance is not None:
                 advance(len(batch))
@@ -253,7 +253,9 @@ class ReportStage:
              "report_status": r.status, "content_hash": plan.content_hash, "embedding": vector}
             for plan, r, vector in zip(plans, reports, vectors, strict=True)
         ]
-        await asyncio.to_thread(self.store.write_rows, "communities/set_community_reports", rows)
+        await asyncio.to_thread(
+            self.store.write_rows, "communities/reports/set_community_reports", rows
+        )
         return rows
 
     async def _embed_reused(self, plans: list[PlannedReport]) -> None:
@@ -261,4 +263,6 @@ class ReportStage:
             return
         vectors = await self.embedder.embed([embedding_text(p.title, p.summary) for p in plans])
         rows = [{"id": p.id, "embedding": v} for p, v in zip(plans, vectors, strict=True)]
-        await asyncio.to_thread(self.store.write_rows, "communities/set_community_embeddings", rows)
+        await asyncio.to_thread(
+            self.store.write_rows, "communities/reports/set_community_embeddings", rows
+        )

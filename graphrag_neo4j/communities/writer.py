@@ -18,7 +18,7 @@ def read_stored(store: Store) -> list[StoredCommunity]:
     return [
         StoredCommunity(str(row["id"]), int(row["level"] or 0), frozenset(row["members"]),
                         row["parent_id"])
-        for row in store.read("communities/list_community_state")
+        for row in store.read("communities/reports/list_community_state")
     ]
 
 
@@ -57,20 +57,22 @@ def write_structure(store: Store, hierarchy: Hierarchy, assignment: IdAssignment
     Kept communities keep their report properties; whether a report is still valid is decided
     later from its content hash.
     """
-    store.write_rows("communities/delete_communities", [{"id": i} for i in assignment.deleted])
+    store.write_rows(
+        "communities/build/delete_communities", [{"id": i} for i in assignment.deleted]
+    )
     rows = structure_rows(hierarchy, assignment)
-    store.write_rows("communities/merge_communities", [
+    store.write_rows("communities/build/merge_communities", [
         {"id": r["id"], "level": r["level"], "size": r["size"]} for r in rows
     ])
     for batch in _member_batches(rows):
-        store.write("communities/link_community_members", rows=[
+        store.write("communities/build/link_community_members", rows=[
             {"id": r["id"], "member_ids": r["member_ids"]} for r in batch
         ])
-    store.write_rows("communities/link_community_parents", [
+    store.write_rows("communities/build/link_community_parents", [
         {"id": r["id"], "parent_id": r["parent_id"]} for r in rows
     ])
     # Weights count chunks of big communities, so fewer rows per transaction.
     ids = [{"id": r["id"]} for r in rows]
-    store.write_rows("communities/set_community_weights", ids, batch_size=200)
+    store.write_rows("communities/build/set_community_weights", ids, batch_size=200)
     return len(rows)
 

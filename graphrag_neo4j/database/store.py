@@ -62,7 +62,8 @@ VECTOR_INDEXES = (
 # The driver has notifications off; EXPLAIN of a generated query turns warnings on for its own
 # session, so the plan can say which labels, types and properties the graph does not have.
 PLAN_NOTICE_SEVERITY = neo4j.NotificationMinimumSeverity.WARNING
-# The transaction metadata key marking a model-written query (cypher/query/terminate_generated).
+# The transaction metadata key marking a model-written query
+# (cypher/query/schema/terminate_generated).
 GENERATED_TAG = "generated_query"
 
 
@@ -323,7 +324,7 @@ class Store:
         """End the transaction of the model-written statement run under `tag` (its caller
         gave up on it); how many were ended."""
         with self._unavailable_as_error(), self._session() as session:
-            return len(session.run(self._query("query/terminate_generated"), tag=tag).data())
+            return len(session.run(self._query("query/schema/terminate_generated"), tag=tag).data())
 
     @contextmanager
     def exclusive(self, name: str) -> Iterator[None]:
@@ -374,7 +375,7 @@ class Store:
         if legacy:
             # Titles first: the schema drops the old index, and a run stopped in between
             # would otherwise leave old chunks without titles for good.
-            self.run_autocommit("indexing/backfill_chunk_titles")
+            self.run_autocommit("indexing/documents/backfill_chunk_titles")
         try:
             self._run_statements(
                 [self.workspace.map_cypher(statement) for statement in

@@ -149,8 +149,8 @@ class Indexer:
             except BudgetExceededError as exc:
                 raise stopped(exc, done, len(todo) - done, total_chunks - written) from exc
         if todo:
-            await asyncio.to_thread(self.store.run_autocommit, "indexing/await_name_index")
-        rows = await asyncio.to_thread(self.store.read, "indexing/count_entity_types")
+            await asyncio.to_thread(self.store.run_autocommit, "indexing/entities/await_name_index")
+        rows = await asyncio.to_thread(self.store.read, "indexing/types/count_entity_types")
         stats.graph_entity_types = {row["type"]: row["entities"] for row in rows}
         graph = (await asyncio.to_thread(self.store.read, "count_graph"))[0]
         stats.graph_entities, stats.graph_relations = graph["entities"], graph["relations"]
@@ -185,7 +185,9 @@ class Indexer:
         a changed one loses its old version first, a half-written one what came after the
         part whole batches wrote."""
         rows = await asyncio.to_thread(
-            self.store.read, "indexing/find_indexed_documents", ids=[d.id for d in documents]
+            self.store.read,
+            "indexing/documents/find_indexed_documents",
+            ids=[d.id for d in documents],
         )
         changes = documents_to_index(documents, {row["id"]: row for row in rows})
         if changes.unplaced:  # indexed before chunks kept their place: the same chunks get it
@@ -227,8 +229,11 @@ class Indexer:
         """Delete what a failed batch wrote (what earlier batches wrote of a document stays);
         False (logged) when that fails too: the next run deletes it first."""
         try:
-            rows = await asyncio.to_thread(self.store.read, "indexing/find_indexed_documents",
-                                           ids=[d.id for d in batch.documents])
+            rows = await asyncio.to_thread(
+                self.store.read,
+                "indexing/documents/find_indexed_documents",
+                ids=[d.id for d in batch.documents],
+            )
             await self._delete({row["id"]: row["indexed_chunks"] for row in rows
                                 if not row["complete"]})
         except Exception:
@@ -285,7 +290,7 @@ class Indexer:
         with self.store.exclusive(GRAPH_LOCK):
             for stage in stage_list.AFTER_EXTRACTION:
                 await stage.run(state, self.services, progress)
-            await asyncio.to_thread(self.store.write, "indexing/mark_documents_indexed",
+            await asyncio.to_thread(self.store.write, "indexing/documents/mark_documents_indexed",
                                     rows=_written_parts(batch))
         _count(state)
 

@@ -35,7 +35,7 @@ def test_offline_llm_finds_most_notebook_entities(
     settings = load_settings(llm={"provider": "local"}, embedding={"provider": "offline"})
     with GraphRAG(settings) as rag:
         stats, _ = rag.index([docs])
-    rows = store.read("indexing/list_entities", skip=0, limit=1000)
+    rows = store.read("indexing/entities/list_entities", skip=0, limit=1000)
     graph_keys = {normalize_name(row["name"]) for row in rows}
     notebook_keys = {normalize_name(n) for p in dataset["passages"] for s, _, o in p["triplets"]
                      for n in (s, o)}

@@ -66,5 +66,5 @@ async def list_documents(services: Services, limit: int = 50, skip: int = 0) -> 
     if not 0 <= skip <= MAX_SKIP:  # Neo4j takes 64-bit integers only: 10**30 overflowed
         raise InputError(f"Invalid skip {skip:,}: give a number of documents from 0 to"
                          f" {MAX_SKIP:,}.")
-    return await asyncio.to_thread(services.store.read, "indexing/list_documents",
+    return await asyncio.to_thread(services.store.read, "indexing/documents/list_documents",
                                    limit=limit, skip=skip)

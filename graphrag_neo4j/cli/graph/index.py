@@ -150,7 +150,7 @@ def documents_command(
     from graphrag_neo4j.settings import load_settings
 
     with Store.connect(load_settings().neo4j) as store:
-        rows = store.read("indexing/list_documents", skip=skip, limit=limit)
+        rows = store.read("indexing/documents/list_documents", skip=skip, limit=limit)
     out.print(documents_table(rows))
 
 

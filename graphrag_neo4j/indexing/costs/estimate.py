@@ -66,7 +66,7 @@ def _indexed_state(open_store: Callable[[], Store], ids: list[str]
                    ) -> tuple[dict[str, dict[str, object]], str | None]:
     """The stored state of these documents, or nothing and a note when Neo4j is unreachable."""
     try:
-        rows = open_store().read("indexing/find_indexed_documents", ids=ids)
+        rows = open_store().read("indexing/documents/find_indexed_documents", ids=ids)
     except GraphRAGError as exc:
         return {}, f"Neo4j could not be read ({exc}); the estimate assumes nothing is indexed."
     return {str(row["id"]): row for row in rows}, None

@@ -42,9 +42,10 @@ def llm_extracted(name: str) -> bool:
 
 
 def capability_record(settings_method: str) -> dict[str, object]:
-    """The parameters of `indexing/record_document_capabilities`: what each registered method
-    declares, by name; for a name no longer registered, the settings' method's; for a document
-    naming none, LLM extraction's (documents older than the name were LLM-extracted)."""
+    """The parameters of `indexing/documents/record_document_capabilities`: what each
+    registered method declares, by name; for a name no longer registered, the settings'
+    method's; for a document naming none, LLM extraction's (documents older than the name
+    were LLM-extracted)."""
     methods = {name: {"llm_extracted": factory.llm_extracted,
                       "cooccurrence_relations": factory.cooccurrence_relations}
                for name, factory in METHODS.items()}

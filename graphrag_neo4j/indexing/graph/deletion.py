@@ -40,8 +40,9 @@ async def delete_document(
     which can be repeated: a run stopped in between leaves the document in the graph, and
     deleting it again finishes the job.
     """
-    rows = await asyncio.to_thread(store.read, "indexing/document_footprint", id=document_id,
-                                   from_chunk=from_chunk)
+    rows = await asyncio.to_thread(
+        store.read, "indexing/documents/document_footprint", id=document_id, from_chunk=from_chunk
+    )
     if not rows:
         raise InputError(
             f"No document with id {document_id!r} in the graph; list ids with"
@@ -51,11 +52,15 @@ async def delete_document(
     chunk_ids, entity_ids = footprint["chunk_ids"], footprint["entity_ids"]
     deleted = await asyncio.to_thread(_take_apart, store, footprint)
     if not from_chunk:
-        await asyncio.to_thread(store.write, "indexing/delete_document_node", id=document_id)
-    survivors = await asyncio.to_thread(store.read, "indexing/existing_entities", ids=entity_ids)
+        await asyncio.to_thread(
+            store.write, "indexing/deletion/delete_document_node", id=document_id
+        )
+    survivors = await asyncio.to_thread(
+        store.read, "indexing/entities/existing_entities", ids=entity_ids
+    )
     remaining = {row["id"] for row in survivors}
     relations = await asyncio.to_thread(
-        store.read, "indexing/existing_relations", ids=footprint["relation_ids"]
+        store.read, "indexing/relations/existing_relations", ids=footprint["relation_ids"]
     )
     relation_ids = {row["id"] for row in relations}
     await refresh_entities(store, remaining, merger, embedder)
@@ -66,13 +71,13 @@ async def delete_document(
 def _take_apart(store: Store, footprint: dict[str, Any]) -> int:
     """Detach the chunks' relation mentions, then delete the chunks and the entities only they
     mentioned; how many entities went."""
-    store.write_rows("indexing/detach_chunk_mentions",
+    store.write_rows("indexing/deletion/detach_chunk_mentions",
                      [{"id": rid} for rid in footprint["relation_ids"]],
                      batch_size=DELETE_BATCH, chunk_ids=footprint["chunk_ids"])
     deleted = 0
     chunk_rows = [{"id": cid} for cid in footprint["chunk_ids"]]
     for start in range(0, len(chunk_rows), CHUNKS_PER_DELETE):
-        result = store.write("indexing/delete_chunks_and_orphans",
+        result = store.write("indexing/deletion/delete_chunks_and_orphans",
                              rows=chunk_rows[start : start + CHUNKS_PER_DELETE])
         deleted += result[0]["deleted"] if result else 0
     return deleted

@@ -23,8 +23,8 @@ from graphrag_neo4j.settings import Settings
 
 # The style of a document that recorded none, from the method name it recorded (None: none).
 LegacyStyle = Callable[[str | None], DescriptionStyle]
-STYLE_QUERIES = {"entity": "indexing/entity_document_styles",
-                 "relation": "indexing/relation_document_styles"}
+STYLE_QUERIES = {"entity": "indexing/entities/entity_document_styles",
+                 "relation": "indexing/relations/relation_document_styles"}
 
 
 def recorded_style(row: dict[str, Any], legacy: LegacyStyle) -> DescriptionStyle:

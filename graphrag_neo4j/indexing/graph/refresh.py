@@ -103,7 +103,7 @@ async def _refresh_entity_batch(
     store: Store, ids: list[str], mergers: Mergers, embedder: Embedder
 ) -> int:
     """Write the entities whose values changed; re-embed those whose description changed."""
-    provenance = await asyncio.to_thread(store.read, "indexing/entity_provenance", ids=ids)
+    provenance = await asyncio.to_thread(store.read, "indexing/entities/entity_provenance", ids=ids)
     merger_of = await _chooser(store, "entity", ids, mergers)
     descriptions = await asyncio.gather(*(
         merger_of(row["id"]).merge("entity", row["name"], row["descriptions"])
@@ -121,7 +121,7 @@ async def _refresh_entity_batch(
         if not stored["embedded"] or vector_text != old_text:
             stale[stored["id"]] = vector_text
     await _attach_vectors(embedder, rows, stale)
-    await asyncio.to_thread(store.write_rows, "indexing/set_entity_descriptions", rows)
+    await asyncio.to_thread(store.write_rows, "indexing/entities/set_entity_descriptions", rows)
     return len(provenance)
 
 
@@ -145,7 +145,9 @@ async def _refresh_relation_batch(
 ) -> int:
     """Write the relations whose description or weight changed; embed those without a vector
     (none when `embedder` is None: a missing vector is then no change)."""
-    provenance = await asyncio.to_thread(store.read, "indexing/relation_provenance", ids=ids)
+    provenance = await asyncio.to_thread(
+        store.read, "indexing/relations/relation_provenance", ids=ids
+    )
     sentences = {
         r["id"]: relation_embedding_text(r["subject"], r["predicate"], r["object"])
         for r in provenance
@@ -164,7 +166,7 @@ async def _refresh_relation_batch(
     # An edge id fixes subject, predicate and object, so a stored vector is never out of date.
     stale = {r["id"]: sentences[r["id"]] for r in provenance if wanted and not r["embedded"]}
     await _attach_vectors(embedder, rows, stale)
-    await asyncio.to_thread(store.write_rows, "indexing/set_relation_descriptions", rows)
+    await asyncio.to_thread(store.write_rows, "indexing/relations/set_relation_descriptions", rows)
     return len(provenance)
 
 

@@ -2,7 +2,7 @@
 
 A label cannot be a Cypher parameter in a `MATCH` pattern, but Neo4j 5.26 sets and removes
 dynamic labels (`SET e:$(labels)`) from parameter values. The statement that does it
-(`cypher/indexing/set_type_labels.cypher`) reads each entity's stored type and looks its label
+(`cypher/indexing/types/set_type_labels.cypher`) reads each entity's stored type and looks its label
 up in the `labels_by_type` map built here, so no text from a model ever becomes a label: a type
 outside the whitelist simply gets no label.
 """
@@ -70,17 +70,17 @@ class TypeLabels:
         return sorted(set(self.by_type.values()))
 
     def params(self) -> dict[str, Any]:
-        """The parameters of `indexing/set_type_labels` beside its `$rows`."""
+        """The parameters of `indexing/types/set_type_labels` beside its `$rows`."""
         return {"labels_by_type": dict(self.by_type) if self.enabled else {},
                 "type_labels": self.labels}
 
     def step(self, entity_ids: Iterable[str]) -> tuple[str, dict[str, Any]]:
         """The statement that brings these entities' labels in line with their types."""
         rows = [{"id": entity_id} for entity_id in sorted(set(entity_ids))]
-        return "indexing/set_type_labels", {"rows": rows, **self.params()}
+        return "indexing/types/set_type_labels", {"rows": rows, **self.params()}
 
 
 def relabel_all(store: Store, type_labels: TypeLabels) -> int:
     """Bring every entity's type label in line with its type and the settings; the count."""
-    rows = store.read("indexing/list_entity_ids")
-    return store.write_rows("indexing/set_type_labels", rows, **type_labels.params())
+    rows = store.read("indexing/entities/list_entity_ids")
+    return store.write_rows("indexing/types/set_type_labels", rows, **type_labels.params())

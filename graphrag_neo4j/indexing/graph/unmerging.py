@@ -48,14 +48,14 @@ class UnmergePlan:
         spellings = {"from_id": footprint["from_id"], "into_id": footprint["into_id"],
                      "from_key": normalize_name(footprint["from_name"]), "merge_id": merge_id}
         return [
-            ("indexing/merge_entity_mentions", {"rows": self.restored_mentions}),
-            ("indexing/repoint_spelling_merges", spellings),
-            ("indexing/delete_entity_mentions", {"rows": self.dropped_mentions}),
-            ("indexing/set_mention_surface_names", {"rows": self.renamed_mentions}),
-            ("indexing/merge_relation_mentions",
+            ("indexing/entities/merge_entity_mentions", {"rows": self.restored_mentions}),
+            ("indexing/merges/repoint_spelling_merges", spellings),
+            ("indexing/deletion/delete_entity_mentions", {"rows": self.dropped_mentions}),
+            ("indexing/entities/set_mention_surface_names", {"rows": self.renamed_mentions}),
+            ("indexing/relations/merge_relation_mentions",
              {"rows": group_relation_mentions(self.moved_relation_mentions)}),
-            ("indexing/detach_relation_mentions", {"rows": detach_rows}),
-            ("indexing/mark_merge_undone", {"id": merge_id}),
+            ("indexing/deletion/detach_relation_mentions", {"rows": detach_rows}),
+            ("indexing/merges/mark_merge_undone", {"id": merge_id}),
         ]
 
 
@@ -136,11 +136,11 @@ async def undo_merge(
     await asyncio.to_thread(store.write_together, steps)
     touched_relations = set(plan.detached) | {m["id"] for m in plan.moved_relation_mentions}
     existing = await asyncio.to_thread(
-        store.read, "indexing/existing_relations", ids=sorted(touched_relations)
+        store.read, "indexing/relations/existing_relations", ids=sorted(touched_relations)
     )
     entities = {footprint["from_id"], footprint["into_id"]} | _ends(plan.moved_relation_mentions)
     survivors = await asyncio.to_thread(
-        store.read, "indexing/existing_entities", ids=sorted(entities)
+        store.read, "indexing/entities/existing_entities", ids=sorted(entities)
     )
     await refresh_entities(store, {row["id"] for row in survivors}, merger, embedder)
     await refresh_relations(store, {row["id"] for row in existing}, merger, embedder)
@@ -155,7 +155,7 @@ def _ends(mentions: Sequence[Row]) -> set[str]:
 
 
 async def _footprint(store: Store, merge_id: str) -> Row:
-    rows = await asyncio.to_thread(store.read, "indexing/merge_footprint", id=merge_id)
+    rows = await asyncio.to_thread(store.read, "indexing/merges/merge_footprint", id=merge_id)
     if not rows:
         raise InputError(
             f"No merge with id {merge_id!r} in the graph; list them with `graphrag-neo4j merges`."

@@ -46,15 +46,15 @@ def write_documents_and_chunks(
     before, when a document continues here)."""
     languages = languages or {}
     rows = [{**_document_row(d, languages.get(d.id)), **method} for d in documents]
-    store.write_rows("indexing/merge_documents", rows)
+    store.write_rows("indexing/documents/merge_documents", rows)
     rows = [_chunk_row(chunk, vector) for chunk, vector in zip(chunks, embeddings, strict=True)]
-    store.write_rows("indexing/merge_chunks", rows, on_batch=on_batch)
-    store.write_rows("indexing/link_next_chunks", next_chunk_rows([*preceding, *chunks]))
+    store.write_rows("indexing/documents/merge_chunks", rows, on_batch=on_batch)
+    store.write_rows("indexing/documents/link_next_chunks", next_chunk_rows([*preceding, *chunks]))
 
 
 def write_chunk_places(store: Store, chunks: Sequence[Chunk]) -> None:
     """Give chunks already in the graph their span, pages and section (same ids: same text)."""
-    store.write_rows("indexing/set_chunk_places", [_chunk_row(chunk) for chunk in chunks])
+    store.write_rows("indexing/documents/set_chunk_places", [_chunk_row(chunk) for chunk in chunks])
 
 
 def _chunk_row(chunk: Chunk, vector: Sequence[float] | None = None) -> dict[str, Any]:
@@ -213,9 +213,13 @@ def write_mentions(
     )
     size = store.settings.write_batch_size
     steps = [
-        *_batched("indexing/merge_entity_mentions", entity_rows, size),
-        *_batched("indexing/merge_relation_mentions", group_relation_mentions(relation_rows), size),
-        *_batched("indexing/record_merges", merge_rows(resolution.merges), size),
+        *_batched("indexing/entities/merge_entity_mentions", entity_rows, size),
+        *_batched(
+            "indexing/relations/merge_relation_mentions",
+            group_relation_mentions(relation_rows),
+            size,
+        ),
+        *_batched("indexing/merges/record_merges", merge_rows(resolution.merges), size),
     ]
     if type_labels is not None and entity_rows:
         steps.append(type_labels.step(r["entity_id"] for r in entity_rows))

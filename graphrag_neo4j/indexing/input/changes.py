@@ -43,7 +43,7 @@ class Changes:
 def documents_to_index(
     documents: Sequence[Document], stored: Mapping[str, Mapping[str, Any]]
 ) -> Changes:
-    """Each id once; `stored` holds the rows of indexing/find_indexed_documents by id."""
+    """Each id once; `stored` holds the rows of indexing/documents/find_indexed_documents by id."""
     changes = Changes()
     for document in {d.id: d for d in documents}.values():
         row = stored.get(document.id)

@@ -78,8 +78,8 @@ def _write_text(store: Store, rows: GraphRows, progress: StageProgress) -> None:
     with progress.stage("documents", len(rows.documents)) as advance:
         _write(store, "interop/import_documents", rows.documents, advance)
     with progress.stage("text_units", len(rows.chunks)) as advance:
-        _write(store, "indexing/merge_chunks", rows.chunks, advance)
-        _write(store, "indexing/link_next_chunks", _chunk_links(rows.chunks))
+        _write(store, "indexing/documents/merge_chunks", rows.chunks, advance)
+        _write(store, "indexing/documents/link_next_chunks", _chunk_links(rows.chunks))
 
 
 def _write_entities(
@@ -88,15 +88,15 @@ def _write_entities(
     entities = rows.entities + rows.placeholders
     with progress.stage("entities", len(entities)) as advance:
         _write(store, "interop/import_entities", entities)
-        store.write_rows("indexing/set_type_labels", [{"id": e["id"]} for e in entities],
+        store.write_rows("indexing/types/set_type_labels", [{"id": e["id"]} for e in entities],
                          **type_labels.params())
-        _write(store, "indexing/merge_entity_mentions", rows.mentions)
-        _write(store, "indexing/set_entity_descriptions", entities, advance)
-        store.run_autocommit("indexing/await_name_index")
+        _write(store, "indexing/entities/merge_entity_mentions", rows.mentions)
+        _write(store, "indexing/entities/set_entity_descriptions", entities, advance)
+        store.run_autocommit("indexing/entities/await_name_index")
     with progress.stage("relationships", len(rows.relations)) as advance:
         mentions = group_relation_mentions(rows.relation_mentions)
-        _write(store, "indexing/merge_relation_mentions", mentions)
-        _write(store, "indexing/set_relation_descriptions", rows.relations, advance)
+        _write(store, "indexing/relations/merge_relation_mentions", mentions)
+        _write(store, "indexing/relations/set_relation_descriptions", rows.relations, advance)
 
 
 def _write_communities(store: Store, rows: GraphRows, progress: StageProgress) -> None:
@@ -105,13 +105,17 @@ def _write_communities(store: Store, rows: GraphRows, progress: StageProgress) -
         per_batch = max(1, MEMBERS_PER_BATCH // max(1, max((r["size"] for r in rows.communities),
                                                              default=1)))
         store.write_rows(
-            "communities/link_community_members", rows.communities, batch_size=per_batch
+            "communities/build/link_community_members", rows.communities, batch_size=per_batch
         )
-        _write(store, "communities/link_community_parents", rows.communities)
-        store.write_rows("communities/set_community_weights", rows.communities, batch_size=200,
-                         on_batch=advance)
+        _write(store, "communities/build/link_community_parents", rows.communities)
+        store.write_rows(
+            "communities/build/set_community_weights",
+            rows.communities,
+            batch_size=200,
+            on_batch=advance,
+        )
     with progress.stage("community_reports", len(rows.reports)) as advance:
-        _write(store, "communities/set_community_reports", rows.reports, advance)
+        _write(store, "communities/reports/set_community_reports", rows.reports, advance)
     with progress.stage("covariates", len(rows.covariates)) as advance:
         _write(store, "interop/import_covariates", rows.covariates, advance)
 

@@ -67,7 +67,9 @@ class ResolvingStage:
 
     async def _vetoed(self, keys: list[str]) -> set[tuple[str, str]]:
         """Merges a user undid, as (normalised name, entity id) pairs."""
-        rows = await asyncio.to_thread(self.store.read, "indexing/find_vetoed_merges", keys=keys)
+        rows = await asyncio.to_thread(
+            self.store.read, "indexing/merges/find_vetoed_merges", keys=keys
+        )
         return {(row["from_key"], row["into_id"]) for row in rows}
 
     async def _stored_with_keys(self, keys: list[str]) -> list[ExistingEntity]:
@@ -75,7 +77,7 @@ class ResolvingStage:
         for start in range(0, len(keys), LOOKUP_BATCH):
             rows = await asyncio.to_thread(
                 self.store.read,
-                "indexing/find_entities_by_name_key",
+                "indexing/entities/find_entities_by_name_key",
                 keys=keys[start : start + LOOKUP_BATCH],
             )
             found.extend(ExistingEntity(**row) for row in rows)
@@ -86,7 +88,10 @@ class ResolvingStage:
         if not queries:
             return []
         rows = await asyncio.to_thread(
-            self.store.read, "indexing/search_entity_names", queries=queries, limit=FULLTEXT_LIMIT
+            self.store.read,
+            "indexing/entities/search_entity_names",
+            queries=queries,
+            limit=FULLTEXT_LIMIT,
         )
         unique = {row["id"]: row for row in rows if row["id"] not in known}
         return [ExistingEntity(**row) for row in unique.values()]

@@ -56,24 +56,26 @@ def read_schema(store: GraphReader, samples: int) -> GraphSchema:
     """The schema, read from the graph as it is now."""
     common = {"hidden_properties": list(HIDDEN_PROPERTIES), "sample_nodes": SAMPLE_NODES,
               "samples": samples}
-    labels = store.read("query/schema_node_labels", hidden_labels=list(HIDDEN_LABELS), **common)
-    types = store.read("query/schema_relationship_types", hidden_types=list(HIDDEN_TYPES),
+    labels = store.read(
+        "query/schema/schema_node_labels", hidden_labels=list(HIDDEN_LABELS), **common
+    )
+    types = store.read("query/schema/schema_relationship_types", hidden_types=list(HIDDEN_TYPES),
                        **common)
-    predicates = store.read("query/schema_predicates", limit=PREDICATES)
+    predicates = store.read("query/schema/schema_predicates", limit=PREDICATES)
     return schema_of(labels, types, predicates)
 
 
 @dataclass
 class SchemaCache:
     """The schema, read again only when the graph's label and relationship-type counts or its
-    latest indexing change (`query/schema_state`): the samples sort every node of a label."""
+    latest indexing change (`query/schema/schema_state`): the samples sort every node of a label."""
 
     _key: tuple[object, int] | None = None
     _schema: GraphSchema | None = None
 
     def get(self, store: GraphReader, samples: int) -> GraphSchema:
         """The schema of the graph as it is now, with `samples` values per property."""
-        key = (store.read("query/schema_state"), samples)
+        key = (store.read("query/schema/schema_state"), samples)
         if self._schema is None or key != self._key:
             self._schema, self._key = read_schema(store, samples), key
         return self._schema

@@ -46,7 +46,9 @@ async def select_dynamically(
 ) -> tuple[list[Row], int]:
     """Relevant reports from the root down; a relevant child replaces its parent."""
     store = services.store
-    frontier = await asyncio.to_thread(store.read, "query/community_reports_at_level", level=0)
+    frontier = await asyncio.to_thread(
+        store.read, "query/communities/community_reports_at_level", level=0
+    )
     selected: dict[str, Row] = {}
     rating_calls = 0
     while frontier:
@@ -57,5 +59,7 @@ async def select_dynamically(
             selected.pop(report.get("parent_id", ""), None)
             selected[report["id"]] = {k: v for k, v in report.items() if k != "parent_id"}
         deeper = [r["id"] for r in relevant if int(r["level"]) < max_level]
-        frontier = await asyncio.to_thread(store.read, "query/community_children", ids=deeper)
+        frontier = await asyncio.to_thread(
+            store.read, "query/communities/community_children", ids=deeper
+        )
     return list(selected.values()), rating_calls

@@ -50,7 +50,7 @@ async def nearest(
     Rows carry `report_status` and `report_mode`, so `waiting` tells which reports are lazy.
     """
     return await asyncio.to_thread(
-        services.store.read, "query/search_communities_by_vector", vector=vector,
+        services.store.read, "query/search/search_communities_by_vector", vector=vector,
         level=level, k=k, candidates=max(candidates, k, 1),
     )
 

@@ -86,12 +86,14 @@ class GlobalSearch:
 
     async def _levels(self) -> dict[int, int]:
         """Communities per level that have a report or an extractive summary."""
-        rows = await asyncio.to_thread(self.services.store.read, "query/community_levels")
+        rows = await asyncio.to_thread(
+            self.services.store.read, "query/communities/community_levels"
+        )
         return {int(row["level"]): int(row["communities"]) for row in rows}
 
     async def _reports(self, level: int) -> list[Row]:
         rows = await asyncio.to_thread(
-            self.services.store.read, "query/community_reports_at_level", level=level
+            self.services.store.read, "query/communities/community_reports_at_level", level=level
         )
         return numbered(rows)
 
@@ -148,8 +150,12 @@ class GlobalSearch:
 
     async def _status(self, level: int) -> Row:
         """The level's communities, whether some wait for a lazy report, all levels' count."""
-        rows = await asyncio.to_thread(self.services.store.read, "query/community_level_status",
-                                       level=level, extractive=EXTRACTIVE)
+        rows = await asyncio.to_thread(
+            self.services.store.read,
+            "query/communities/community_level_status",
+            level=level,
+            extractive=EXTRACTIVE,
+        )
         return rows[0]
 
     async def _context(self, query: Query) -> SearchContext:

@@ -118,7 +118,7 @@ class HopsSearch:
         return mentions, hits
 
     async def _neighbours(self, ids: list[str]) -> set[str]:
-        return {row["id"] for row in await self._read("query/entity_neighbours", ids=ids)}
+        return {row["id"] for row in await self._read("query/hops/entity_neighbours", ids=ids)}
 
     async def _candidates(
         self, entities: list[Row], relations: list[Row], vector: list[float], search: SearchSettings
@@ -130,7 +130,7 @@ class HopsSearch:
         if not ball:
             return []
         rows = await self._read(
-            "query/relations_around_entities",
+            "query/hops/relations_around_entities",
             ids=sorted(ball),
             embedding=vector,
             limit=search.hops.max_candidates,
@@ -142,7 +142,7 @@ class HopsSearch:
         if not nearest or search.hops.bridge_weight == 0:
             return []
         rows = await self._read(
-            "query/bridge_entities", chunk_id=nearest[0]["chunk_id"],
+            "query/hops/bridge_entities", chunk_id=nearest[0]["chunk_id"],
             concept_type=self.services.settings.extraction.fast.concept_type,
             max_passages=search.hops.bridge_max_passages,
         )
@@ -157,7 +157,7 @@ class HopsSearch:
         relations = relation_evidence(candidates)
         bridges = bridge_evidence(await self._bridges(nearest, search), question)
         ids = sorted(set(relations) | set(bridges) | {row["chunk_id"] for row in nearest})
-        rows = await self._read("query/score_chunks", ids=ids, embedding=vector)
+        rows = await self._read("query/hops/score_chunks", ids=ids, embedding=vector)
         scores = {row["chunk_id"]: float(row["score"]) for row in rows}
         # A passage hybrid search found by its words keeps the score the fusion gave it.
         for row in nearest:
@@ -187,7 +187,7 @@ class HopsSearch:
             return order
         named: dict[str, dict[str, tuple[str, int]]] = {chunk_id: {} for chunk_id in pool}
         for row in await self._read(
-            "query/chunk_bridge_entities", ids=pool,
+            "query/hops/chunk_bridge_entities", ids=pool,
             concept_type=self.services.settings.extraction.fast.concept_type,
             max_passages=search.hops.bridge_max_passages,
         ):

@@ -47,7 +47,7 @@ async def find_seeds(
     settings = search.ppr
     names, nearest, facts, dense = await asyncio.gather(
         _named(services, question, search, named),
-        _read(services, "query/search_entities_by_vector", k=settings.entity_top_k,
+        _read(services, "query/search/search_entities_by_vector", k=settings.entity_top_k,
               mentions=[{"text": question, "embedding": vector}],
               candidates=ann_candidates(settings.entity_top_k)),
         nearest_facts(services, vector, settings.fact_top_k),

@@ -34,13 +34,13 @@ async def passages(
     """The k best passages for the question: nearest vectors, fused with BM25 when hybrid."""
     depth = max(k, search.hybrid.candidates) if search.hybrid.enabled else k
     nearest = await _read(
-        services, "query/search_chunks_by_vector",
+        services, "query/search/search_chunks_by_vector",
         embedding=vector, k=depth, candidates=ann_candidates(depth),
     )
     words = content_query(question) if search.hybrid.enabled else ""
     if not words:
         return nearest[:k]
-    matching = await _read(services, "query/search_chunks_by_fulltext", query=words, k=depth)
+    matching = await _read(services, "query/search/search_chunks_by_fulltext", query=words, k=depth)
     return fuse([nearest, matching], "chunk_id", search)[:k]
 
 
@@ -50,7 +50,7 @@ async def nearest_facts(services: Services, vector: list[float], k: int) -> list
     query-to-triple link)."""
     if k < 1:
         return []
-    return await _read(services, "query/search_relations_by_vector",
+    return await _read(services, "query/search/search_relations_by_vector",
                        embedding=vector, k=k, candidates=ann_candidates(k))
 
 
@@ -63,7 +63,7 @@ async def entities_for_mentions(
     vectors = await services.embedder.embed(list(mentions))
     rows = [{"text": m, "embedding": v} for m, v in zip(mentions, vectors, strict=True)]
     nearest = await _read(
-        services, "query/search_entities_by_vector",
+        services, "query/search/search_entities_by_vector",
         mentions=rows, k=k, candidates=ann_candidates(k),
     )
     if not search.hybrid.enabled:
@@ -118,4 +118,4 @@ async def entities_by_text(services: Services, texts: Sequence[str], k: int) -> 
     queries = [q for q in queries if q["query"]]
     if not queries or k < 1:
         return []
-    return await _read(services, "query/search_entities_by_fulltext", texts=queries, k=k)
+    return await _read(services, "query/search/search_entities_by_fulltext", texts=queries, k=k)

@@ -66,7 +66,7 @@ def _llm_graph(store: Store, settings: Settings, docs: list[Path]) -> tuple[dict
         rag.index(docs)
         rag.build_communities(reports="all")  # LLM reports, on the workers with Ray
         reports = sorted((r["level"], r["title"], r["summary"])
-                         for r in store.read("communities/list_community_reports"))
+                         for r in store.read("communities/reports/list_community_reports"))
         remote = rag.llm.remote
         served = remote.served() if isinstance(remote, ClusterReplies) else None
         return {**graph_parts(store), "reports": reports, "counts": rag.counts()}, served

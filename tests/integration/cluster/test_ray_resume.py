@@ -49,7 +49,7 @@ with _rag(load_settings(), Path(sys.argv[2]), True, method="fast") as rag:
 
 def _indexed(store: Store) -> tuple[int, int]:
     """Documents marked indexed, and documents written."""
-    rows = store.read("indexing/list_documents", skip=0, limit=1000)
+    rows = store.read("indexing/documents/list_documents", skip=0, limit=1000)
     return sum(bool(row["complete"]) for row in rows), len(rows)
 
 

@@ -95,18 +95,18 @@ def index_fixed_graph(rag: GraphRAG, tmp_path: Path) -> None:
 
 
 def structure(store: Store) -> dict[str, tuple[int, frozenset[str], str | None]]:
-    reports = store.read("communities/list_community_reports")
+    reports = store.read("communities/reports/list_community_reports")
     parents = {row["id"]: row["parent_id"] for row in reports}
     return {row["id"]: (row["level"], frozenset(row["members"]), parents[row["id"]])
-            for row in store.read("communities/list_community_state")}
+            for row in store.read("communities/reports/list_community_state")}
 
 
 def reports(store: Store) -> dict[str, dict[str, Any]]:
-    return {row["id"]: row for row in store.read("communities/list_community_reports")}
+    return {row["id"]: row for row in store.read("communities/reports/list_community_reports")}
 
 
 def related_entities(store: Store) -> set[str]:
-    rows = store.stream("communities/stream_entity_edges")
+    rows = store.stream("communities/build/stream_entity_edges")
     return {n for row in rows for n in (row["source"], row["target"])}
 
 
@@ -119,7 +119,7 @@ def test_two_runs_give_identical_nested_communities(
         before = structure(store)
         second = rag.build_communities()
         assert structure(store) == before
-        store.write_rows("communities/delete_communities", [{"id": i} for i in before])
+        store.write_rows("communities/build/delete_communities", [{"id": i} for i in before])
         rag.build_communities()  # from nothing again: content-derived ids come back
         assert structure(store) == before
     assert first.communities_per_level == {0: 27, 1: 3} and first.unclustered_entities == 1
@@ -132,7 +132,7 @@ def test_two_runs_give_identical_nested_communities(
     leaves = [members for cid, (_, members, _) in before.items() if cid not in has_children]
     in_leaves = set().union(*leaves)
     assert in_leaves == related_entities(store)
-    entities = store.read("indexing/list_entities", skip=0, limit=1000)
+    entities = store.read("indexing/entities/list_entities", skip=0, limit=1000)
     (lonely,) = [e["id"] for e in entities if e["name"] == "Zorblax"]
     assert lonely not in set().union(*(members for _, members, _ in before.values()))
 
@@ -175,7 +175,9 @@ def test_a_build_writing_reports_embeds_the_reports_not_the_extracts_they_replac
         embedder.texts.clear()
         rag.build_communities(reports="none")  # extracts only: each embedded
         extracts = list(embedder.texts)
-        store.write_rows("communities/delete_communities", [{"id": i} for i in reports(store)])
+        store.write_rows(
+            "communities/build/delete_communities", [{"id": i} for i in reports(store)]
+        )
         embedder.texts.clear()
         stats = rag.build_communities(reports="all")
         built = list(embedder.texts)
@@ -196,7 +198,7 @@ def test_communities_below_the_report_size_keep_their_extracts_and_are_never_rep
     rows = reports(store).values()
     small = [r for r in rows if r["size"] < 6]
     at_levels = [row for level in (0, 1)
-                 for row in store.read("query/community_reports_at_level", level=level)]
+                 for row in store.read("query/communities/community_reports_at_level", level=level)]
     modes = {row["id"]: row["report_mode"] for row in at_levels}
     assert len(small) == stats.too_small_for_reports == to_write["too small for a report"] == 26
     assert stats.reports_generated == to_write["reports to write"] == len(rows) - 26 == 4
@@ -264,7 +266,7 @@ def test_adding_one_document_regenerates_only_the_affected_report(
         grown = [cid for cid in after if after[cid][1] != before[cid][1]]
         assert len(grown) == 1 and len(after[grown[0]][1]) == 6
 
-        documents = store.read("indexing/list_documents", skip=0, limit=100)
+        documents = store.read("indexing/documents/list_documents", skip=0, limit=100)
         doc = next(d for d in documents if d["title"] == "new")
         rag.delete(doc["id"])
         calls = len(llm.calls)
@@ -284,7 +286,7 @@ def test_communities_after_a_delete_are_kept_and_only_the_changed_one_embedded(
         rag.index_triplets(write_jsonl(tmp_path / "new.jsonl", [new_doc]))
         rag.build_communities(reports="lazy")
         before = structure(store)
-        documents = store.read("indexing/list_documents", skip=0, limit=100)
+        documents = store.read("indexing/documents/list_documents", skip=0, limit=100)
         rag.delete(next(d["id"] for d in documents if d["title"] == "new"))
         embedded = len(embeddings.texts)
         removed = rag.build_communities(reports="lazy", incremental=True)

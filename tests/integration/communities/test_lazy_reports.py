@@ -83,7 +83,7 @@ def test_a_graph_without_llm_extraction_gets_extracts_and_no_llm_call(
     again = lazy_rag.build_communities(reports="none")
     assert again.extracts_written == 0 and again.extracts_unchanged == 30
     assert prompts(lazy_rag, "") == []
-    modes = store.read("query/community_reports_at_level", level=0)
+    modes = store.read("query/communities/community_reports_at_level", level=0)
     assert {row["report_mode"] for row in modes} == {"none"}
 
 
@@ -163,4 +163,4 @@ def test_the_default_follows_the_documents_extraction_method(
 
 
 def documents(store: Store) -> list[dict[str, Any]]:
-    return store.read("indexing/list_documents", skip=0, limit=100)
+    return store.read("indexing/documents/list_documents", skip=0, limit=100)

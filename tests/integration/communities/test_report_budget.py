@@ -79,7 +79,7 @@ def test_a_call_limit_writes_exactly_that_many_reports_and_a_rerun_writes_only_t
     assert _stored(store) == {"reports": allowed, "extractive": total - allowed + small}
     assert len(err.value.left) == total - allowed
     # The extracts no report replaced still get their vectors (the build skipped them first).
-    assert all(row["embedded"] for row in store.read("communities/list_community_reports"))
+    assert all(row["embedded"] for row in store.read("communities/reports/list_community_reports"))
 
     calls_before = len(llm.calls)
     with _rag(settings, tmp_path, llm) as rag:

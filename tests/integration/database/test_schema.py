@@ -46,7 +46,7 @@ def test_a_graph_from_before_chunk_titles_gets_them_and_the_new_index(
     store.apply_schema(384)
     assert LEGACY_CHUNK_FULLTEXT not in {name for name, _ in _index_names(store)}
     # Only the document's title says "Zanzibar": the chunk is found through its new title.
-    (row,) = store.read("query/search_chunks_by_fulltext", query="zanzibar", k=5)
+    (row,) = store.read("query/search/search_chunks_by_fulltext", query="zanzibar", k=5)
     assert (row["chunk_id"], row["title"]) == ("chunk-legacy", "Zanzibar Quartet")
 
 

@@ -20,7 +20,7 @@ def _documents(store: Store) -> int:
 
 
 def test_wipe_asks_first_and_deletes_everything_with_yes(store: Store) -> None:
-    store.write_rows("indexing/merge_documents", [{
+    store.write_rows("indexing/documents/merge_documents", [{
         "id": f"doc-{n}", "title": "t", "source": "s", "content_hash": "h",
         "extraction_method": "fast", "language": "en", "description_sentences": 3,
         "description_vector_words": 8, "description_llm_summaries": False} for n in range(3)])
@@ -42,8 +42,8 @@ def test_wipe_of_a_workspace_keeps_the_others(store: Store, settings: Settings,
            "description_llm_summaries": False}
     acme = Store.connect(in_workspace(settings, "acme").neo4j)
     try:
-        store.write_rows("indexing/merge_documents", [{**row, "id": "doc-default"}])
-        acme.write_rows("indexing/merge_documents", [{**row, "id": "doc-acme"}])
+        store.write_rows("indexing/documents/merge_documents", [{**row, "id": "doc-default"}])
+        acme.write_rows("indexing/documents/merge_documents", [{**row, "id": "doc-acme"}])
         monkeypatch.setenv(WORKSPACE_ENV, "")  # the command sets it; the test restores it
         _register_subcommands()
         wiped = CliRunner().invoke(app, ["wipe", "--yes", "--workspace", "acme"])

@@ -38,8 +38,8 @@ def _inputs(tmp_path: Path) -> Path:
 
 
 def _graph(store: Store) -> tuple[list[dict[str, Any]], dict[str, int]]:
-    documents = store.read("indexing/list_documents", skip=0, limit=9)
-    entities = store.read("indexing/list_entities", skip=0, limit=1000)
+    documents = store.read("indexing/documents/list_documents", skip=0, limit=9)
+    entities = store.read("indexing/entities/list_entities", skip=0, limit=1000)
     return documents, {e["name"]: e["frequency"] for e in entities}
 
 

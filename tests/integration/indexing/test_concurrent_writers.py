@@ -56,16 +56,16 @@ def _fingerprint(store: Store) -> dict[str, Any]:
     return {
         "counts": store.read("count_graph")[0],
         "documents": [(d["id"], d["complete"]) for d in
-                      store.read("indexing/list_documents", skip=0, limit=10_000)],
+                      store.read("indexing/documents/list_documents", skip=0, limit=10_000)],
         # Which spelling names an entity is whichever its first writer used: compared folded.
         "entities": sorted((e["id"], normalize_name(e["name"]), e["type"], e["frequency"]) for e in
-                           store.read("indexing/list_entities", skip=0, limit=100_000)),
+                           store.read("indexing/entities/list_entities", skip=0, limit=100_000)),
         "relations": sorted((r["id"], r["source_id"], r["target_id"], r["predicate"],
                              tuple(sorted(r["chunk_ids"]))) for r in relations),
         "merges": sorted((normalize_name(m["from_name"]), m["into_id"], m["decided_by"]) for m in
-                         store.read("indexing/list_merges")),
+                         store.read("indexing/merges/list_merges")),
         "communities": sorted((c["level"], tuple(sorted(c["members"]))) for c in
-                              store.read("communities/list_community_state")),
+                              store.read("communities/reports/list_community_state")),
     }
 
 

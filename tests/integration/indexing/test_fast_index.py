@@ -39,7 +39,7 @@ def _fast_rag(settings: Settings, tmp_path: Path, llm: FakeChatModel | None = No
 
 
 def _entities(store: Store) -> dict[str, dict[str, Any]]:
-    return {r["name"]: r for r in store.read("indexing/list_entities", skip=0, limit=1000)}
+    return {r["name"]: r for r in store.read("indexing/entities/list_entities", skip=0, limit=1000)}
 
 
 def _pairs(store: Store) -> dict[frozenset[str], list[str]]:
@@ -89,8 +89,11 @@ def test_delete_removes_only_the_co_occurrences_that_document_supported(
         pairs = _pairs(store)
         assert {frozenset(("Alice Smith", "Carol Jones")), frozenset(("Alice Smith", "Paris")),
                 frozenset(("Alice Smith", "Dan Brown"))} <= set(pairs)
-        paris_id = next(d["id"] for d in store.read("indexing/list_documents", skip=0, limit=9)
-                        if d["title"].startswith("paris") or "paris" in d["source"])
+        paris_id = next(
+            d["id"]
+            for d in store.read("indexing/documents/list_documents", skip=0, limit=9)
+            if d["title"].startswith("paris") or "paris" in d["source"]
+        )
         rag.delete(paris_id)
     pairs = _pairs(store)
     assert frozenset(("Alice Smith", "Paris")) not in pairs
@@ -165,7 +168,7 @@ def test_fast_index_refuses_other_languages_and_reads_no_code(
     assert not {"NEO4J_PASSWORD", "RETURN", "Driver", "Bob Brown"} & entities
     assert not any(any("\u4e00" <= ch <= "\u9fff" for ch in name) for name in entities)
     # The refused document's chunks stay for retrieval, and its language is on its node.
-    rows = store.read("indexing/list_documents", skip=0, limit=9)
+    rows = store.read("indexing/documents/list_documents", skip=0, limit=9)
     chinese = next(r for r in rows if "notes.zh" in r["source"])
     assert chinese["chunks"] >= 1 and chinese["language"] == "zh"
 
@@ -174,7 +177,7 @@ def _relations_embedded(store: Store) -> dict[frozenset[str], bool]:
     """Entity-name pairs -> whether their relation has a sentence vector."""
     rows = store.read("interop/export_relations")
     embedded = {r["id"]: r["embedded"] for r in
-                store.read("indexing/relation_provenance", ids=[r["id"] for r in rows])}
+                store.read("indexing/relations/relation_provenance", ids=[r["id"] for r in rows])}
     return {frozenset((r["source"], r["target"])): embedded[r["id"]] for r in rows}
 
 

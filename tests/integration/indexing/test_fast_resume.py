@@ -67,11 +67,12 @@ def _index(settings: Settings, docs: Path, cache: Path) -> None:
 
 def _graph(store: Store) -> dict[str, Any]:
     """Entity names and types, relations with weights, the merge audit and the documents."""
-    merges = store.read("indexing/list_merges")
-    documents = store.read("indexing/list_documents", skip=0, limit=99)
+    merges = store.read("indexing/merges/list_merges")
+    documents = store.read("indexing/documents/list_documents", skip=0, limit=99)
     return {
         "entities": sorted(
-            (r["name"], r["type"]) for r in store.read("indexing/list_entities", skip=0, limit=9999)
+            (r["name"], r["type"])
+            for r in store.read("indexing/entities/list_entities", skip=0, limit=9999)
         ),
         "relations": sorted(
             (r["source"], r["predicate"], r["target"], r["weight"])
@@ -80,9 +81,7 @@ def _graph(store: Store) -> dict[str, Any]:
         "merges": sorted(
             (m["id"], m["from_name"], m["into_name"], m["decided_by"], m["reason"]) for m in merges
         ),
-        "documents": sorted(
-            (d["id"], d["complete"]) for d in documents
-        ),
+        "documents": sorted((d["id"], d["complete"]) for d in documents),
     }
 
 

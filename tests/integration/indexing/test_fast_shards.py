@@ -67,14 +67,14 @@ def _writers(docs: Path, shards: list[str], tmp_path: Path) -> None:
 def graph_parts(store: Store) -> dict[str, Any]:
     return {
         "entities": sorted((e["name"], e["type"]) for e in
-                           store.read("indexing/list_entities", skip=0, limit=10_000)),
+                           store.read("indexing/entities/list_entities", skip=0, limit=10_000)),
         "relations": sorted((r["source"], r["predicate"], r["target"], r["weight"],
                              tuple(sorted(r["chunk_ids"])))
                             for r in store.read("interop/export_relations")),
         "merges": sorted((m["from_name"], m["into_name"], m["decided_by"], m["reason"])
-                         for m in store.read("indexing/list_merges")),
+                         for m in store.read("indexing/merges/list_merges")),
         "documents": sorted((d["id"], d["complete"]) for d in
-                            store.read("indexing/list_documents", skip=0, limit=100)),
+                            store.read("indexing/documents/list_documents", skip=0, limit=100)),
     }
 
 

@@ -28,7 +28,7 @@ def _rag(settings: Settings, tmp_path: Path, llm: FakeChatModel, **extraction: A
 
 
 def _entities(store: Store) -> dict[str, dict[str, Any]]:
-    rows = store.read("indexing/list_entities", skip=0, limit=1000)
+    rows = store.read("indexing/entities/list_entities", skip=0, limit=1000)
     return {row["name"]: row for row in rows}
 
 
@@ -72,7 +72,9 @@ def test_an_interrupted_run_resumes_from_the_cache(
     with _rag(settings, tmp_path, llm) as rag:
         rag.index(paths)
         complete = rag.counts()
-    store.write("indexing/forget_indexed_documents")  # as if the run had died before its last step
+    store.write(
+        "indexing/documents/forget_indexed_documents"
+    )  # as if the run had died before its last step
     calls = len(llm.calls)
     with _rag(settings, tmp_path, llm) as rag:
         resumed, _ = rag.index(paths)
@@ -89,7 +91,9 @@ def test_euler_spellings_become_one_entity_with_recorded_merges(
         rag.index(write_nano_passages(dataset, tmp_path / "docs"))
     eulers = [n for n in _entities(store) if "euler" in normalize_name(n)]
     assert eulers == ["Leonhard Euler"]
-    merges = {(row["from_name"], row["decided_by"]) for row in store.read("indexing/list_merges")}
+    merges = {
+        (row["from_name"], row["decided_by"]) for row in store.read("indexing/merges/list_merges")
+    }
     assert ("Euler", "llm") in merges
     assert ("leonhard Euler", "normalisation") in merges
 
@@ -127,8 +131,11 @@ def test_delete_leaves_no_orphans_and_resummarises_shared_entities(
         rag.index(paths)
         before = _entities(store)
         assert "passage 2" in before["Johann Bernoulli"]["description"]
-        daniel_doc = next(d for d in store.read("indexing/list_documents", skip=0, limit=10)
-                          if d["source"].endswith("passage_2.txt"))
+        daniel_doc = next(
+            d
+            for d in store.read("indexing/documents/list_documents", skip=0, limit=10)
+            if d["source"].endswith("passage_2.txt")
+        )
         report = rag.delete(daniel_doc["id"])
     after = _entities(store)
     assert report.entities_deleted > 0
@@ -136,4 +143,4 @@ def test_delete_leaves_no_orphans_and_resummarises_shared_entities(
     assert "Johann Bernoulli" in after
     assert "passage 2" not in after["Johann Bernoulli"]["description"]
     assert after["Johann Bernoulli"]["description"].startswith("Summary:")
-    assert store.read("indexing/count_orphans")[0] == {"entities": 0, "relations": 0}
+    assert store.read("indexing/deletion/count_orphans")[0] == {"entities": 0, "relations": 0}

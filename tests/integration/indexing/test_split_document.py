@@ -43,13 +43,13 @@ def test_a_long_document_split_across_batches_is_chained_and_marked_whole(
         stats, _ = rag.index([tmp_path / "long.txt"], method="fast")
     chunks = stats.chunks
     assert chunks > 4 and batches == [-(-chunks // 2)]  # it really was split
-    chain = store.read("indexing/list_documents", skip=0, limit=9)
+    chain = store.read("indexing/documents/list_documents", skip=0, limit=9)
     assert len(chain) == 1 and stats.documents == 1
     rows = store.read("bench/entity_names")
     assert {"Alice Smith", "Carol Jones"} <= {row["name"] for row in rows}
     # One unbroken NEXT_CHUNK chain, across the batch boundaries too.
-    assert store.read("bench/ingest_fingerprint")[0]["next_chunk"] == chunks - 1
-    marked = store.read("indexing/find_indexed_documents", ids=[chain[0]["id"]])
+    assert store.read("bench/ingest/ingest_fingerprint")[0]["next_chunk"] == chunks - 1
+    marked = store.read("indexing/documents/find_indexed_documents", ids=[chain[0]["id"]])
     assert marked[0]["complete"]  # marked indexed once its last piece was written
 
 
@@ -61,8 +61,10 @@ def _tuned(settings: Settings, cache: Path) -> Settings:
 
 
 def _fingerprint(store: Store) -> tuple[dict[str, Any], dict[str, int]]:
-    entities = store.read("indexing/list_entities", skip=0, limit=1000)
-    return store.read("bench/ingest_fingerprint")[0], {e["name"]: e["frequency"] for e in entities}
+    entities = store.read("indexing/entities/list_entities", skip=0, limit=1000)
+    return store.read("bench/ingest/ingest_fingerprint")[0], {
+        e["name"]: e["frequency"] for e in entities
+    }
 
 
 @pytest.mark.parametrize("rolled_back", [True, False], ids=["rolled-back", "killed"])
@@ -83,7 +85,7 @@ def test_a_long_document_stopped_midway_resumes_after_its_whole_batches(
     with GraphRAG(tuned, llm=FakeChatModel(rules=[]), embeddings=FakeEmbeddings()) as rag:
         clean_stats, _ = rag.index([tmp_path / "long.txt"], method="fast")
         clean = _fingerprint(store)
-        rag.delete(store.read("indexing/list_documents", skip=0, limit=9)[0]["id"])
+        rag.delete(store.read("indexing/documents/list_documents", skip=0, limit=9)[0]["id"])
     assert clean_stats.chunks > 6 and _fingerprint(store)[1] == {}
 
     stages = registry.AFTER_EXTRACTION
@@ -96,8 +98,8 @@ def test_a_long_document_stopped_midway_resumes_after_its_whole_batches(
     with GraphRAG(tuned, llm=FakeChatModel(rules=[]), embeddings=FakeEmbeddings()) as rag, \
             pytest.raises(BatchFailedError):
         rag.index([tmp_path / "long.txt"], method="fast")
-    document = store.read("indexing/list_documents", skip=0, limit=9)[0]["id"]
-    state = store.read("indexing/find_indexed_documents", ids=[document])[0]
+    document = store.read("indexing/documents/list_documents", skip=0, limit=9)[0]["id"]
+    state = store.read("indexing/documents/find_indexed_documents", ids=[document])[0]
     assert not state["complete"] and state["indexed_chunks"] == 4
     monkeypatch.setattr(registry, "AFTER_EXTRACTION", stages)
     monkeypatch.setattr(indexer.Indexer, "_roll_back", indexer.Indexer._roll_back)
@@ -108,4 +110,4 @@ def test_a_long_document_stopped_midway_resumes_after_its_whole_batches(
     assert stats.resumed_documents == 1 and stats.kept_chunks == 4
     assert stats.chunks == clean_stats.chunks - 4
     assert _fingerprint(store) == clean  # nothing lost, nothing counted twice
-    assert store.read("indexing/find_indexed_documents", ids=[document])[0]["complete"]
+    assert store.read("indexing/documents/find_indexed_documents", ids=[document])[0]["complete"]

@@ -70,7 +70,7 @@ def test_undoing_the_euler_merge_restores_euler_with_its_own_mentions(
     assert entities["Leonhard Euler"]["frequency"] == 1
     # The lower-case spelling went with the restored entity, also for later look-ups.
     assert audit_into(audit, "euler") == "Euler"
-    (found,) = store.read("indexing/find_entities_by_name_key", keys=["euler"])
+    (found,) = store.read("indexing/entities/find_entities_by_name_key", keys=["euler"])
     assert found["name"] == "Euler"
     relations = _relations(store)
     assert (*INFLUENCE, "Euler") in relations
@@ -79,7 +79,7 @@ def test_undoing_the_euler_merge_restores_euler_with_its_own_mentions(
     assert ("Leonhard Euler", "was born in", "Basel") in relations
     assert ("Leonhard Euler", "was a student of", "Johann Bernoulli") in relations
     assert audit[merge["id"]]["undone"] is True
-    assert store.read("indexing/count_orphans")[0] == {"entities": 0, "relations": 0}
+    assert store.read("indexing/deletion/count_orphans")[0] == {"entities": 0, "relations": 0}
 
 
 def test_an_undone_merge_is_not_made_again_and_other_merges_cannot_be_undone(
@@ -99,7 +99,7 @@ def test_an_undone_merge_is_not_made_again_and_other_merges_cannot_be_undone(
     # Deleting passage 3 removes "Leonhard Euler" (the letter keeps "Euler"); indexing it again
     # asks the LLM, which still says "merge" (now the stored "Euler" would absorb the new
     # "Leonhard Euler"), but the veto left by the undo keeps them apart.
-    euler_doc = next(d for d in store.read("indexing/list_documents", skip=0, limit=10)
+    euler_doc = next(d for d in store.read("indexing/documents/list_documents", skip=0, limit=10)
                      if d["source"].endswith("passage_3.txt"))
     rag.delete(euler_doc["id"])
     assert "Leonhard Euler" not in _entities(store)

@@ -57,7 +57,7 @@ def test_binary_empty_and_broken_tags_are_reported_and_skipped(
     assert stats.dropped_records >= 2
     dropped = [r.getMessage() for r in caplog.records if "malformed" in r.getMessage()]
     assert len(dropped) == 1 and "dropped" in dropped[0]
-    names = {row["name"] for row in store.read("indexing/list_entities", skip=0, limit=10)}
+    names = {row["name"] for row in store.read("indexing/entities/list_entities", skip=0, limit=10)}
     assert names == {"Ada Lovelace", "Charles Babbage", "Grace Hopper"}
     assert counts["relations"] == 1
 

@@ -63,7 +63,7 @@ def test_a_new_llm_method_gets_full_reports_and_an_estimate_with_them(
         estimate = rag.estimate([source], ToyLLMExtraction.name, reports=with_reports)
         rag.index([source], ToyLLMExtraction.name)
     assert estimate.stage(REPORTS).calls.high > 0
-    [document] = store.read("indexing/list_documents", skip=0, limit=10)
+    [document] = store.read("indexing/documents/list_documents", skip=0, limit=10)
     assert document["extraction_method"] == ToyLLMExtraction.name
     assert choose_report_mode(store, None) == "all"
 
@@ -77,14 +77,14 @@ def test_an_older_graph_gets_its_methods_capabilities_recorded(
         for statement in OLD_DOCUMENTS:
             session.run(statement).consume()
     # Unrecorded, every document counts as LLM-extracted: the safe side.
-    assert store.read("communities/count_llm_documents")[0]["llm_documents"] == 4
+    assert store.read("communities/reports/count_llm_documents")[0]["llm_documents"] == 4
     tuned = settings.model_copy(update={"cache_dir": tmp_path / "cache"})
     with GraphRAG(tuned, embeddings=FakeEmbeddings()) as rag:
         rag.ensure_schema()  # init-db, index, communities and serve all run it
-    counts = store.read("communities/count_llm_documents")[0]
+    counts = store.read("communities/reports/count_llm_documents")[0]
     # LLM-extracted: the document older than method names and the retired method's (it takes
     # the settings' method, llm); fast and triplets documents are not.
     assert (counts["documents"], counts["llm_documents"]) == (4, 2)
-    [chunk] = store.read("query/score_chunks", ids=["old-fast-chunk"], embedding=[1.0] * 384)
+    [chunk] = store.read("query/hops/score_chunks", ids=["old-fast-chunk"], embedding=[1.0] * 384)
     assert chunk["cooccurrence_relations"] is True  # hops weighs them as co-occurrences
     assert choose_report_mode(store, None) == "all"

@@ -44,7 +44,7 @@ def _rag(settings: Settings, tmp_path: Path, llm: FakeChatModel) -> GraphRAG:
 
 
 def _document_id(store: Store, name: str) -> str:
-    rows = store.read("indexing/list_documents", skip=0, limit=20)
+    rows = store.read("indexing/documents/list_documents", skip=0, limit=20)
     return str(next(row["id"] for row in rows if name in row["source"]))
 
 
@@ -97,5 +97,5 @@ def test_an_entity_left_to_llm_documents_is_summarised_by_the_llm(
 
 
 def _description(store: Store, name: str) -> str:
-    rows = store.read("indexing/list_entities", skip=0, limit=50)
+    rows = store.read("indexing/entities/list_entities", skip=0, limit=50)
     return str(next(row["description"] for row in rows if row["name"] == name))

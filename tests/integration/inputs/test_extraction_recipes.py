@@ -95,7 +95,9 @@ def test_a_new_method_and_a_new_stage_run_and_are_estimated(
     with GraphRAG(tuned, embeddings=FakeEmbeddings()) as rag:
         stats, _ = rag.index([source], "capitals")
         assert not rag.llm_in_use  # the method needs none, so no model was loaded
-    names = {row["name"] for row in store.read("indexing/list_entities", skip=0, limit=100)}
+    names = {
+        row["name"] for row in store.read("indexing/entities/list_entities", skip=0, limit=100)
+    }
     assert names == {"Leonhard", "Euler", "Basel", "Johann", "Bernoulli"}
     assert counting.seen == [stats.entities] and stats.entities == 5
     assert {"extract (capitals)", "count entities"} <= set(stats.stage_seconds)

@@ -77,7 +77,7 @@ def test_import_writes_every_table_and_twice_changes_nothing(rag: GraphRAG, dulc
 
 def test_imported_graph_has_the_shape_our_searches_read(rag: GraphRAG, dulce: Path) -> None:
     rag.import_msgraphrag(dulce)
-    reports = rag.store.read("communities/list_community_reports")
+    reports = rag.store.read("communities/reports/list_community_reports")
     assert all(r["title"] and r["summary"] and r["full_content"] and r["embedded"]
                for r in reports)
     assert {r["level"] for r in reports} == {0, 1}

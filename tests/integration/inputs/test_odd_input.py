@@ -68,7 +68,7 @@ def test_markup_in_ids_and_titles_is_printed_as_text(
     deleted = runner.invoke(app, ["delete", MARKUP_ID, "--no-communities"])
     assert deleted.exit_code == 0, deleted.output
     assert f"Deleted document {MARKUP_ID}" in deleted.output
-    assert store.read("indexing/list_documents", skip=0, limit=10) == []
+    assert store.read("indexing/documents/list_documents", skip=0, limit=10) == []
 
 
 def test_an_over_long_id_or_name_is_refused_and_the_batch_goes_on(
@@ -84,9 +84,9 @@ def test_an_over_long_id_or_name_is_refused_and_the_batch_goes_on(
     with caplog.at_level(logging.WARNING), make() as rag:
         stats = rag.index_triplets(corpus)
         again = rag.index_triplets(corpus)
-    documents = store.read("indexing/list_documents", skip=0, limit=10)
+    documents = store.read("indexing/documents/list_documents", skip=0, limit=10)
     assert [(d["id"], d["complete"]) for d in documents] == [("good-1", True), ("good-2", True)]
-    names = {row["name"] for row in store.read("indexing/list_entities", skip=0, limit=50)}
+    names = {row["name"] for row in store.read("indexing/entities/list_entities", skip=0, limit=50)}
     assert names == {"Ada", "Notes", "Babbage", "Engine"}
     assert stats.refused_documents == 1 and stats.dropped_records == 2
     assert again.documents == 0 and again.unchanged_documents == 2

@@ -30,11 +30,11 @@ def _fast_rag(settings: Settings, tmp_path: Path, **extraction: object) -> Graph
 
 
 def _mislabelled(store: Store, labels: TypeLabels) -> list[dict[str, object]]:
-    return store.read("indexing/mislabelled_entities", **labels.params())
+    return store.read("indexing/types/mislabelled_entities", **labels.params())
 
 
 def _labelled(store: Store, label: str) -> int:
-    return int(store.read("indexing/count_entities_labelled", label=label)[0]["entities"])
+    return int(store.read("indexing/types/count_entities_labelled", label=label)[0]["entities"])
 
 
 def test_labels_match_the_summary_and_survive_unmerge_and_delete(
@@ -53,8 +53,11 @@ def test_labels_match_the_summary_and_survive_unmerge_and_delete(
         rag.unmerge(fold["id"])  # "Scrooge" comes back as its own person
         assert _labelled(store, "Person") == persons + 1
         assert _mislabelled(store, labels) == []
-        paris_id = next(d["id"] for d in store.read("indexing/list_documents", skip=0, limit=9)
-                        if "paris" in d["source"])
+        paris_id = next(
+            d["id"]
+            for d in store.read("indexing/documents/list_documents", skip=0, limit=9)
+            if "paris" in d["source"]
+        )
         rag.delete(paris_id)
         assert _labelled(store, "Person") == persons + 1 - 2  # Alice and Carol went with it
         assert _mislabelled(store, labels) == []
@@ -62,15 +65,18 @@ def test_labels_match_the_summary_and_survive_unmerge_and_delete(
 
 def test_retyping_an_unknown_entity_gives_it_a_label(store: Store) -> None:
     labels = TypeLabels.from_types(["person"])
-    store.write("indexing/merge_documents", rows=[{
+    store.write("indexing/documents/merge_documents", rows=[{
         "id": "d", "title": "d", "source": "d", "content_hash": "h", "extraction_method": "llm"}])
-    store.write("indexing/merge_chunks", rows=[{
+    store.write("indexing/documents/merge_chunks", rows=[{
         "id": "c", "document_id": "d", "text": "Ada", "chunk_index": 0, "n_tokens": 1,
         "embedding": [0.1] * 8}])
     row = {"chunk_id": "c", "entity_id": "e1", "name": "Ada", "name_key": "ada",
            "description": "", "surface_names": ["Ada"], "surface_type": "unknown"}
     for entity_type in ("unknown", "person"):  # the first typed mention types it
-        mention = ("indexing/merge_entity_mentions", {"rows": [{**row, "type": entity_type}]})
+        mention = (
+            "indexing/entities/merge_entity_mentions",
+            {"rows": [{**row, "type": entity_type}]},
+        )
         store.write_together([mention, labels.step(["e1"])])
         assert _labelled(store, "Person") == (entity_type == "person")
     assert _mislabelled(store, labels) == []

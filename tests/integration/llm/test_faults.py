@@ -103,8 +103,8 @@ def _index(settings: Settings, docs: Path, script: list[Step], tmp_path: Path) -
 def _graph(store: Store) -> dict[str, Any]:
     return {
         "counts": store.read("count_graph")[0],
-        "documents": store.read("indexing/list_documents", skip=0, limit=10),
-        "entities": store.read("indexing/list_entities", skip=0, limit=10),
+        "documents": store.read("indexing/documents/list_documents", skip=0, limit=10),
+        "entities": store.read("indexing/entities/list_entities", skip=0, limit=10),
         "relations": store.read("interop/export_relations"),
     }
 
@@ -118,7 +118,7 @@ def test_a_failed_run_writes_nothing_half_and_a_rerun_is_exact(
     with pytest.raises(ModelError, match="still failed after 2 attempts"):
         _index(settings, docs, [Status(503)], tmp_path / "failed")
     # The failed batch is rolled back whole: its document and chunks go with it.
-    assert store.read("indexing/list_documents", skip=0, limit=10) == []
+    assert store.read("indexing/documents/list_documents", skip=0, limit=10) == []
     assert store.read("count_graph")[0]["entities"] == 0
     _index(settings, docs, [Reply(EXTRACTION)], tmp_path / "resumed")
     resumed = _graph(store)
@@ -181,7 +181,9 @@ def test_neo4j_restarted_during_an_index_run_resumes_exactly(
     text = output.decode("utf-8", "replace").strip()
     assert writer.returncode == 3, text[-2000:]
     assert text.splitlines()[-1].startswith("Neo4j is not reachable at")
-    assert not any(d["complete"] for d in store.read("indexing/list_documents", skip=0, limit=20))
+    assert not any(
+        d["complete"] for d in store.read("indexing/documents/list_documents", skip=0, limit=20)
+    )
     _index(settings, docs, [Reply(EXTRACTION)], tmp_path / "resumed")
     resumed = _graph(store)
     store.run_autocommit("delete_all")

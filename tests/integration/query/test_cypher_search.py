@@ -70,13 +70,13 @@ def graph(store: Store, settings: Settings, tmp_path: Path) -> Iterator[Store]:
 
 def _snapshot(store: Store) -> list[Any]:
     return [store.read("count_graph"), store.read("show_schema"),
-            store.read("indexing/list_entities", skip=0, limit=1000)]
+            store.read("indexing/entities/list_entities", skip=0, limit=1000)]
 
 
 def test_a_counting_question_is_answered_from_the_query_rows(
     graph: Store, settings: Settings, tmp_path: Path
 ) -> None:
-    people = graph.read("indexing/count_entities_labelled", label="Person")[0]["entities"]
+    people = graph.read("indexing/types/count_entities_labelled", label="Person")[0]["entities"]
     assert people >= 3
     with _rag(settings, tmp_path, f"```cypher\n{PEOPLE};\n```", PEOPLE) as rag:
         answer = rag.query("How many people are there?", method="cypher")
@@ -182,7 +182,7 @@ def test_only_numbers_for_a_which_question_get_one_repair(
 def test_the_schema_samples_the_most_mentioned_entities_the_same_way_every_time(
     graph: Store,
 ) -> None:
-    entities = graph.read("indexing/list_entities", skip=0, limit=1000)
+    entities = graph.read("indexing/entities/list_entities", skip=0, limit=1000)
     ranked = sorted(entities, key=lambda e: (-e["frequency"], e["id"]))
     first = read_schema(graph, 3).text
     assert first == read_schema(graph, 3).text

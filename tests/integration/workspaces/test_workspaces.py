@@ -47,11 +47,11 @@ def test_each_workspace_holds_only_its_documents_and_entities(
     rag = rags[name]
     counts = rag.counts()
     assert counts["documents"] == 1 and counts["entities"] >= 3 and counts["communities"] >= 1
-    entities = {r["name"]: r for r in rag.store.read("indexing/list_entities", skip=0,
+    entities = {r["name"]: r for r in rag.store.read("indexing/entities/list_entities", skip=0,
                                                      limit=100)}
     assert "Ebenezer Scrooge" in entities
     assert OWN_WORD[_other(name)] not in entities and OWN_WORD[name] in entities
-    (document,) = rag.store.read("indexing/list_documents", skip=0, limit=9)
+    (document,) = rag.store.read("indexing/documents/list_documents", skip=0, limit=9)
     assert OWN_WORD[name] in str(document) or document["source"].endswith("carol.txt")
     merges = rag.merges()
     assert [m["into_name"] for m in merges] == ["Ebenezer Scrooge"]
@@ -72,7 +72,9 @@ def test_every_query_method_retrieves_only_its_workspace(
 def test_retrieval_evaluation_ranks_only_its_workspace_documents(
     rags: dict[str, GraphRAG], name: str
 ) -> None:
-    own = {r["id"] for r in rags[name].store.read("indexing/list_documents", skip=0, limit=9)}
+    own = {
+        r["id"] for r in rags[name].store.read("indexing/documents/list_documents", skip=0, limit=9)
+    }
     for method in ("naive", "local", "hops"):
         ranker = ranker_for(rags[name], method, {})
         assert not isinstance(ranker, str)
@@ -107,16 +109,16 @@ def test_unmerge_and_delete_stay_in_their_workspace(
 ) -> None:
     alpha, beta = rags["alpha"], rags["beta"]
     before = beta.counts()
-    beta_names = {r["name"] for r in beta.store.read("indexing/list_entities", skip=0,
+    beta_names = {r["name"] for r in beta.store.read("indexing/entities/list_entities", skip=0,
                                                      limit=100)}
     (merge,) = alpha.merges()
     assert alpha.unmerge(merge["id"]).restored_name == "Scrooge"
     assert not any(m["undone_at"] for m in beta.merges() if "undone_at" in m)
-    (document,) = alpha.store.read("indexing/list_documents", skip=0, limit=9)
+    (document,) = alpha.store.read("indexing/documents/list_documents", skip=0, limit=9)
     alpha.delete(document["id"])
     assert alpha.counts()["documents"] == 0 and alpha.counts()["entities"] == 0
     assert beta.counts() == before
-    assert {r["name"] for r in beta.store.read("indexing/list_entities", skip=0,
+    assert {r["name"] for r in beta.store.read("indexing/entities/list_entities", skip=0,
                                                limit=100)} == beta_names
     # A whole workspace goes with its schema; twice is a no-op; the other stays.
     held = delete_workspace(alpha.store)

@@ -104,7 +104,7 @@ class _GraphWithChinese:
     def read(self, name: str) -> list[dict[str, object]]:
         if name == "read_embedder":
             return self.vectors
-        assert name == "indexing/count_document_languages"
+        assert name == "indexing/documents/count_document_languages"
         return [{"language": "en", "documents": 3}, {"language": "zh", "documents": 2}]
 
 

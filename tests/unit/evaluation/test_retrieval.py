@@ -88,7 +88,7 @@ def test_methods_that_rank_no_passages_are_reported_unavailable(tmp_path: Path) 
 
 async def test_a_ranker_runs_the_method_with_the_overrides(tmp_path: Path) -> None:
     rows = [{"chunk_id": "c1", "document_id": "d1", "title": "", "text": "x"}]
-    services = fake_services({"query/search_chunks_by_vector": rows}, [], tmp_path)
+    services = fake_services({"query/search/search_chunks_by_vector": rows}, [], tmp_path)
     ranker = ranker_for(services, "naive", {"hops.degree": 2})
     assert not isinstance(ranker, str)
     assert await ranker("Who?", 5) == ["d1"]

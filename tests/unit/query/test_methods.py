@@ -32,7 +32,10 @@ PASSAGES = [
 
 async def test_naive_answers_from_the_nearest_passages_and_streams(tmp_path: Path) -> None:
     services = fake_services(
-        {"query/search_chunks_by_vector": PASSAGES, "query/search_chunks_by_fulltext": []},
+        {
+            "query/search/search_chunks_by_vector": PASSAGES,
+            "query/search/search_chunks_by_fulltext": [],
+        },
         [("similarity search found", "Johann taught Euler [Data: Sources (1)].")],
         tmp_path,
     )
@@ -43,7 +46,10 @@ async def test_naive_answers_from_the_nearest_passages_and_streams(tmp_path: Pat
     assert answer.text == "Johann taught Euler [Data: Sources (1)]."
     assert "".join(pieces) == answer.text
     assert [row["chunk_id"] for row in answer.sources["Sources"]] == ["c1", "c2"]
-    assert services.store.params_of("query/search_chunks_by_fulltext")[0]["query"] == "taught euler"
+    assert (
+        services.store.params_of("query/search/search_chunks_by_fulltext")[0]["query"]
+        == "taught euler"
+    )
     assert answer.llm_calls == 1 and answer.prompt_tokens > 0
     prompt = services.chat.calls[0].prompt
     assert "1|Euler|Euler studied with Johann." in prompt and "Who taught Euler?" in prompt
@@ -51,7 +57,10 @@ async def test_naive_answers_from_the_nearest_passages_and_streams(tmp_path: Pat
 
 async def test_an_old_option_name_works_and_the_answer_says_so_first(tmp_path: Path) -> None:
     services = fake_services(
-        {"query/search_chunks_by_vector": PASSAGES, "query/search_chunks_by_fulltext": []},
+        {
+            "query/search/search_chunks_by_vector": PASSAGES,
+            "query/search/search_chunks_by_fulltext": [],
+        },
         [("similarity search found", "Johann taught Euler [Data: Sources (1)].")],
         tmp_path,
     )
@@ -65,28 +74,39 @@ async def test_an_old_option_name_works_and_the_answer_says_so_first(tmp_path: P
 
 
 async def test_naive_ranks_documents_without_an_answer_call(tmp_path: Path) -> None:
-    services = fake_services({"query/search_chunks_by_vector": PASSAGES}, [], tmp_path)
+    services = fake_services({"query/search/search_chunks_by_vector": PASSAGES}, [], tmp_path)
     query = make_query(services.settings, "Who taught Euler?",
                        hybrid={"enabled": False})
     assert await NaiveSearch(services).rank_documents(query, 5) == ["d1", "d2"]
-    assert services.store.params_of("query/search_chunks_by_vector")[0]["k"] == 5
+    assert services.store.params_of("query/search/search_chunks_by_vector")[0]["k"] == 5
 
 
 def local_rows(metadata: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     """Local search's own reads: the entity index (sized for FakeEmbeddings) and the one row of
     its retrieval statement, whose metadata is `metadata`."""
     index = {"name": ENTITY_INDEX, "dimensions": FakeEmbeddings().dimension}
-    return {"show_vector_indexes": [index],
-            "query/local_retrieval": [{"text": "", "score": 0.9, "metadata": metadata}],
-            # Hops' reads, which rank local's passages: no entity or fact near the question
-            # here, so the nearest passages rank.
-            "query/search_entities_by_vector": [], "query/search_relations_by_vector": [],
-            "query/entity_neighbours": [], "query/relations_around_entities": [],
-            "query/score_chunks": [
-                {"chunk_id": row["chunk_id"], "document_id": row["document_id"],
-                 "cooccurrence_relations": False, "score": row["score"]} for row in PASSAGES],
-            "query/bridge_entities": [], "query/chunk_bridge_entities": [],
-            "query/chunks_by_ids": []}
+    return {
+        "show_vector_indexes": [index],
+        "query/local_retrieval": [{"text": "", "score": 0.9, "metadata": metadata}],
+        # Hops' reads, which rank local's passages: no entity or fact near the question
+        # here, so the nearest passages rank.
+        "query/search/search_entities_by_vector": [],
+        "query/search/search_relations_by_vector": [],
+        "query/hops/entity_neighbours": [],
+        "query/hops/relations_around_entities": [],
+        "query/hops/score_chunks": [
+            {
+                "chunk_id": row["chunk_id"],
+                "document_id": row["document_id"],
+                "cooccurrence_relations": False,
+                "score": row["score"],
+            }
+            for row in PASSAGES
+        ],
+        "query/hops/bridge_entities": [],
+        "query/hops/chunk_bridge_entities": [],
+        "query/chunks_by_ids": [],
+    }
 
 
 LOCAL_ROW = {
@@ -104,10 +124,11 @@ LOCAL_ROW = {
 
 async def test_local_packs_every_table_and_answers(tmp_path: Path) -> None:
     rows: dict[str, list[dict[str, Any]]] = {
-        "query/search_entities_by_fulltext": [{"mention": "Scrooge", "id": "e1", "name": "Scrooge",
-                                               "score": 3.0}],
-        "query/search_chunks_by_vector": PASSAGES,
-        "query/search_chunks_by_fulltext": [],
+        "query/search/search_entities_by_fulltext": [
+            {"mention": "Scrooge", "id": "e1", "name": "Scrooge", "score": 3.0}
+        ],
+        "query/search/search_chunks_by_vector": PASSAGES,
+        "query/search/search_chunks_by_fulltext": [],
         **local_rows(LOCAL_ROW),
     }
     services = fake_services(rows, [("graph search found", "Bob Cratchit is his clerk.")],
@@ -128,7 +149,7 @@ async def test_local_packs_every_table_and_answers(tmp_path: Path) -> None:
     # The nearest passages too, with the scores their search gave them.
     assert params[0]["chunk_scores"] == {"c1": 0.9, "c2": 0.8, "c3": 0.7}
     searched = [p["texts"][0]["query"] for p in
-                services.store.params_of("query/search_entities_by_fulltext")]
+                services.store.params_of("query/search/search_entities_by_fulltext")]
     # Its mention (for local's seeds, and for hops' entity hits, which rank the passages),
     # then the whole question.
     assert sorted(searched) == ["scrooge", "scrooge", "scrooge clerk"]
@@ -149,8 +170,12 @@ async def test_local_packs_every_table_and_answers(tmp_path: Path) -> None:
 async def test_local_refuses_a_graph_its_vectors_cannot_search(
     tmp_path: Path, indexes: list[dict[str, Any]], problem: str
 ) -> None:
-    rows = {**local_rows(LOCAL_ROW), "show_vector_indexes": indexes,
-            "query/search_entities_by_fulltext": [], "query/search_chunks_by_vector": []}
+    rows = {
+        **local_rows(LOCAL_ROW),
+        "show_vector_indexes": indexes,
+        "query/search/search_entities_by_fulltext": [],
+        "query/search/search_chunks_by_vector": [],
+    }
     services = fake_services(rows, [], tmp_path)
     query = make_query(services.settings, "Who is Scrooge's clerk?", hybrid=False)
     with pytest.raises(InputError, match=problem):
@@ -180,9 +205,14 @@ def _levels_0_and_1(params: dict[str, Any]) -> list[Row]:
 
 async def test_global_maps_reports_then_reduces(tmp_path: Path) -> None:
     services = fake_services(
-        {"query/community_levels": [{"level": 0, "communities": 1}, {"level": 1, "communities": 2}],
-         "query/community_reports_at_level": REPORTS,
-         "query/community_level_status": _levels_0_and_1},
+        {
+            "query/communities/community_levels": [
+                {"level": 0, "communities": 1},
+                {"level": 1, "communities": 2},
+            ],
+            "query/communities/community_reports_at_level": REPORTS,
+            "query/communities/community_level_status": _levels_0_and_1,
+        },
         [("community\nreports", _map_reply), ("Several analysts", "Johann taught Euler.")],
         tmp_path,
     )
@@ -199,9 +229,9 @@ async def test_global_maps_reports_then_reduces(tmp_path: Path) -> None:
 
 async def test_global_says_nothing_relevant_without_scored_points(tmp_path: Path) -> None:
     services = fake_services(
-        {"query/community_levels": [{"level": 0, "communities": 2}],
-         "query/community_reports_at_level": REPORTS[1:],
-         "query/community_level_status": WRITTEN_LEVEL},
+        {"query/communities/community_levels": [{"level": 0, "communities": 2}],
+         "query/communities/community_reports_at_level": REPORTS[1:],
+         "query/communities/community_level_status": WRITTEN_LEVEL},
         [("community\nreports", _map_reply)],
         tmp_path,
     )
@@ -212,9 +242,9 @@ async def test_global_says_nothing_relevant_without_scored_points(tmp_path: Path
 
 async def test_global_context_is_the_common_context_type(tmp_path: Path) -> None:
     services = fake_services(
-        {"query/community_levels": [{"level": 0, "communities": 2}],
-         "query/community_reports_at_level": REPORTS,
-         "query/community_level_status": WRITTEN_LEVEL},
+        {"query/communities/community_levels": [{"level": 0, "communities": 2}],
+         "query/communities/community_reports_at_level": REPORTS,
+         "query/communities/community_level_status": WRITTEN_LEVEL},
         [],
         tmp_path,
     )
@@ -226,26 +256,26 @@ async def test_global_context_is_the_common_context_type(tmp_path: Path) -> None
 
 
 HOPS_ROWS: dict[str, list[dict[str, Any]]] = {
-    "query/search_entities_by_vector": [
+    "query/search/search_entities_by_vector": [
         {"mention": "Euler", "id": "e-euler", "name": "Leonhard Euler", "score": 0.95}],
-    "query/search_relations_by_vector": [
+    "query/search/search_relations_by_vector": [
         {"id": "r1", "source_id": "e-johann", "target_id": "e-euler", "score": 0.8}],
-    "query/entity_neighbours": [{"id": "e-johann"}],
-    "query/relations_around_entities": [
+    "query/hops/entity_neighbours": [{"id": "e-johann"}],
+    "query/hops/relations_around_entities": [
         {"id": "r1", "subject": "Johann Bernoulli", "predicate": "taught",
          "object": "Leonhard Euler", "chunk_ids": ["c1"], "score": 0.8},
         {"id": "r2", "subject": "Daniel Bernoulli", "predicate": "son of",
          "object": "Johann Bernoulli", "chunk_ids": ["c2"], "score": 0.7}],
-    "query/search_chunks_by_vector": PASSAGES[2:],
-    "query/score_chunks": [
+    "query/search/search_chunks_by_vector": PASSAGES[2:],
+    "query/hops/score_chunks": [
         {"chunk_id": "c1", "document_id": "d1", "cooccurrence_relations": False, "score": 0.6},
         {"chunk_id": "c2", "document_id": "d2", "cooccurrence_relations": False, "score": 0.5},
         {"chunk_id": "c3", "document_id": "d1", "cooccurrence_relations": False, "score": 0.4}],
-    "query/bridge_entities": [],
-    "query/chunk_bridge_entities": [],
+    "query/hops/bridge_entities": [],
+    "query/hops/chunk_bridge_entities": [],
     "query/chunks_by_ids": PASSAGES,
-    "query/search_chunks_by_fulltext": [],
-    "query/search_entities_by_fulltext": [],
+    "query/search/search_chunks_by_fulltext": [],
+    "query/search/search_entities_by_fulltext": [],
 }
 
 
@@ -301,15 +331,15 @@ async def test_hops_lifts_passages_naming_a_bridge_and_weighs_fast_relations_apa
     # c2 names "Daniel Bernoulli", a bridge named by the nearest passage (c3) but not asked.
     rows = {
         **HOPS_ROWS,
-        "query/search_chunks_by_vector": [PASSAGES[2]],
-        "query/relations_around_entities": [
+        "query/search/search_chunks_by_vector": [PASSAGES[2]],
+        "query/hops/relations_around_entities": [
             {"id": "r3", "subject": "Euler", "predicate": "co-occurs with", "object": "Berlin",
              "chunk_ids": ["c1"], "score": 0.9}],
-        "query/score_chunks": [
+        "query/hops/score_chunks": [
             {"chunk_id": "c1", "document_id": "d1", "cooccurrence_relations": True, "score": 0.3},
             {"chunk_id": "c2", "document_id": "d2", "cooccurrence_relations": True, "score": 0.2},
             {"chunk_id": "c3", "document_id": "d3", "cooccurrence_relations": True, "score": 0.5}],
-        "query/bridge_entities": [
+        "query/hops/bridge_entities": [
             {"name": "Daniel Bernoulli", "passages": 2, "chunk_ids": ["c2", "c3"]},
             {"name": "Euler", "passages": 1, "chunk_ids": ["c1"]}],  # asked: no bridge
     }
@@ -326,7 +356,7 @@ async def test_hops_coverage_selection_lifts_a_passage_sharing_a_picked_ones_ent
 ) -> None:
     # Blended: c1 1.2, c2 1.025, c3 0.7 (the nearest passage's score); c1 and c3 both name a
     # rare entity the question does not, so with a bridge weight c3 follows c1.
-    rows = {**HOPS_ROWS, "query/chunk_bridge_entities": [
+    rows = {**HOPS_ROWS, "query/hops/chunk_bridge_entities": [
         {"chunk_id": "c1", "id": "e-academy", "name": "Prussian Academy", "passages": 2},
         {"chunk_id": "c3", "id": "e-academy", "name": "Prussian Academy", "passages": 2}]}
     services = fake_services(rows, [], tmp_path)
@@ -349,9 +379,16 @@ async def test_an_evidence_first_prompt_streams_the_answer_and_notes_the_evidenc
         "Passages a similarity search found:\n{context}\n{history}\nShape: {response_type}\n"
         "Question: {question}\nWrite Evidence:, then Answer:.\n\nEvidence:", encoding="utf-8")
     services = fake_services(
-        {"query/search_chunks_by_vector": PASSAGES, "query/search_chunks_by_fulltext": []},
-        [("a similarity search found",
-          " Euler studied with Johann. (Sources 1)\nAnswer: Johann [Data: Sources (1)].")],
+        {
+            "query/search/search_chunks_by_vector": PASSAGES,
+            "query/search/search_chunks_by_fulltext": [],
+        },
+        [
+            (
+                "a similarity search found",
+                " Euler studied with Johann. (Sources 1)\nAnswer: Johann [Data: Sources (1)].",
+            )
+        ],
         tmp_path,
     )
     services.settings = services.settings.model_copy(update={"prompts_dir": prompts})

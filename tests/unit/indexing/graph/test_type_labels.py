@@ -33,4 +33,4 @@ def test_turned_off_it_removes_every_whitelisted_label_and_adds_none() -> None:
     assert params["labels_by_type"] == {}
     assert "Person" in params["type_labels"]
     name, step = labels.step(["b", "a", "b"])
-    assert name == "indexing/set_type_labels" and step["rows"] == [{"id": "a"}, {"id": "b"}]
+    assert name == "indexing/types/set_type_labels" and step["rows"] == [{"id": "a"}, {"id": "b"}]

@@ -79,10 +79,10 @@ def test_steps_run_in_one_transaction_and_mark_the_merge() -> None:
     footprint = _footprint([])
     steps = dict(plan_unmerge(footprint).steps(footprint))
     names = list(steps)
-    assert names[-1] == "indexing/mark_merge_undone"
-    assert steps["indexing/mark_merge_undone"] == {"id": "m1"}
-    assert names[0] == "indexing/merge_entity_mentions"  # the restored entity exists first
-    assert steps["indexing/repoint_spelling_merges"]["from_key"] == "euler"
+    assert names[-1] == "indexing/merges/mark_merge_undone"
+    assert steps["indexing/merges/mark_merge_undone"] == {"id": "m1"}
+    assert names[0] == "indexing/entities/merge_entity_mentions"  # the restored entity exists first
+    assert steps["indexing/merges/repoint_spelling_merges"]["from_key"] == "euler"
 
 
 def test_a_vetoed_merge_is_not_applied_again() -> None:

@@ -70,8 +70,12 @@ async def _answered(tmp_path: Path, check: str) -> tuple[str, list[str]]:
     passages = [{"chunk_id": "c1", "document_id": "d1", "title": "Admiral Twin",
                  "text": "Admiral Twin is a drive-in theatre in Tulsa.", "score": 0.9}]
     services = fake_services(
-        {"query/search_chunks_by_vector": passages, "query/search_chunks_by_fulltext": []},
-        [("similarity search found", "Tulsa [Data: Sources (1)]")], tmp_path,
+        {
+            "query/search/search_chunks_by_vector": passages,
+            "query/search/search_chunks_by_fulltext": [],
+        },
+        [("similarity search found", "Tulsa [Data: Sources (1)]")],
+        tmp_path,
     )
     query = make_query(services.settings, WHEN, answer_check=check)
     answer = await run_query(services, NaiveSearch(services), query)
@@ -102,8 +106,12 @@ async def test_an_answer_that_loops_keeps_one_copy_and_says_so(tmp_path: Path) -
                  "text": "Admiral Twin is a drive-in theatre in Tulsa.", "score": 0.9}]
     looping = "It is in Tulsa. " + "Admiral Twin is a drive-in theatre in Tulsa, Oklahoma. " * 8
     services = fake_services(
-        {"query/search_chunks_by_vector": passages, "query/search_chunks_by_fulltext": []},
-        [("similarity search found", looping)], tmp_path,
+        {
+            "query/search/search_chunks_by_vector": passages,
+            "query/search/search_chunks_by_fulltext": [],
+        },
+        [("similarity search found", looping)],
+        tmp_path,
     )
     query = make_query(services.settings, WHEN, answer_check="off")
     answer = await run_query(services, NaiveSearch(services), query)

@@ -48,12 +48,18 @@ def asker(services: FakeServices) -> Callable[..., Answer]:
 def chat_services(tmp: Path) -> FakeServices:
     map_reply = json.dumps({"points": [{"description": "He went to Berlin", "score": 70}]})
     return fake_services(
-        {"query/search_chunks_by_vector": PASSAGES, "query/search_chunks_by_fulltext": [],
-         "query/community_levels": [{"level": 1, "communities": 2}],
-         "query/community_reports_at_level": REPORTS,
-         "query/community_level_status": WRITTEN_LEVEL},
-        [("similarity search found", "Johann taught Euler [Data: Sources (1)]."),
-         ("community\nreports", map_reply), ("Several analysts", "He moved to Berlin.")],
+        {
+            "query/search/search_chunks_by_vector": PASSAGES,
+            "query/search/search_chunks_by_fulltext": [],
+            "query/communities/community_levels": [{"level": 1, "communities": 2}],
+            "query/communities/community_reports_at_level": REPORTS,
+            "query/communities/community_level_status": WRITTEN_LEVEL,
+        },
+        [
+            ("similarity search found", "Johann taught Euler [Data: Sources (1)]."),
+            ("community\nreports", map_reply),
+            ("Several analysts", "He moved to Berlin."),
+        ],
         tmp,
     )
 

@@ -44,8 +44,13 @@ INJECTED = "Johann taught Euler [Data: Sources (1); Reports (99)]. Obey me [Data
 
 async def test_a_streamed_local_style_answer_matches_the_json_one(tmp_path: Path) -> None:
     services = fake_services(
-        {"query/search_chunks_by_vector": PASSAGES, "query/search_chunks_by_fulltext": []},
-        [("similarity search found", INJECTED)], tmp_path)
+        {
+            "query/search/search_chunks_by_vector": PASSAGES,
+            "query/search/search_chunks_by_fulltext": [],
+        },
+        [("similarity search found", INJECTED)],
+        tmp_path,
+    )
     pieces: list[str] = []
     query = make_query(services.settings, "Who taught Euler?", on_token=pieces.append)
     answer = await run_query(services, NaiveSearch(services), query)
@@ -56,9 +61,9 @@ async def test_a_streamed_local_style_answer_matches_the_json_one(tmp_path: Path
 
 async def test_a_streamed_global_answer_matches_the_json_one(tmp_path: Path) -> None:
     services = fake_services(
-        {"query/community_levels": [{"level": 1, "communities": 2}],
-         "query/community_reports_at_level": REPORTS,
-         "query/community_level_status": _levels_0_and_1},
+        {"query/communities/community_levels": [{"level": 1, "communities": 2}],
+         "query/communities/community_reports_at_level": REPORTS,
+         "query/communities/community_level_status": _levels_0_and_1},
         [("community\nreports", _map_reply),
          ("Several analysts", "Johann taught Euler [Data: Reports (1, 99)].")], tmp_path)
     pieces: list[str] = []

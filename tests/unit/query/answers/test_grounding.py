@@ -42,8 +42,12 @@ INVENTED = (
 
 async def _grounded(tmp_path: Path, mode: str) -> Answer:
     services = fake_services(
-        {"query/search_chunks_by_vector": PASSAGES, "query/search_chunks_by_fulltext": []},
-        [("similarity search found", INVENTED)], tmp_path,
+        {
+            "query/search/search_chunks_by_vector": PASSAGES,
+            "query/search/search_chunks_by_fulltext": [],
+        },
+        [("similarity search found", INVENTED)],
+        tmp_path,
     )
     query = make_query(services.settings, "Who is Scrooge's clerk?", grounding=mode)
     return await run_query(services, NaiveSearch(services), query, named_entities)
@@ -144,9 +148,9 @@ def _map_inventing(prompt: str) -> str:
 
 async def _global_grounded(tmp_path: Path, mode: str, known: set[str]) -> Answer:
     services = fake_services(
-        {"query/community_levels": [{"level": 0, "communities": 1}],
-         "query/community_reports_at_level": REPORTS,
-         "query/community_level_status": WRITTEN_LEVEL},
+        {"query/communities/community_levels": [{"level": 0, "communities": 1}],
+         "query/communities/community_reports_at_level": REPORTS,
+         "query/communities/community_level_status": WRITTEN_LEVEL},
         [("community\nreports", _map_inventing),
          ("Several analysts", "Scrooge keeps Bob Cratchit cold [Data: Reports (1)]. "
           "Oliver Twist and Tiny Tim suffer too [Data: Reports (1)].")],

@@ -66,12 +66,12 @@ def follow_up_reply(prompt: str) -> str:
 # What local search reads besides its retrieval query (fulltext seeds, candidate passages): here
 # nothing, so each follow-up's context is the canned retrieval row.
 LOCAL_READS: dict[str, list[dict[str, Any]]] = {
-    "query/search_entities_by_fulltext": [], "query/search_chunks_by_vector": [],
-    "query/search_chunks_by_fulltext": [], **local_rows(LOCAL_ROW)}
+    "query/search/search_entities_by_fulltext": [], "query/search/search_chunks_by_vector": [],
+    "query/search/search_chunks_by_fulltext": [], **local_rows(LOCAL_ROW)}
 
 
 def drift_services(tmp: Path, reports: list[dict[str, Any]], rules: list[Rule]) -> FakeServices:
-    rows = {"query/search_communities_by_vector": reports, **LOCAL_READS}
+    rows = {"query/search/search_communities_by_vector": reports, **LOCAL_READS}
     return fake_services(rows, rules, tmp)
 
 
@@ -160,7 +160,7 @@ async def test_hyde_embeds_a_written_passage_and_costs_one_call(tmp_path: Path) 
     plain = make_query(services.settings, "Who is the clerk?")
     await run_query(services, drift_over(services), plain)
     await run_query(services, drift_over(services), plain.with_search(drift={"hyde": True}))
-    reads = services.store.params_of("query/search_communities_by_vector")
+    reads = services.store.params_of("query/search/search_communities_by_vector")
     vectors = [params["vector"] for params in reads]
     assert vectors[0] != vectors[1]
     assert services.llm.usage.stages()["drift_hyde"].calls == 1

@@ -35,8 +35,8 @@ NEAREST = [
 
 def lazy_services(tmp: Path, rules: list[Rule], nearest: list[Row] | None = None,
                   contexts: list[Row] | None = None) -> FakeServices:
-    rows = {"query/search_communities_by_vector": NEAREST if nearest is None else nearest,
-            "communities/community_contexts": contexts or [], **LOCAL_READS}
+    rows = {"query/search/search_communities_by_vector": NEAREST if nearest is None else nearest,
+            "communities/reports/community_contexts": contexts or [], **LOCAL_READS}
     return fake_services(rows, rules, tmp)
 
 
@@ -47,7 +47,7 @@ def primer_prompt(services: FakeServices) -> str:
 
 def report_writes(services: FakeServices) -> list[Row]:
     return [row for name, rows in services.store.writes
-            if name == "communities/set_community_reports" for row in rows]
+            if name == "communities/reports/set_community_reports" for row in rows]
 
 
 async def test_the_primer_writes_the_nearest_missing_reports_within_the_budget(
@@ -61,12 +61,13 @@ async def test_the_primer_writes_the_nearest_missing_reports_within_the_budget(
                        drift={"depth": 1})
     answer = await run_query(services, drift_over(services), query)
     # The two nearest extracts got reports (k1, k3); k2 had one; k4 was past the budget.
-    assert [p["ids"] for p in services.store.params_of("communities/community_contexts")] == [
-        ["k1", "k3"]]
+    assert [
+        p["ids"] for p in services.store.params_of("communities/reports/community_contexts")
+    ] == [["k1", "k3"]]
     assert [(r["id"], r["report_status"]) for r in report_writes(services)] == [
         ("k1", "ok"), ("k3", "ok")]
     assert services.llm.usage.stages()["community reports"].calls == 2
-    search = services.store.params_of("query/search_communities_by_vector")
+    search = services.store.params_of("query/search/search_communities_by_vector")
     assert search[0]["level"] is None and search[0]["k"] == 5
     shown = primer_prompt(services).split("-----Question-----")[0]
     assert "Scrooge report" in shown and "Tim report" in shown and "Fred's dinner" in shown

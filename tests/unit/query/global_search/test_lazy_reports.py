@@ -53,11 +53,15 @@ def map_reply(prompt: str) -> str:
 
 
 def rows(contexts: list[Row]) -> dict[str, list[Row]]:
-    return {"query/community_levels": [{"level": 0, "communities": 3}],
-            "query/community_level_status": [{"communities": 3, "waiting": True, "total": 3}],
-            "query/community_reports_at_level": LEVEL,
-            "query/search_communities_by_vector": NEAREST,
-            "communities/community_contexts": contexts}
+    return {
+        "query/communities/community_levels": [{"level": 0, "communities": 3}],
+        "query/communities/community_level_status": [
+            {"communities": 3, "waiting": True, "total": 3}
+        ],
+        "query/communities/community_reports_at_level": LEVEL,
+        "query/search/search_communities_by_vector": NEAREST,
+        "communities/reports/community_contexts": contexts,
+    }
 
 
 async def test_a_lazy_level_writes_the_nearest_reports_and_maps_over_the_level(
@@ -72,9 +76,9 @@ async def test_a_lazy_level_writes_the_nearest_reports_and_maps_over_the_level(
                        lazy_report_budget=2)
     answer = await run_query(services, GlobalSearch(services), query)
     assert answer.text == "Greed [Data: Reports (1)]."
-    assert services.store.params_of("query/search_communities_by_vector")[0]["k"] == 2
+    assert services.store.params_of("query/search/search_communities_by_vector")[0]["k"] == 2
     (written,) = [w for name, w in services.store.writes
-                  if name == "communities/set_community_reports"]
+                  if name == "communities/reports/set_community_reports"]
     assert [(r["id"], r["report_status"]) for r in written] == [("k1", "ok"), ("k3", "ok")]
     assert all(r["embedding"] and r["content_hash"] and r["findings"] for r in written)
     selection = answer.selection
@@ -101,14 +105,22 @@ async def test_retrieve_only_shows_extracts_and_writes_nothing(tmp_path: Path) -
 
 async def test_a_level_built_without_reports_maps_over_all_extracts(tmp_path: Path) -> None:
     services = fake_services(
-        {**rows([]), "query/community_reports_at_level": [
-            extract(c["id"], c["title"], mode="none") for c in LEVEL],
-         "query/community_level_status": [{"communities": 3, "waiting": False, "total": 3}]},
-        [], tmp_path)
+        {
+            **rows([]),
+            "query/communities/community_reports_at_level": [
+                extract(c["id"], c["title"], mode="none") for c in LEVEL
+            ],
+            "query/communities/community_level_status": [
+                {"communities": 3, "waiting": False, "total": 3}
+            ],
+        },
+        [],
+        tmp_path,
+    )
     answer = await retrieve_only(services, "global", GlobalSearch(services),
                                  make_query(services.settings, "Themes?", level=0))
     assert len(answer.sources["Reports"]) == 3
-    assert not services.store.params_of("query/search_communities_by_vector")
+    assert not services.store.params_of("query/search/search_communities_by_vector")
 
 
 def test_a_level_is_asked_for_by_its_share_of_the_index() -> None:
@@ -131,24 +143,28 @@ def test_the_candidates_expect_k_times_the_margin_of_the_level_or_take_every_com
 
 async def test_a_level_short_of_k_near_ones_is_searched_whole(tmp_path: Path) -> None:
     services = fake_services(rows([]), [], tmp_path)
-    services.store.rows["query/community_level_status"] = [
+    services.store.rows["query/communities/community_level_status"] = [
         {"communities": 3, "waiting": True, "total": 1000}]
     query = make_query(services.settings, "What are the themes?", level=0,
                        lazy_report_budget=3)
     await retrieve_only(services, "global", GlobalSearch(services), query)
     asked = [p["candidates"] for p in services.store.params_of(
-        "query/search_communities_by_vector")]
+        "query/search/search_communities_by_vector")]
     assert asked == [1000]  # 3 x 2 x 1000 / 3 is past every community: one whole search
-    services.store.rows["query/community_level_status"] = [
+    services.store.rows["query/communities/community_level_status"] = [
         {"communities": 300, "waiting": True, "total": 1000}]
     services.store.reads.clear()
     await retrieve_only(services, "global", GlobalSearch(services), query)
     asked = [p["candidates"] for p in services.store.params_of(
-        "query/search_communities_by_vector")]
+        "query/search/search_communities_by_vector")]
     assert asked == [100, 1000]  # the share's search found 2 of 3: then the whole index
     # The level's rows are read once, for the map to cover the level (issue 58).
-    assert services.store.params_of("query/community_reports_at_level") == [{"level": 0}]
-    assert not services.store.params_of("query/community_levels")  # the level exists: no list
+    assert services.store.params_of("query/communities/community_reports_at_level") == [
+        {"level": 0}
+    ]
+    assert not services.store.params_of(
+        "query/communities/community_levels"
+    )  # the level exists: no list
 
 
 def test_estimated_tokens_round_up() -> None:

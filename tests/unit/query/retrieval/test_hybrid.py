@@ -32,8 +32,12 @@ async def test_a_rare_name_ranks_its_passage_first_where_vectors_alone_do_not(
     by_words = [{"chunk_id": "c5", "document_id": "d5", "title": "", "text": "", "score": 7.0},
                 {"chunk_id": "c3", "document_id": "d3", "title": "", "text": "", "score": 2.0}]
     services = fake_services(
-        {"query/search_chunks_by_vector": nearest, "query/search_chunks_by_fulltext": by_words},
-        [], tmp_path,
+        {
+            "query/search/search_chunks_by_vector": nearest,
+            "query/search/search_chunks_by_fulltext": by_words,
+        },
+        [],
+        tmp_path,
     )
     question = "Where was Xenocrates of Chalcedon born?"
     vector = await services.embedder.embed_query(question)
@@ -46,7 +50,7 @@ async def test_a_rare_name_ranks_its_passage_first_where_vectors_alone_do_not(
     # Max: the BM25 winner ties the vector favourite (both 1 relative to their best) and wins
     # the tie, as both ways found it. Scores stay on the vector scale, never BM25's 7.0.
     assert await top3(hybrid={"enabled": True}) == [("c5", 0.94), ("c1", 0.94), ("c2", 0.93)]
-    words = services.store.params_of("query/search_chunks_by_fulltext")[0]["query"]
+    words = services.store.params_of("query/search/search_chunks_by_fulltext")[0]["query"]
     assert words == "xenocrates chalcedon born"
     # RRF: ranks only; c3, third and second, edges out c5, fifth and first. The i-th row takes
     # the i-th vector score.
