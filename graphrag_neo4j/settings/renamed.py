@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-# The release that drops the old names below (tests/unit/test_settings.py fails once the
+# The release that drops the old names below (tests/unit/settings/test_settings.py fails once the
 # package's version reaches it and the table is still here).
 RENAMED_SETTINGS_REMOVED_IN = "0.2.0"
 

@@ -17,7 +17,7 @@ HEADER = """\
 # Command reference
 
 Generated from the `graphrag-neo4j` command line by `graphrag-neo4j cli-reference`; do not edit
-by hand (`tests/unit/test_docs.py` fails when this page and the code differ). Every command
+by hand (`tests/unit/project/test_docs.py` fails when this page and the code differ). Every command
 also prints this with `--help`. Settings the commands read: [settings.md](settings.md).
 """
 

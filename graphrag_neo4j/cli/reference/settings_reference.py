@@ -19,7 +19,7 @@ HEADER = """\
 # Settings reference
 
 Generated from `graphrag_neo4j/settings/` by `graphrag-neo4j settings-reference`; do not edit
-by hand (`tests/unit/test_docs.py` fails when this page and the code differ).
+by hand (`tests/unit/project/test_docs.py` fails when this page and the code differ).
 
 Settings come from, strongest first: Python arguments (`GraphRAG(settings)`,
 `load_settings(**overrides)`), environment variables (`GRAPHRAG_<SECTION>__<KEY>`, nested

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from graphrag_neo4j.runtime.resources import all_cypher_names, prompts_dir
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_wheel_ships_cypher_prompts_and_launcher(tmp_path: Path) -> None:

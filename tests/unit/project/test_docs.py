@@ -42,7 +42,7 @@ from graphrag_neo4j.indexing.extraction.registry import extraction_method_names
 from graphrag_neo4j.query.registry import method_names
 from graphrag_neo4j.settings import Settings, load_settings
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DOCS = ROOT / "docs"
 GENERATED = {"settings.md", "cli.md"}
 PROGRAM = "graphrag-neo4j"

@@ -17,7 +17,7 @@ from graphrag_neo4j.llm.lazy_model import LazyModel
 from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.runtime.errors import ConfigError
 from graphrag_neo4j.settings import EmbeddingSettings, LLMSettings
-from tests.unit.llm.sqlite_holder import holding_open
+from tests.unit.llm.cache.sqlite_holder import holding_open
 
 PAGE = 4096
 
