@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from graphrag_neo4j.query.hops.ranking import bridge_strength
+from graphrag_neo4j.query.hops.ranking import bridge_strength, named_by
 
 # Per chunk id, the entities it names that the question does not: id -> strength.
 Bridges = Mapping[str, Mapping[str, float]]
@@ -22,11 +22,10 @@ def bridge_strengths(
     entities: Mapping[str, tuple[str, int]], question: str
 ) -> dict[str, float]:
     """Per entity id (name, passages naming it), 1/ln(2 + passages), leaving out the entities
-    the question names: those are its first hop, not a bridge (as `bridge_evidence` does)."""
-    asked = question.casefold()
+    the question names (as `bridge_evidence` does)."""
     return {entity_id: bridge_strength(passages)
             for entity_id, (name, passages) in entities.items()
-            if name.casefold() not in asked}
+            if not named_by(question, name)}
 
 
 def select_covering(

@@ -59,6 +59,12 @@ class Bridge:
     chunk_ids: tuple[str, ...]
 
 
+def named_by(question: str, name: str) -> bool:
+    """Whether the question names the entity: then it is the question's first hop, not a
+    bridge to the next one."""
+    return name.casefold() in question.casefold()
+
+
 def bridge_strength(passages: int) -> float:
     """How much an entity named in `passages` passages says as a bridge: rarer says more."""
     return 1.0 / math.log(2 + passages)
@@ -72,10 +78,9 @@ def bridge_evidence(bridges: Sequence[Bridge], question: str) -> dict[str, float
     bridge, which share few words with the question. Entities the question names are its
     first hop, not a bridge; rarer names say more than common ones.
     """
-    asked = question.casefold()
     evidence: dict[str, float] = {}
     for bridge in bridges:
-        if bridge.name.casefold() in asked:
+        if named_by(question, bridge.name):
             continue
         strength = bridge_strength(bridge.passages)
         for chunk_id in bridge.chunk_ids:
