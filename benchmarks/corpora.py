@@ -59,8 +59,10 @@ BOOK = ROOT / "sample" / "a_christmas_carol.txt"
 QUESTIONS_PER_CORPUS = 3
 # How an error opens when the corpus could not run at all (the run exits 1), not a refused record.
 CRASH = "CRASH"
-# Retrieval with no LLM call: hops without its LLM rerank.
-NO_LLM_OPTIONS: dict[str, dict[str, object]] = {"hops": {"hops.rerank": False}}
+# Retrieval with no LLM call: hops without its LLM rerank and follow-up.
+NO_LLM_OPTIONS: dict[str, dict[str, object]] = {
+    "hops": {"hops.rerank": False, "hops.follow_up": False}
+}
 console = Console(width=220)
 
 

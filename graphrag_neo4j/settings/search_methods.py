@@ -128,6 +128,24 @@ class HopsSearchSettings(Section):
     coverage_pool: int = Field(
         20, ge=1, description="Passages, best first, the coverage-aware selection reorders."
     )
+    follow_up: bool = Field(
+        True,
+        description="One LLM call reads the best `follow_up_passages` passages and writes what"
+        " the question still needs; the passages hops finds for the question with it join the"
+        " ranking after the first `follow_up_keep`, which never move (docs/benchmarks.md)."
+        " Retrieval only makes the call too; without an LLM the ranking stays, with a note.",
+    )
+    follow_up_passages: int = Field(
+        3, ge=1, description="Best passages the follow-up call reads."
+    )
+    follow_up_keep: int = Field(
+        2, ge=0, json_schema_extra=TUNABLE,
+        description="Best passages the follow-up's passages never move.",
+    )
+    follow_up_insert: int = Field(
+        2, ge=0, json_schema_extra=TUNABLE,
+        description="Passages found with the follow-up placed after the kept ones.",
+    )
 
 
 class PprSearchSettings(Section):

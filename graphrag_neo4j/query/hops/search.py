@@ -15,6 +15,7 @@ from graphrag_neo4j.query.answers.passages import (
 from graphrag_neo4j.query.base import Answer, Query, Services
 from graphrag_neo4j.query.context import Row, SearchContext
 from graphrag_neo4j.query.hops.coverage import bridge_strengths, select_covering
+from graphrag_neo4j.query.hops.follow_up import follow_up_query, joined_order
 from graphrag_neo4j.query.hops.mentions import capitalised_mentions, llm_mentions
 from graphrag_neo4j.query.hops.ranking import (
     Bridge,
@@ -44,7 +45,8 @@ RELATIONS_PER_PASSAGE_SHOWN = 2
 @dataclass
 class HopsRetrieval:
     """Everything one hops retrieval found: `blended_order` ranks chunks without the LLM,
-    `chunk_order` is the final ranking (the reranker's choices first when it ran)."""
+    `chunk_order` is the final ranking (the reranker's choices first when it ran, the
+    follow-up's passages after the first ones when it ran)."""
 
     mentions: list[str]
     entity_hits: list[Row]
@@ -56,6 +58,7 @@ class HopsRetrieval:
     nearest: list[Row] = field(default_factory=list)
     chosen: list[Candidate] = field(default_factory=list)
     rerank: Rerank | None = None
+    follow_up: str = ""
     notes: list[str] = field(default_factory=list)
 
 
@@ -81,20 +84,21 @@ class HopsSearch:
         " the relations around the entities the question names to the passages along the chain."
     )
     streams = True
-    needs_llm = False  # NER and rerank only with hops.rerank, off by default
+    needs_llm = True  # the follow-up call, on by default; NER and rerank with hops.rerank
     ranks_documents = True
 
     async def _read(self, name: str, **params: Any) -> list[Row]:
         return await asyncio.to_thread(self.services.store.read, name, **params)
 
     def _llm(self, search: SearchSettings, notes: list[str]) -> LLMCaller | None:
-        """The LLM for NER and rerank, or None when off or (with a note) unavailable."""
-        if not search.hops.rerank:
+        """The LLM for the follow-up, NER and rerank, or None when all are off or (with a note)
+        it is unavailable."""
+        if not (search.hops.rerank or search.hops.follow_up):
             return None
         try:
             return self.services.llm
         except (ModelError, ConfigError) as exc:
-            notes.append(f"No LLM for hops NER and rerank, ranked by embeddings: {exc}")
+            notes.append(f"No LLM for hops' calls, ranked without them: {exc}")
             return None
 
     async def _mentions(self, question: str, llm: LLMCaller | None, notes: list[str]) -> list[str]:
@@ -199,14 +203,17 @@ class HopsSearch:
         self, question: str, search: SearchSettings, mentions: Sequence[str] | None = None
     ) -> HopsRetrieval:
         """Mentions -> entity and relation hits -> expanded candidates -> ranked chunk ids
-        (NER and rerank calls when `hops.rerank` is on: retrieval only makes them too, so it
-        shows the passages the answer reads)."""
+        (NER and rerank calls when `hops.rerank` is on, the follow-up call when
+        `hops.follow_up` is: retrieval only makes them too, so it shows the passages the answer
+        reads)."""
         notes: list[str] = []
         llm = self._llm(search, notes)
         vector = await self.services.embedder.embed_query(question)
         # The ways are independent: the NER call overlaps the vector searches.
         (names, entities), relations, nearest = await asyncio.gather(
-            self._entity_hits(question, search, mentions, llm, notes),
+            self._entity_hits(
+                question, search, mentions, llm if search.hops.rerank else None, notes
+            ),
             nearest_facts(self.services, vector, search.hops.relation_top_k),
             passages(self.services, question, vector, max(search.hops.final_k, 1), search),
         )
@@ -217,9 +224,39 @@ class HopsSearch:
         found = HopsRetrieval(
             names, entities, relations, candidates, order, documents, order, nearest, notes=notes
         )
-        if llm is not None and candidates:
+        if llm is not None and search.hops.rerank and candidates:
             await self._rerank(found, question, llm, search)
+        if llm is not None and search.hops.follow_up and found.chunk_order:
+            await self._follow_up(found, question, llm, search)
         return found
+
+    async def _follow_up(
+        self, found: HopsRetrieval, question: str, llm: LLMCaller, search: SearchSettings
+    ) -> None:
+        """Ask the LLM what the question still needs after the best passages, retrieve for
+        the question with it, and place the best of those after the first passages."""
+        read = found.chunk_order[: search.hops.follow_up_passages]
+        rows = {row["chunk_id"]: row for row in await self._read("query/chunks_by_ids", ids=read)}
+        try:
+            found.follow_up = await follow_up_query(
+                llm, question, [rows[c] for c in read if c in rows],
+                self.services.settings.prompts_dir,
+            )
+        except ModelError as exc:
+            found.notes.append(f"The follow-up call failed, ranked without it: {exc}")
+            return
+        if not found.follow_up:
+            found.notes.append("The follow-up reply held no query, ranked without it.")
+            return
+        # The question stays in the query: its other conditions still pick among the passages.
+        once = search.model_copy(update={"hops": search.hops.model_copy(
+            update={"follow_up": False})})
+        second = await self.retrieve(f"{question} {found.follow_up}", once)
+        found.chunk_order = joined_order(
+            found.chunk_order, second.chunk_order,
+            search.hops.follow_up_keep, search.hops.follow_up_insert,
+        )
+        found.document_of = {**second.document_of, **found.document_of}
 
     async def _rerank(
         self, found: HopsRetrieval, question: str, llm: LLMCaller, search: SearchSettings
@@ -300,6 +337,8 @@ def _extra(found: HopsRetrieval) -> dict[str, list[Row]]:
         "Entities": [{k: row[k] for k in ("mention", "id", "name", "score")}
                      for row in found.entity_hits],
     }
+    if found.follow_up:
+        extra["Follow-up"] = [{"query": found.follow_up}]
     if found.rerank is not None:
         extra["Rerank"] = [{"parsed": found.rerank.parsed, "thought": found.rerank.thought,
                             "chosen": [c.id for c in found.chosen]}]

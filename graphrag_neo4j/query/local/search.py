@@ -52,8 +52,9 @@ def retrieval_params(
 
 def passage_ranker_search(search: SearchSettings) -> SearchSettings:
     """The settings hops ranks local's passages with: as many as local shows, no LLM rerank
-    (local makes no model call before its answer)."""
-    hops = search.hops.model_copy(update={"final_k": search.local.top_chunks, "rerank": False})
+    nor follow-up (local makes no model call before its answer)."""
+    hops = search.hops.model_copy(update={
+        "final_k": search.local.top_chunks, "rerank": False, "follow_up": False})
     return search.model_copy(update={"hops": hops})
 
 

@@ -50,6 +50,7 @@ def notebook_llm() -> FakeChatModel:
     return FakeChatModel(rules=[
         ("List the proper names in the question", '["Euler"]'),
         ("You pick facts for answering a question", rerank_like_the_notebook),
+        ("the fact still missing", "Daniel Bernoulli, son of Johann Bernoulli"),
         ("-----Question-----", answer_from_passages),
     ])
 
@@ -72,7 +73,8 @@ def rag(
                  "relation_top_k": query["top_k_entity_and_relation_search"],
                  "degree": query["target_degree"],
                  "final_k": query["final_top_k_passages"],
-                 "rerank": True},  # the notebook reranks with the LLM
+                 "rerank": True,  # the notebook reranks with the LLM
+                 "follow_up": False},  # and asks no follow-up
         "naive.top_k": query["final_top_k_passages"],
         "hybrid.enabled": False,  # the notebook ranks by vectors only
     })
@@ -241,9 +243,11 @@ async def test_eval_answers_gold_column_reads_the_gold_passages_alone(
     assert named.unavailable is not None and named.records == []
 
 
-async def test_retrieve_only_calls_no_model_by_default(rag: GraphRAG, nano_root: Path) -> None:
-    """The README's promise: with the default settings (no rerank) retrieval only makes no LLM
-    call; with the rerank on it makes the NER and rerank calls the answer makes."""
+async def test_retrieve_only_makes_the_calls_the_answer_makes(
+    rag: GraphRAG, nano_root: Path
+) -> None:
+    """Without rerank and follow-up retrieval only makes no LLM call; with the rerank on it
+    makes the NER and rerank calls the answer makes, with the follow-up one call more."""
     llm = rag.llm.chat_model
     assert isinstance(llm, FakeChatModel)
     calls = len(llm.calls)
@@ -253,3 +257,25 @@ async def test_retrieve_only_calls_no_model_by_default(rag: GraphRAG, nano_root:
     assert answer.text == "" and answer.sources["Mentions"][0]["text"] == "Euler"
     reranked = await rag.aretrieve(question, "hops")
     assert reranked.llm_calls == 2 and "Rerank" in reranked.sources
+    followed = await rag.aretrieve(question, "hops", hops={"rerank": False, "follow_up": True})
+    assert followed.llm_calls == 1 and followed.sources["Follow-up"] == [
+        {"query": "Daniel Bernoulli, son of Johann Bernoulli"}]
+
+
+async def test_the_follow_up_places_its_best_new_passage_after_the_kept_ones(
+    rag: GraphRAG, nano_root: Path
+) -> None:
+    question = _question(nano_root)["query"]
+    asked = make_query(rag.settings, question).with_search(hops={
+        "rerank": False, "final_k": 4, "follow_up_keep": 1, "follow_up_insert": 1})
+    hops = HopsSearch(rag)
+    plain = await hops.rank_documents(asked, 4)
+    followed = await hops.rank_documents(asked.with_search(hops={"follow_up": True}), 4)
+    # What hops ranks for the question and the reply together, on the real graph.
+    again = make_query(rag.settings, f"{question} Daniel Bernoulli, son of Johann Bernoulli")
+    second = await hops.rank_documents(again.with_search(hops={"rerank": False, "final_k": 4}), 4)
+    best_new = next(doc for doc in second if doc != plain[0])
+    assert plain.index("nano_dataset-2") > 1  # without the follow-up, out of the top 2
+    assert followed[:2] == [plain[0], best_new]
+    assert sorted(followed) == sorted(plain)  # the follow-up adds, never drops
+    assert best_new == "nano_dataset-2"  # Daniel's passage: the second hop

@@ -76,10 +76,13 @@ async def test_local_ranks_passages_as_hops_does_without_its_rerank(rag: GraphRA
     # Johann Bernoulli"); the walk puts Johann's first, the passage about the entity named.
     question = "Who was the older brother of Johann Bernoulli?"
     query = make_query(rag.settings, question, local={"top_chunks": 2})
-    hops = await HopsSearch(rag).rank_documents(query.with_search(hops={"rerank": False}), 2)
+    no_llm = query.with_search(hops={"rerank": False, "follow_up": False})
+    hops = await HopsSearch(rag).rank_documents(no_llm, 2)
     walked = await PprSearch(rag).rank_documents(query, 2)
     calls = len(rag.llm.chat_model.calls)  # type: ignore[attr-defined]
-    local = await LocalSearch(rag).build_context(query.with_search(hops={"rerank": True}))
+    # Local makes no model call, whatever hops' own calls are set to.
+    with_calls = query.with_search(hops={"rerank": True, "follow_up": True})
+    local = await LocalSearch(rag).build_context(with_calls)
     assert walked[0] == JOHANN and hops[0] == JAKOB
     assert local.ranked_document_ids == hops
     assert len(rag.llm.chat_model.calls) == calls  # type: ignore[attr-defined]

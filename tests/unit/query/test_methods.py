@@ -282,7 +282,7 @@ HOPS_ROWS: dict[str, list[dict[str, Any]]] = {
 async def test_hops_without_llm_ranks_passages_by_relations(tmp_path: Path) -> None:
     services = fake_services(HOPS_ROWS, [("multi-hop search", "Daniel Bernoulli.")], tmp_path)
     query = make_query(services.settings, "Who is the son of Euler's teacher?",
-                       mentions=["Euler"], hops={"rerank": False, "final_k": 2})
+                       mentions=["Euler"], hops={"rerank": False, "follow_up": False, "final_k": 2})
     answer = await run_query(services, HopsSearch(services), query)
     assert answer.text == "Daniel Bernoulli." and answer.llm_calls == 1  # the answer only
     facts = [row["fact"] for row in answer.sources["Relationships"]]
@@ -302,7 +302,8 @@ async def test_an_unusable_rerank_reply_keeps_the_embedding_order(
 ) -> None:
     services = fake_services(HOPS_ROWS, [("You pick facts", reply)], tmp_path)
     question = "Who is the son of Euler's teacher?"
-    plain = make_query(services.settings, question, mentions=["Euler"], hops={"rerank": False})
+    plain = make_query(services.settings, question, mentions=["Euler"],
+                       hops={"rerank": False, "follow_up": False})
     reranked = plain.with_search(hops={"rerank": True})
     before = await HopsSearch(services).build_context(plain)
     after = await HopsSearch(services).build_context(reranked)
@@ -319,8 +320,8 @@ def test_a_method_capability_tells_the_cli_whether_it_streams(tmp_path: Path) ->
     ]
     assert all(method.streams for method in methods)
     assert [m.ranks_documents for m in methods] == [True, False, True, True]
-    # Hops calls the LLM only with hops.rerank, off by default.
-    assert [m.needs_llm for m in methods] == [False, False, False, False]
+    # Hops' follow-up call is on by default (its NER and rerank only with hops.rerank).
+    assert [m.needs_llm for m in methods] == [False, False, True, False]
 
 
 async def test_hops_lifts_passages_naming_a_bridge_and_weighs_fast_relations_apart(
@@ -345,7 +346,7 @@ async def test_hops_lifts_passages_naming_a_bridge_and_weighs_fast_relations_apa
     }
     services = fake_services(rows, [], tmp_path)
     query = make_query(services.settings, "Where did Euler work?", mentions=["Euler"],
-                       hops={"rerank": False})
+                       hops={"rerank": False, "follow_up": False})
     assert await HopsSearch(services).rank_documents(query, 3) == ["d3", "d2", "d1"]
     plain = query.with_search(hops={"bridge_weight": 0.0, "fast_relation_weight": 0.75})
     assert await HopsSearch(services).rank_documents(plain, 3) == ["d1", "d3", "d2"]
@@ -361,7 +362,8 @@ async def test_hops_coverage_selection_lifts_a_passage_sharing_a_picked_ones_ent
         {"chunk_id": "c3", "id": "e-academy", "name": "Prussian Academy", "passages": 2}]}
     services = fake_services(rows, [], tmp_path)
     query = make_query(services.settings, "Who is the son of Euler's teacher?", mentions=["Euler"],
-                       hops={"rerank": False, "final_k": 2, "coverage_bridge_weight": 0.0})
+                       hops={"rerank": False, "follow_up": False, "final_k": 2,
+                             "coverage_bridge_weight": 0.0})
     hops = HopsSearch(services)
     plain = await hops.build_context(query)
     assert [row["chunk_id"] for row in plain.sources["Sources"]] == ["c1", "c2"]

@@ -1,0 +1,148 @@
+"""Hops' follow-up: the query a reply holds, the joined ranking, and the method with a fake
+model: a passage found only through the follow-up comes after the first ones."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from graphrag_neo4j.llm.calls.chat import LLMCaller
+from graphrag_neo4j.query.base import make_query
+from graphrag_neo4j.query.hops.follow_up import joined_order, numbered_passages, parse_follow_up
+from graphrag_neo4j.query.hops.search import HopsSearch
+from tests.unit.query.fakes import fake_services
+
+PASSAGES = {
+    "c1": {"chunk_id": "c1", "document_id": "d1", "title": "Euler",
+           "text": "Euler studied with Johann Bernoulli."},
+    "c2": {"chunk_id": "c2", "document_id": "d2", "title": "Daniel",
+           "text": "Daniel was Johann's son."},
+    "c3": {"chunk_id": "c3", "document_id": "d1", "title": "Euler",
+           "text": "Euler moved to Berlin."},
+    # Named by no relation and far from the question: only the follow-up's words reach it.
+    "c4": {"chunk_id": "c4", "document_id": "d4", "title": "Academy",
+           "text": "Daniel Bernoulli taught at the Basel academy."},
+}
+BASE_SCORES = {"c1": 0.6, "c2": 0.5, "c3": 0.4, "c4": 1.5}
+QUESTION = "Where did the son of Euler's teacher teach?"
+FOLLOW_UP_RULE = "fact still missing"
+
+
+def _fulltext(params: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{**PASSAGES["c4"], "score": 3.0}] if "academy" in params["query"] else []
+
+
+ROWS: dict[str, Any] = {
+    "query/search/search_entities_by_vector": [
+        {"mention": "Euler", "id": "e-euler", "name": "Leonhard Euler", "score": 0.95}],
+    "query/search/search_relations_by_vector": [
+        {"id": "r1", "source_id": "e-johann", "target_id": "e-euler", "score": 0.8}],
+    "query/hops/entity_neighbours": [{"id": "e-johann"}],
+    "query/hops/relations_around_entities": [
+        {"id": "r1", "subject": "Johann Bernoulli", "predicate": "taught",
+         "object": "Leonhard Euler", "chunk_ids": ["c1"], "score": 0.8},
+        {"id": "r2", "subject": "Daniel Bernoulli", "predicate": "son of",
+         "object": "Johann Bernoulli", "chunk_ids": ["c2"], "score": 0.7}],
+    "query/search/search_chunks_by_vector": [{**PASSAGES["c3"], "score": 0.7}],
+    "query/search/search_chunks_by_fulltext": _fulltext,
+    "query/hops/score_chunks": lambda params: [
+        {"chunk_id": c, "document_id": PASSAGES[c]["document_id"],
+         "cooccurrence_relations": False, "score": BASE_SCORES[c]} for c in params["ids"]],
+    "query/hops/bridge_entities": [],
+    "query/hops/chunk_bridge_entities": [],
+    "query/chunks_by_ids": lambda params: [PASSAGES[c] for c in params["ids"]],
+    "query/search/search_entities_by_fulltext": [],
+}
+
+
+def test_the_query_is_the_first_line_without_its_label_or_quotes() -> None:
+    assert parse_follow_up('Query: "Daniel Bernoulli academy"\nmore') == "Daniel Bernoulli academy"
+    assert parse_follow_up("\n  \nBasel academy teacher") == "Basel academy teacher"
+    assert parse_follow_up("Who taught there? Query: Basel academy") == "Who taught there?"
+    assert parse_follow_up("  \n") == ""
+    assert parse_follow_up('Query: ""') == ""
+
+
+def test_passages_are_numbered_with_their_titles_and_cut() -> None:
+    lines = numbered_passages([PASSAGES["c1"], {"text": "x " * 1000}]).splitlines()
+    assert lines[0] == "[1] Euler: Euler studied with Johann Bernoulli."
+    assert lines[1].startswith("[2] x x") and len(lines[1]) <= 4 + 700
+
+
+def test_the_joined_order_keeps_the_first_and_places_the_inserted_after_them() -> None:
+    first, second = ["a", "b", "c", "d"], ["e", "a", "f", "g"]
+    assert joined_order(first, second, keep=2, insert=2) == ["a", "b", "e", "f", "c", "d"]
+    assert joined_order(first, second, keep=0, insert=1) == ["e", "a", "b", "c", "d"]
+    assert joined_order(first, second, keep=2, insert=0) == first
+
+
+@given(st.lists(st.integers(0, 30), unique=True), st.lists(st.integers(0, 30), unique=True),
+       st.integers(0, 5), st.integers(0, 5))
+def test_the_joined_order_loses_nothing_and_repeats_nothing(
+    first: list[int], second: list[int], keep: int, insert: int
+) -> None:
+    joined = [int(x) for x in joined_order([str(x) for x in first], [str(x) for x in second],
+                                           keep, insert)]
+    assert len(joined) == len(set(joined))
+    assert joined[: min(keep, len(first))] == first[:keep]
+    added = [x for x in second if x not in first[:keep]][:insert]
+    assert set(joined) == set(first) | set(added)
+    # The first ranking's passages the follow-up did not move keep their order.
+    assert [x for x in joined if x not in added] == [x for x in first if x not in added]
+
+
+async def test_a_passage_found_through_the_follow_up_comes_after_the_first_two(
+    tmp_path: Path,
+) -> None:
+    services = fake_services(ROWS, [(FOLLOW_UP_RULE, "Query: Daniel Bernoulli academy")],
+                             tmp_path)
+    query = make_query(services.settings, QUESTION, mentions=["Euler"])
+    hops = HopsSearch(services)
+    assert await hops.rank_documents(query, 3) == ["d1", "d2", "d4"]
+    prompt = services.chat.calls[0].prompt
+    assert QUESTION in prompt and "[1] Euler: Euler studied with Johann Bernoulli." in prompt
+    # The second retrieval asks with the question and the follow-up together.
+    words = services.store.params_of("query/search/search_chunks_by_fulltext")[-1]["query"]
+    assert "academy" in words and "teacher" in words
+    without = query.with_search(hops={"follow_up": False})
+    assert await hops.rank_documents(without, 3) == ["d1", "d2"]
+    first = query.with_search(hops={"follow_up_keep": 0, "follow_up_insert": 1})
+    assert await hops.rank_documents(first, 3) == ["d4", "d1", "d2"]
+
+
+async def test_the_context_shows_the_follow_up_query(tmp_path: Path) -> None:
+    services = fake_services(ROWS, [(FOLLOW_UP_RULE, "Daniel Bernoulli academy")], tmp_path)
+    query = make_query(services.settings, QUESTION, mentions=["Euler"],
+                       hops={"follow_up_keep": 1})
+    context = await HopsSearch(services).build_context(query)
+    assert context.sources["Follow-up"] == [{"query": "Daniel Bernoulli academy"}]
+    assert [row["chunk_id"] for row in context.sources["Sources"]] == ["c1", "c4"]
+
+
+@pytest.mark.parametrize("reply", ["", "  \n", 'Query: ""'])
+async def test_an_unusable_follow_up_reply_keeps_the_order(tmp_path: Path, reply: str) -> None:
+    services = fake_services(ROWS, [(FOLLOW_UP_RULE, reply)], tmp_path)
+    query = make_query(services.settings, QUESTION, mentions=["Euler"],
+                       hops={"follow_up_keep": 1})
+    context = await HopsSearch(services).build_context(query)
+    assert services.chat.calls, "the follow-up was not asked"
+    assert [row["chunk_id"] for row in context.sources["Sources"]] == ["c1", "c2"]
+    assert "The follow-up reply held no query, ranked without it." in context.notes
+
+
+async def test_a_failed_follow_up_call_keeps_the_order_with_a_note(tmp_path: Path) -> None:
+    def refuse(_prompt: str) -> str:
+        raise TimeoutError("no reply")
+
+    services = fake_services(ROWS, [(FOLLOW_UP_RULE, refuse)], tmp_path)
+    once = services.settings.llm.model_copy(update={"max_retries": 0})  # no waits between tries
+    services.llm = LLMCaller(services.chat, once, None, no_cache=True)
+    query = make_query(services.settings, QUESTION, mentions=["Euler"],
+                       hops={"follow_up_keep": 1})
+    context = await HopsSearch(services).build_context(query)
+    assert [row["chunk_id"] for row in context.sources["Sources"]] == ["c1", "c2"]
+    assert any(note.startswith("The follow-up call failed") for note in context.notes)
