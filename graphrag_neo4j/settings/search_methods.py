@@ -132,8 +132,9 @@ class HopsSearchSettings(Section):
         True,
         description="One LLM call reads the best `follow_up_passages` passages and writes what"
         " the question still needs; the passages hops finds for the question with it join the"
-        " ranking after the first `follow_up_keep`, which never move (docs/benchmarks.md)."
-        " Retrieval only makes the call too; without an LLM the ranking stays, with a note.",
+        " ranking after the first `follow_up_keep`, which never move, and the answer reads"
+        " them beside the first `final_k` (docs/benchmarks.md). Retrieval only makes the call"
+        " too; without an LLM the ranking stays, with a note.",
     )
     follow_up_passages: int = Field(
         3, ge=1, description="Best passages the follow-up call reads."

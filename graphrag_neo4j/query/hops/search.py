@@ -15,7 +15,7 @@ from graphrag_neo4j.query.answers.passages import (
 from graphrag_neo4j.query.base import Answer, Query, Services
 from graphrag_neo4j.query.context import Row, SearchContext
 from graphrag_neo4j.query.hops.coverage import bridge_strengths, select_covering
-from graphrag_neo4j.query.hops.follow_up import follow_up_query, joined_order
+from graphrag_neo4j.query.hops.follow_up import follow_up_query, joined_order, placed_passages
 from graphrag_neo4j.query.hops.mentions import capitalised_mentions, llm_mentions
 from graphrag_neo4j.query.hops.ranking import (
     Bridge,
@@ -59,6 +59,7 @@ class HopsRetrieval:
     chosen: list[Candidate] = field(default_factory=list)
     rerank: Rerank | None = None
     follow_up: str = ""
+    follow_up_added: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
 
@@ -252,10 +253,11 @@ class HopsSearch:
         once = search.model_copy(update={"hops": search.hops.model_copy(
             update={"follow_up": False})})
         second = await self.retrieve(f"{question} {found.follow_up}", once)
-        found.chunk_order = joined_order(
-            found.chunk_order, second.chunk_order,
-            search.hops.follow_up_keep, search.hops.follow_up_insert,
+        keep, insert = search.hops.follow_up_keep, search.hops.follow_up_insert
+        found.follow_up_added = placed_passages(
+            found.chunk_order, second.chunk_order, keep, insert
         )
+        found.chunk_order = joined_order(found.chunk_order, second.chunk_order, keep, insert)
         found.document_of = {**second.document_of, **found.document_of}
 
     async def _rerank(
@@ -289,6 +291,8 @@ class HopsSearch:
 
     async def _pack(self, found: HopsRetrieval, search: SearchSettings) -> SearchContext:
         top = found.chunk_order[: search.hops.final_k]
+        # The follow-up's passages are the next hop's: the answer reads them beside the first.
+        top += [chunk_id for chunk_id in found.follow_up_added if chunk_id not in top]
         rows = {row["chunk_id"]: row for row in await self._read("query/chunks_by_ids", ids=top)}
         passages = [rows[chunk_id] for chunk_id in top if chunk_id in rows]
         facts = found.chosen or found.candidates[:FACTS_IN_PROMPT]

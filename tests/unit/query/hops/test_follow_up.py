@@ -12,7 +12,12 @@ from hypothesis import strategies as st
 
 from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.query.base import make_query
-from graphrag_neo4j.query.hops.follow_up import joined_order, numbered_passages, parse_follow_up
+from graphrag_neo4j.query.hops.follow_up import (
+    joined_order,
+    numbered_passages,
+    parse_follow_up,
+    placed_passages,
+)
 from graphrag_neo4j.query.hops.search import HopsSearch
 from tests.unit.query.fakes import fake_services
 
@@ -89,7 +94,9 @@ def test_the_joined_order_loses_nothing_and_repeats_nothing(
                                            keep, insert)]
     assert len(joined) == len(set(joined))
     assert joined[: min(keep, len(first))] == first[:keep]
-    added = [x for x in second if x not in first[:keep]][:insert]
+    added = [int(x) for x in placed_passages([str(x) for x in first],
+                                             [str(x) for x in second], keep, insert)]
+    assert added == [x for x in second if x not in first[:keep]][:insert]
     assert set(joined) == set(first) | set(added)
     # The first ranking's passages the follow-up did not move keep their order.
     assert [x for x in joined if x not in added] == [x for x in first if x not in added]
@@ -116,11 +123,14 @@ async def test_a_passage_found_through_the_follow_up_comes_after_the_first_two(
 
 async def test_the_context_shows_the_follow_up_query(tmp_path: Path) -> None:
     services = fake_services(ROWS, [(FOLLOW_UP_RULE, "Daniel Bernoulli academy")], tmp_path)
-    query = make_query(services.settings, QUESTION, mentions=["Euler"],
-                       hops={"follow_up_keep": 1})
+    query = make_query(services.settings, QUESTION, mentions=["Euler"])
     context = await HopsSearch(services).build_context(query)
     assert context.sources["Follow-up"] == [{"query": "Daniel Bernoulli academy"}]
-    assert [row["chunk_id"] for row in context.sources["Sources"]] == ["c1", "c4"]
+    # The first final_k (2) passages, then those the follow-up placed (the next hop's).
+    assert [row["chunk_id"] for row in context.sources["Sources"]] == ["c1", "c2", "c4", "c3"]
+    one = query.with_search(hops={"follow_up_keep": 1, "follow_up_insert": 1})
+    shown = (await HopsSearch(services).build_context(one)).sources["Sources"]
+    assert [row["chunk_id"] for row in shown] == ["c1", "c4"]
 
 
 @pytest.mark.parametrize("reply", ["", "  \n", 'Query: ""'])
