@@ -15,7 +15,7 @@ class LocalSearchSettings(Section):
     top_k_entities: int = Field(10, description="Entities from the vector search.")
     top_chunks: int = Field(
         3, description="Text units in the context, ranked as hops ranks them without its LLM"
-        " rerank (the passages stating the relations near the question and around its"
+        " rerank and follow-up (the passages stating the relations near the question and around its"
         " entities; the [search.hops] settings).",
     )
     top_communities: int = Field(3, description="Community reports in the context.")
