@@ -23,6 +23,25 @@ Canned = list[Row] | Callable[[dict[str, Any]], list[Row]]
 WRITTEN_LEVEL: list[Row] = [{"communities": 2, "waiting": False, "total": 2}]
 
 
+# Hops' reads around Euler, his teacher Johann and Johann's son Daniel (passages c1, c2), with
+# no bridge entities and nothing found by fulltext: tests add the passages and their scores.
+EULER_SUBGRAPH: dict[str, Canned] = {
+    "query/search/search_entities_by_vector": [
+        {"mention": "Euler", "id": "e-euler", "name": "Leonhard Euler", "score": 0.95}],
+    "query/search/search_relations_by_vector": [
+        {"id": "r1", "source_id": "e-johann", "target_id": "e-euler", "score": 0.8}],
+    "query/hops/entity_neighbours": [{"id": "e-johann"}],
+    "query/hops/relations_around_entities": [
+        {"id": "r1", "subject": "Johann Bernoulli", "predicate": "taught",
+         "object": "Leonhard Euler", "chunk_ids": ["c1"], "score": 0.8},
+        {"id": "r2", "subject": "Daniel Bernoulli", "predicate": "son of",
+         "object": "Johann Bernoulli", "chunk_ids": ["c2"], "score": 0.7}],
+    "query/hops/bridge_entities": [],
+    "query/hops/chunk_bridge_entities": [],
+    "query/search/search_entities_by_fulltext": [],
+}
+
+
 @dataclass
 class CannedStore:
     """Answers `read(name, **params)` with the rows given for that statement name.

@@ -18,7 +18,7 @@ from graphrag_neo4j.query.local.search import ENTITY_INDEX, LocalSearch
 from graphrag_neo4j.query.retrieval.naive import NaiveSearch
 from graphrag_neo4j.runtime.errors import InputError
 from graphrag_neo4j.settings import renamed_setting_line
-from tests.unit.query.fakes import WRITTEN_LEVEL, Row, fake_services
+from tests.unit.query.fakes import EULER_SUBGRAPH, WRITTEN_LEVEL, Canned, Row, fake_services
 
 PASSAGES = [
     {"chunk_id": "c1", "document_id": "d1", "title": "Euler", "text": "Euler studied with Johann.",
@@ -255,27 +255,15 @@ async def test_global_context_is_the_common_context_type(tmp_path: Path) -> None
     assert len(answer.sources["Reports"]) == 2
 
 
-HOPS_ROWS: dict[str, list[dict[str, Any]]] = {
-    "query/search/search_entities_by_vector": [
-        {"mention": "Euler", "id": "e-euler", "name": "Leonhard Euler", "score": 0.95}],
-    "query/search/search_relations_by_vector": [
-        {"id": "r1", "source_id": "e-johann", "target_id": "e-euler", "score": 0.8}],
-    "query/hops/entity_neighbours": [{"id": "e-johann"}],
-    "query/hops/relations_around_entities": [
-        {"id": "r1", "subject": "Johann Bernoulli", "predicate": "taught",
-         "object": "Leonhard Euler", "chunk_ids": ["c1"], "score": 0.8},
-        {"id": "r2", "subject": "Daniel Bernoulli", "predicate": "son of",
-         "object": "Johann Bernoulli", "chunk_ids": ["c2"], "score": 0.7}],
+HOPS_ROWS: dict[str, Canned] = {
+    **EULER_SUBGRAPH,
     "query/search/search_chunks_by_vector": PASSAGES[2:],
     "query/hops/score_chunks": [
         {"chunk_id": "c1", "document_id": "d1", "cooccurrence_relations": False, "score": 0.6},
         {"chunk_id": "c2", "document_id": "d2", "cooccurrence_relations": False, "score": 0.5},
         {"chunk_id": "c3", "document_id": "d1", "cooccurrence_relations": False, "score": 0.4}],
-    "query/hops/bridge_entities": [],
-    "query/hops/chunk_bridge_entities": [],
     "query/chunks_by_ids": PASSAGES,
     "query/search/search_chunks_by_fulltext": [],
-    "query/search/search_entities_by_fulltext": [],
 }
 
 

@@ -19,7 +19,7 @@ from graphrag_neo4j.query.hops.follow_up import (
     placed_passages,
 )
 from graphrag_neo4j.query.hops.search import HopsSearch
-from tests.unit.query.fakes import fake_services
+from tests.unit.query.fakes import EULER_SUBGRAPH, Canned, fake_services
 
 PASSAGES = {
     "c1": {"chunk_id": "c1", "document_id": "d1", "title": "Euler",
@@ -41,26 +41,14 @@ def _fulltext(params: dict[str, Any]) -> list[dict[str, Any]]:
     return [{**PASSAGES["c4"], "score": 3.0}] if "academy" in params["query"] else []
 
 
-ROWS: dict[str, Any] = {
-    "query/search/search_entities_by_vector": [
-        {"mention": "Euler", "id": "e-euler", "name": "Leonhard Euler", "score": 0.95}],
-    "query/search/search_relations_by_vector": [
-        {"id": "r1", "source_id": "e-johann", "target_id": "e-euler", "score": 0.8}],
-    "query/hops/entity_neighbours": [{"id": "e-johann"}],
-    "query/hops/relations_around_entities": [
-        {"id": "r1", "subject": "Johann Bernoulli", "predicate": "taught",
-         "object": "Leonhard Euler", "chunk_ids": ["c1"], "score": 0.8},
-        {"id": "r2", "subject": "Daniel Bernoulli", "predicate": "son of",
-         "object": "Johann Bernoulli", "chunk_ids": ["c2"], "score": 0.7}],
+ROWS: dict[str, Canned] = {
+    **EULER_SUBGRAPH,
     "query/search/search_chunks_by_vector": [{**PASSAGES["c3"], "score": 0.7}],
     "query/search/search_chunks_by_fulltext": _fulltext,
     "query/hops/score_chunks": lambda params: [
         {"chunk_id": c, "document_id": PASSAGES[c]["document_id"],
          "cooccurrence_relations": False, "score": BASE_SCORES[c]} for c in params["ids"]],
-    "query/hops/bridge_entities": [],
-    "query/hops/chunk_bridge_entities": [],
     "query/chunks_by_ids": lambda params: [PASSAGES[c] for c in params["ids"]],
-    "query/search/search_entities_by_fulltext": [],
 }
 
 
