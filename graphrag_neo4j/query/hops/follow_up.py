@@ -10,6 +10,7 @@ from pathlib import Path
 
 from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.query.context import Row
+from graphrag_neo4j.query.hops.mentions import capitalised_mentions
 from graphrag_neo4j.runtime.resources import load_prompt
 
 FOLLOW_UP_STAGE = "hops_follow_up"
@@ -51,6 +52,14 @@ async def follow_up_query(
     )
     reply = await llm.complete(prompt, stage=FOLLOW_UP_STAGE, max_tokens=FOLLOW_UP_MAX_TOKENS)
     return parse_follow_up(reply)
+
+
+def follow_up_mentions(first: Sequence[str], query: str) -> list[str]:
+    """The names the second retrieval looks up: the first retrieval's (given by the user, or
+    found by NER without a second call), then the query's capitalised phrases not among them."""
+    seen = {name.casefold() for name in first}
+    added = [name for name in capitalised_mentions(query) if name.casefold() not in seen]
+    return [*first, *dict.fromkeys(added)]
 
 
 def placed_passages(

@@ -15,7 +15,12 @@ from graphrag_neo4j.query.answers.passages import (
 from graphrag_neo4j.query.base import Answer, Query, Services
 from graphrag_neo4j.query.context import Row, SearchContext
 from graphrag_neo4j.query.hops.coverage import bridge_strengths, select_covering
-from graphrag_neo4j.query.hops.follow_up import follow_up_query, joined_order, placed_passages
+from graphrag_neo4j.query.hops.follow_up import (
+    follow_up_mentions,
+    follow_up_query,
+    joined_order,
+    placed_passages,
+)
 from graphrag_neo4j.query.hops.mentions import capitalised_mentions, llm_mentions
 from graphrag_neo4j.query.hops.ranking import (
     Bridge,
@@ -252,7 +257,8 @@ class HopsSearch:
         # The question stays in the query: its other conditions still pick among the passages.
         once = search.model_copy(update={"hops": search.hops.model_copy(
             update={"follow_up": False})})
-        second = await self.retrieve(f"{question} {found.follow_up}", once)
+        names = follow_up_mentions(found.mentions, found.follow_up)
+        second = await self.retrieve(f"{question} {found.follow_up}", once, names)
         keep, insert = search.hops.follow_up_keep, search.hops.follow_up_insert
         found.follow_up_added = placed_passages(
             found.chunk_order, second.chunk_order, keep, insert

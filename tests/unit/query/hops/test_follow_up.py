@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.query.base import make_query
 from graphrag_neo4j.query.hops.follow_up import (
+    follow_up_mentions,
     joined_order,
     numbered_passages,
     parse_follow_up,
@@ -58,6 +59,14 @@ def test_the_query_is_the_first_line_without_its_label_or_quotes() -> None:
     assert parse_follow_up("Who taught there? Query: Basel academy") == "Who taught there?"
     assert parse_follow_up("  \n") == ""
     assert parse_follow_up('Query: ""') == ""
+
+
+def test_the_second_round_keeps_the_first_names_and_adds_the_querys() -> None:
+    assert follow_up_mentions(["Euler"], "Daniel Bernoulli at the Basel academy") == [
+        "Euler", "Daniel Bernoulli", "Basel"]
+    # A name already looked up is not looked up twice, whatever its case.
+    assert follow_up_mentions(["euler", "Basel"], "Euler taught in Basel") == ["euler", "Basel"]
+    assert follow_up_mentions([], "basel academy") == []
 
 
 def test_passages_are_numbered_with_their_titles_and_cut() -> None:
@@ -107,6 +116,16 @@ async def test_a_passage_found_through_the_follow_up_comes_after_the_first_two(
     assert await hops.rank_documents(without, 3) == ["d1", "d2"]
     first = query.with_search(hops={"follow_up_keep": 0, "follow_up_insert": 1})
     assert await hops.rank_documents(first, 3) == ["d4", "d1", "d2"]
+
+
+async def test_the_users_names_stay_in_the_second_rounds_look_up(tmp_path: Path) -> None:
+    services = fake_services(ROWS, [(FOLLOW_UP_RULE, "Daniel Bernoulli academy")], tmp_path)
+    # Names the question does not spell as capitalised phrases (a prepared NER list).
+    query = make_query(services.settings, QUESTION, mentions=["Leonhard Euler"])
+    await HopsSearch(services).rank_documents(query, 3)
+    rounds = services.store.params_of("query/search/search_entities_by_vector")
+    looked_up = [[row["text"] for row in params["mentions"]] for params in rounds]
+    assert looked_up == [["Leonhard Euler"], ["Leonhard Euler", "Daniel Bernoulli"]]
 
 
 async def test_the_context_shows_the_follow_up_query(tmp_path: Path) -> None:
