@@ -1,1 +1,1 @@
-"""Benchmarks: each module runs on its own (`python -m benchmarks.NAME` or by path)."""
+"""Benchmarks: each module runs on its own (`python -m benchmarks.ROOM.NAME` or by path)."""

@@ -8,7 +8,8 @@ from graphrag_neo4j.indexing.stages.resolve import ResolveStage
 from graphrag_neo4j.indexing.stages.write import WriteStage
 
 # Adding a stage: one module with a class that meets BatchStage, plus one line here; the
-# estimate then asks it for its row (tests/unit/indexing/test_stages.py fails without one).
+# estimate then asks it for its row (tests/unit/indexing/stages/test_stage_list.py fails
+# without one).
 AFTER_EXTRACTION: tuple[BatchStage, ...] = (
     ResolveStage(),
     WriteStage(),

@@ -31,7 +31,7 @@ def test_schema_applies_twice_with_the_same_indexes(store: Store) -> None:
     assert {("chunk_fulltext", "FULLTEXT"), ("entity_text_fulltext", "FULLTEXT")} <= set(first)
     assert LEGACY_CHUNK_FULLTEXT not in {name for name, _ in first}
     (fulltext,) = [r for r in store.read("show_schema") if r["name"] == "entity_name_fulltext"]
-    # Eventually consistent keeps Lucene out of every write commit (benchmarks/ingest.py).
+    # Eventually consistent keeps Lucene out of every write commit (benchmarks/indexing/ingest.py).
     assert fulltext["options"]["indexConfig"]["fulltext.eventually_consistent"] is True
 
 

@@ -323,6 +323,32 @@ def test_relative_links_point_at_files() -> None:
     assert wrong == [], "\n".join(wrong)
 
 
+# A benchmark named by path (`benchmarks/query/search.py`, a data file) or as a module
+# (`-m benchmarks.query.search`); `ROOM/NAME` placeholders are upper case and not matched.
+BENCHMARK_FILE = re.compile(r"(?<![\w./-])benchmarks/[a-z0-9_./-]*\.(?:py|json)\b")
+BENCHMARK_MODULE = re.compile(r"-m (benchmarks(?:\.[a-z_][a-z0-9_]*)+)")
+
+
+def missing_benchmarks(text: str) -> list[str]:
+    """The benchmark files and modules `text` names that the repository does not hold."""
+    named = [*BENCHMARK_FILE.findall(text),
+             *(f"{module.replace('.', '/')}.py" for module in BENCHMARK_MODULE.findall(text))]
+    return [name for name in named if not (ROOT / name).is_file()]
+
+
+def test_named_benchmarks_exist() -> None:
+    """Every command of the docs and of the benchmarks' own docstrings runs a script that exists
+    (the history keeps the commands of its day)."""
+    pages = [page for page in doc_files() if page.name != "benchmarks-history.md"]
+    wrong = [
+        f"{where(page, number)}: no {name}"
+        for page in [*pages, *sorted((ROOT / "benchmarks").rglob("*.py"))]
+        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1)
+        for name in missing_benchmarks(line)
+    ]
+    assert wrong == [], "\n".join(wrong)
+
+
 def test_the_checks_catch_mistakes() -> None:
     (command, options, rest), = command_uses("run graphrag-neo4j query 'Q' --method nope --bogus")
     assert command == "query" and options == ["--method", "--bogus"]
@@ -331,6 +357,10 @@ def test_the_checks_catch_mistakes() -> None:
         "here: `graphrag-neo4j query --method` has no method 'nope'"]
     assert list(command_uses("~/.cache/graphrag-neo4j and `graphrag-neo4j`")) == []
     assert "search.nope" not in settings_index()[0] and setting_names()
+    assert missing_benchmarks("run benchmarks/scale.py, then -m benchmarks.search --runs 3;"
+                              " benchmarks/ROOM/NAME.py and -m benchmarks.ROOM.NAME") == [
+        "benchmarks/scale.py", "benchmarks/search.py"]
+    assert missing_benchmarks("`python benchmarks/query/search.py` or -m benchmarks.corpora") == []
 
 
 # `"GRAPHRAG_NEO4J__PASSWORD": "x"` in a client's JSON, or `..._PASSWORD=x` in a shell line

@@ -13,7 +13,7 @@ from graphrag_neo4j.query.cypher.rewrites.rewrite import Rewrite, Situation, Whe
 # In the order they run. Those tried on every written query come first; each repair gets the
 # query the one before it made (or the first query), and its result is rewritten as written.
 # Each kept changed an answer from wrong to right on questions it was not written for
-# (benchmarks/cypher_rewrites.py); five that changed none there were dropped (slips,
+# (benchmarks/query/cypher_rewrites.py); five that changed none there were dropped (slips,
 # distinct_order, named_variables, partial_names, spelling).
 REWRITES: tuple[Rewrite, ...] = (
     KeptCounts(),

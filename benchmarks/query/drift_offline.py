@@ -5,7 +5,7 @@ this runs the real DriftSearch and LocalSearch with the offline llama.cpp model 
 settings of `sample/graphrag.toml`, over retrieval rows cut from the bundled sample: community
 reports for the primer and passages for the local contexts, filled to the same token budgets the
 demo graph fills. No Neo4j and no response cache. Run:
-    .venv/bin/python benchmarks/drift_offline.py
+    .venv/bin/python benchmarks/query/drift_offline.py
 Prints calls, tokens and seconds per stage, both wall times and DRIFT's ratio to local (floor).
 """
 
@@ -31,7 +31,7 @@ from graphrag_neo4j.query.drift.search import DriftSearch
 from graphrag_neo4j.query.local.search import ENTITY_INDEX, LocalSearch
 from graphrag_neo4j.settings import Settings, load_settings
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 T = TypeVar("T")
 QUESTION = "How does Scrooge treat the people who visit his counting-house on Christmas Eve?"
 

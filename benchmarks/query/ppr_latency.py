@@ -1,7 +1,7 @@
 """Retrieve-only latency of the passage methods as a fast graph grows (2Wiki's passages).
 
 Run against a Neo4j of its own (the first size wipes the graph, so --reset is required):
-  .venv/bin/python benchmarks/ppr_latency.py --reset [--sizes 2000 6119] [--queries 100]
+  .venv/bin/python benchmarks/query/ppr_latency.py --reset [--sizes 2000 6119] [--queries 100]
 Each size fast-indexes the first N passages into the same graph (the next size adds only the
 passages past the last one, no communities: the methods timed read none), then asks --queries
 retrieve-only questions made from passage titles ("What is said about <title>?") per method,
@@ -9,9 +9,10 @@ after WARM_UP untimed ones, and prints p50 / p95 milliseconds and each p50 as a 
 first size's (the target for ppr: p50 <= 150 ms at 6,119 passages, growth <= 2x).
 
 One graph per size, each on its own server, built once and timed side by side in one run:
-  GRAPHRAG_NEO4J__URI=A .venv/bin/python benchmarks/ppr_latency.py --reset --build-only --sizes 2000
+  GRAPHRAG_NEO4J__URI=A .venv/bin/python benchmarks/query/ppr_latency.py --reset --build-only \
+      --sizes 2000
   (--build-only without --reset adds the passages past those already in the graph)
-  .venv/bin/python benchmarks/ppr_latency.py --as-is --uris A B [--queries 100]
+  .venv/bin/python benchmarks/query/ppr_latency.py --as-is --uris A B [--queries 100]
 --as-is times each method on every graph in turn and adds each p50 as a ratio to naive's on the
 same graph and the load average.
 """
@@ -29,7 +30,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from benchmarks.scale import WARM_UP, _percentile, corpus_slice
+from benchmarks.scale.scale import WARM_UP, _percentile, corpus_slice
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.settings import Settings, load_settings
 
@@ -114,7 +115,7 @@ def main() -> None:
         time_graphs_as_they_are(args.uris, args.queries)
         return
     if not args.reset and not args.build_only:
-        raise SystemExit("benchmarks/ppr_latency.py wipes the graph: pass --reset (and point"
+        raise SystemExit("benchmarks/query/ppr_latency.py wipes the graph: pass --reset (and point"
                          " GRAPHRAG_NEO4J__* at a server of its own).")
     results: dict[int, dict[str, tuple[float, float]]] = {}
     with tempfile.TemporaryDirectory() as folder, GraphRAG(

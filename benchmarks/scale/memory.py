@@ -2,7 +2,8 @@
 sampled from /proc over the whole run, on the book and on a large text made from the shared data.
 
 Run against a Neo4j of its own (the graph is wiped, so --reset is required):
-  .venv/bin/python benchmarks/memory.py --reset [--text-mb 20] [--text-from 2wiki] [--only book big]
+  .venv/bin/python benchmarks/scale/memory.py --reset [--text-mb 20] [--text-from 2wiki]
+      [--only book big]
 `book` is sample/a_christmas_carol.txt; `big` is one plain-text file of about --text-mb MB made
 by concatenating the texts of ../shared/data (the book, Operation Dulce, the passages of every
 JSONL corpus) over and over, or with --text-from 2wiki the 2Wiki passages as paragraphs of one
@@ -35,7 +36,7 @@ from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.indexing.run.batch_failure import log_path
 from graphrag_neo4j.settings import load_settings
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT.parent / "shared" / "data"
 BOOK = ROOT / "sample" / "a_christmas_carol.txt"
 SAMPLE_SECONDS = 0.25

@@ -1,7 +1,7 @@
 """Offline model throughput: MiniLM short texts/s and passages/s, llama.cpp tokens/s.
 
-Run: .venv/bin/python benchmarks/models.py [--skip-llm] [--llm-tokens 256] [--repeats 3]
-     .venv/bin/python benchmarks/models.py --under-load [--llm-threads N] [--llm-poll P]
+Run: .venv/bin/python benchmarks/llm/models.py [--skip-llm] [--llm-tokens 256] [--repeats 3]
+     .venv/bin/python benchmarks/llm/models.py --under-load [--llm-threads N] [--llm-poll P]
 Targets on 2 cores: >= 150 short texts/s, >= 15 passages/s, >= 15 generated tokens/s, and
 beside one competing busy process >= 40 % of the generation rate without it (--under-load
 measures both in one run: a laptop is rarely idle).
@@ -29,7 +29,7 @@ from rich.table import Table
 
 from graphrag_neo4j.llm.offline.embeddings import MiniLMEmbeddings
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "musique" / "corpus.jsonl"
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "data" / "musique" / "corpus.jsonl"
 SHORT_COUNT = 512
 PASSAGE_COUNT = 64
 PASSAGE_WORDS = 225  # ~300 WordPiece tokens of English prose

@@ -1,19 +1,19 @@
 """Each Cypher rewrite left out in turn, on structured questions the rewrites were not written for.
 
 The questions (benchmarks/data/rewrite_questions.json) are about three graphs that
-benchmarks/rewrite_graphs.py builds (2Wiki and biomedical passages with fast extraction, the
+benchmarks/query/rewrite_graphs.py builds (2Wiki and biomedical passages with fast extraction, the
 Operation Dulce import); each carries hand-written gold Cypher, and the gold answer is its rows,
 read at run time (and checked against the `gold` stored beside it). Per question the cypher
 method builds its context with every rewrite (the baseline of the same run), then once with each
 rewrite left out. A question is right when the rows of the query that answered hold the gold
-answer (the gold count, or at least half of the gold names: benchmarks/text2cypher.py's rule);
+answer (the gold count, or at least half of the gold names: benchmarks/query/text2cypher.py's rule);
 a fallback to local search counts as wrong. The answer call is not made: it reads those rows and
 no rewrite changes it, and on the shared CPU it would cost most of the run.
 Run against a Neo4j of its own (each graph wipes the last; the LLM response cache makes a
 re-run cost only the calls a left-out rewrite changes):
-    .venv/bin/python -m benchmarks.cypher_rewrites [--graphs 2wiki,dulce,biomed] [--limit N]
+    .venv/bin/python -m benchmarks.query.cypher_rewrites [--graphs 2wiki,dulce,biomed] [--limit N]
         [--per-question out.jsonl] [--baseline-only]
-    .venv/bin/python -m benchmarks.cypher_rewrites --report out.jsonl   (the table again)
+    .venv/bin/python -m benchmarks.query.cypher_rewrites --report out.jsonl   (the table again)
 The table before the pruning (nine rewrites) is this script at commit 295e074; the list now
 holds the four that turned an answer right there. Each graph build reads a schema whose samples
 can differ from the last build's, so the generate prompt (and the model's query) can differ
@@ -37,14 +37,14 @@ from typing import Any
 
 from rich.console import Console
 
-from benchmarks.rewrite_graphs import GRAPHS, build_graph
-from benchmarks.text2cypher import gold_values, is_right
+from benchmarks.query.rewrite_graphs import GRAPHS, build_graph
+from benchmarks.query.text2cypher import gold_values, is_right
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.query.base import make_query
 from graphrag_neo4j.query.cypher.rewrites.registry import REWRITES, without
 from graphrag_neo4j.query.cypher.search import CYPHER, RESULTS, CypherSearch
 
-QUESTIONS = Path(__file__).resolve().parent / "data" / "rewrite_questions.json"
+QUESTIONS = Path(__file__).resolve().parents[1] / "data" / "rewrite_questions.json"
 ALL = "all rewrites"
 ERRORS = ("refused", "failed")
 

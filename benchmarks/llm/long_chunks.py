@@ -1,6 +1,6 @@
 """Whether a chunk's vector sees all of a chunk longer than the offline embedder's window.
 
-  .venv/bin/python benchmarks/long_chunks.py [--per-doc 4 10]
+  .venv/bin/python benchmarks/llm/long_chunks.py [--per-doc 4 10]
 MuSiQue's passages (../shared/data/musique/corpus.jsonl), shuffled with a fixed seed, are
 joined N at a time into documents as long as a chunk ("title: text" paragraphs; 10 passages
 make about 1,170 word pieces, the default 1,200-token chunk); each document gets one vector per
@@ -25,7 +25,7 @@ from rich.table import Table
 from graphrag_neo4j.llm.offline.embeddings import MiniLMEmbeddings
 from graphrag_neo4j.settings import LongTexts
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "musique"
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "musique"
 KS = (1, 3, 5)
 MODES: tuple[LongTexts, ...] = ("truncate", "windows")
 

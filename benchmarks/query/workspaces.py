@@ -1,6 +1,6 @@
 """Workspaces: retrieve-only latency of one workspace with 1 vs 2 loaded, and index memory each.
 
-Run (on a test server you may wipe): .venv/bin/python -m benchmarks.workspaces [--passages N]
+Run (on a test server you may wipe): .venv/bin/python -m benchmarks.query.workspaces [--passages N]
 Indexes the MuSiQue triplets into workspace `bench_a`, times retrieve-only local, naive and
 hops (no rerank) over the 50 dev questions; indexes the same corpus into `bench_b` and times
 `bench_a` again; deletes `bench_b` and times `bench_a` a third time (the bracket shows how much
@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.search import QUESTIONS, percentile
+from benchmarks.query.search import QUESTIONS, percentile
 from graphrag_neo4j.database.workspaces.catalog import delete_workspace
 from graphrag_neo4j.database.workspaces.names import Workspace, workspace_of
 from graphrag_neo4j.engine import GraphRAG

@@ -3,7 +3,7 @@ type, description), relation (ends, predicate, weight, description, chunks) and 
 meant to keep fast extraction's output (a refactor, a memory fix) is checked on real inputs.
 
 Run against a Neo4j of its own (the graph is wiped, so --reset is required):
-  .venv/bin/python benchmarks/fast_digest.py --reset [--musique N]
+  .venv/bin/python benchmarks/indexing/fast_digest.py --reset [--musique N]
 Inputs: the book (sample/a_christmas_carol.txt) and the first N MuSiQue passages (default 300)
 of ../shared/data, each indexed alone in a fresh cache folder with fake embeddings (fast
 extraction's graph does not read the vectors). Compare the printed lines before and after.
@@ -24,7 +24,7 @@ from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.llm.testing import FakeChatModel, FakeEmbeddings
 from graphrag_neo4j.settings import load_settings
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BOOK = ROOT / "sample" / "a_christmas_carol.txt"
 MUSIQUE = ROOT.parent / "shared" / "data" / "musique" / "corpus.jsonl"
 

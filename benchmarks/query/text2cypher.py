@@ -6,11 +6,11 @@ it states the gold count (counting) or names at least half of the gold names (li
 Index the graph the questions are about first (`graph`: `book` is
 `graphrag-neo4j index sample/a_christmas_carol.txt --method fast`, `musique` is
 `graphrag-neo4j index --triplets ../shared/data/musique/corpus.jsonl`), then run:
-    .venv/bin/python benchmarks/text2cypher.py --graph book --limit 6
+    .venv/bin/python benchmarks/query/text2cypher.py --graph book --limit 6
 The offline 1.5B model is slow: --limit measures the first N questions. Also reported: how
 often the guard refused a generated query, the repair ran, and cypher fell back to local;
 and whether the graph is the same after the run, by a hash of every node and relationship
-with its labels, type and properties (benchmarks/fingerprint.py), not only by counts.
+with its labels, type and properties (benchmarks/query/fingerprint.py), not only by counts.
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from benchmarks.fingerprint import graph_fingerprint
+from benchmarks.query.fingerprint import graph_fingerprint
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.query.cypher.guard import Refusal, check_plan
 
-QUESTIONS = Path(__file__).resolve().parent / "data" / "structured_questions.json"
+QUESTIONS = Path(__file__).resolve().parents[1] / "data" / "structured_questions.json"
 
 
 def gold_values(rag: GraphRAG, query: str) -> list[str]:

@@ -2,7 +2,7 @@
 summaries, report contexts.
 
 Index the MuSiQue triplets first (`graphrag-neo4j index --triplets .../musique/corpus.jsonl`),
-then run: .venv/bin/python benchmarks/communities.py [--keep] [--fake-reports] [--embed]
+then run: .venv/bin/python benchmarks/indexing/communities.py [--keep] [--fake-reports] [--embed]
 --keep starts from the stored communities (incremental run) instead of deleting them first;
 --fake-reports also runs the whole report stage with an instant fake LLM and fake embedder;
 --embed embeds the extractive summaries with the configured embedder (default: a fake one,

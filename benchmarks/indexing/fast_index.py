@@ -2,7 +2,7 @@
 indexed by stage, and MuSiQue retrieval on a graph built from passage text vs the triplet graph.
 
 Run against a Neo4j of its own (the graph is wiped, so --reset is required when it is not empty):
-  .venv/bin/python benchmarks/fast_index.py --reset [--skip-musique | --skip-book]
+  .venv/bin/python benchmarks/indexing/fast_index.py --reset [--skip-musique | --skip-book]
                                                [--questions-limit N] [--musique-passages N]
 1. Extraction: the book's chunks through a bare `nlp.pipe` (same model, components, batch
    size and processes: the floor), the text fast extraction parses (each window's overlap read
@@ -48,7 +48,7 @@ from graphrag_neo4j.indexing.input.chunking import chunk_document
 from graphrag_neo4j.indexing.input.loaders import load_documents
 from graphrag_neo4j.settings import Settings, load_settings
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 BOOK = DATA / "christmas_carol" / "book.txt"
 CORPUS = DATA / "musique" / "corpus.jsonl"
 QUESTIONS = DATA / "musique" / "questions_dev.json"

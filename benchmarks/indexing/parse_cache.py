@@ -1,6 +1,6 @@
 """Fast extraction of the book with the parse cache: no cache (the floor), cold, then warm.
 
-Run: .venv/bin/python benchmarks/parse_cache.py [--book PATH]
+Run: .venv/bin/python benchmarks/indexing/parse_cache.py [--book PATH]
 No Neo4j: the book's chunks through `extract_fast` with no cache, a cold cache and a warm one
 (alternating, in one process), each with its seconds and the entity mentions it extracted
 (the same count shows the cached parse extracts what a fresh one does).
@@ -20,7 +20,7 @@ from graphrag_neo4j.indexing.input.chunking import chunk_document
 from graphrag_neo4j.indexing.records import Document
 from graphrag_neo4j.settings import load_settings
 
-BOOK = Path(__file__).resolve().parents[2] / "shared" / "data" / "christmas_carol" / "book.txt"
+BOOK = Path(__file__).resolve().parents[3] / "shared" / "data" / "christmas_carol" / "book.txt"
 
 
 def main() -> None:

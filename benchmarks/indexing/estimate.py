@@ -1,8 +1,8 @@
 """Estimate beside actual: `GraphRAG.estimate` first, then the real index + communities run.
 
 Uses the Neo4j of the GRAPHRAG_NEO4J__* environment and EMPTIES IT (refused without --wipe).
-  .venv/bin/python benchmarks/estimate.py --wipe                     # fake LLM, sample + MuSiQue
-  .venv/bin/python benchmarks/estimate.py --wipe --offline --corpus sample   # real local model
+  .venv/bin/python benchmarks/indexing/estimate.py --wipe            # fake LLM, sample + MuSiQue
+  .venv/bin/python benchmarks/indexing/estimate.py --wipe --offline --corpus sample  # local model
 The fake LLM (graphrag_neo4j.llm.testing.pipeline_fake_llm) first indexes another slice of the same
 corpus so the estimate has this model's measured completion ratios, as a user's earlier runs
 would give; the offline run only has the `models` probe's timing. Every run uses a fresh cache.
@@ -33,7 +33,7 @@ from graphrag_neo4j.llm.costs.estimate import CostEstimate, Range
 from graphrag_neo4j.llm.testing import FakeEmbeddings, pipeline_fake_llm
 from graphrag_neo4j.settings import Settings, load_settings
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 MUSIQUE = REPO.parent / "shared" / "data" / "musique" / "corpus.jsonl"
 SAMPLE = REPO / "sample" / "christmas_carol_stave_one.md"
 BOOK = REPO / "sample" / "a_christmas_carol.txt"

@@ -1,7 +1,7 @@
 """Local retrieval latency (vector search + retrieval query) against a bare vector search.
 
 Index the MuSiQue triplets first (`graphrag-neo4j index --triplets .../musique/corpus.jsonl`),
-then run: .venv/bin/python benchmarks/search.py [--questions PATH] [--runs 3]
+then run: .venv/bin/python benchmarks/query/search.py [--questions PATH] [--runs 3]
 The questions are embedded once (cached); the LLM is a fake, because only retrieval is timed.
 Target: p50 < 100 ms and < 5x the bare `db.index.vector.queryNodes` call.
 """
@@ -20,7 +20,7 @@ from graphrag_neo4j.llm.testing import FakeChatModel
 from graphrag_neo4j.query.local.search import retrieval_params
 from graphrag_neo4j.settings import load_settings
 
-QUESTIONS = Path(__file__).resolve().parents[2] / "shared/data/musique/questions_dev.json"
+QUESTIONS = Path(__file__).resolve().parents[3] / "shared/data/musique/questions_dev.json"
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -2,7 +2,7 @@
 
 Run against a Neo4j of its own (the graph is wiped, so --reset is required):
   git -C /work/main archive main | tar -x -C /tmp/baseline     # the code to compare with
-  .venv/bin/python benchmarks/delete_cost.py --reset benchmarks/data/git-manual/pages \
+  .venv/bin/python benchmarks/indexing/delete_cost.py --reset benchmarks/data/git-manual/pages \
       --baseline-src /tmp/baseline [--document git-tag.html]
 The folder is indexed with `--method fast` and its communities built (lazy reports, the
 configured embedder); then the CLI's `delete` of one document (its default re-clustering
@@ -119,7 +119,7 @@ def main() -> None:
         parser.error("give the folder, --reset and --baseline-src")
     _wipe()
     _index(args.folder)
-    this_tree = Path(__file__).resolve().parents[1]
+    this_tree = Path(__file__).resolve().parents[2]
     results = {}
     for label, src in (("baseline", args.baseline_src.resolve()), ("this tree", this_tree)):
         results[label] = _run_delete(src, _document_id(args.document))

@@ -1,6 +1,6 @@
 """The offline embedders side by side on translations: is each translation nearest its source?
 
-Run: .venv/bin/python benchmarks/multilingual.py
+Run: .venv/bin/python benchmarks/llm/multilingual.py
 benchmarks/data/parallel_sentences.json holds ten English sentences with their Chinese, Russian
 and Japanese translations. For each embedder (MiniLM, the default offline one; the Universal
 Sentence Encoder of `provider = "offline-multilingual"`) and each language: how many of the ten
@@ -23,7 +23,7 @@ from rich.table import Table
 from graphrag_neo4j.llm.offline.embeddings import MiniLMEmbeddings
 from graphrag_neo4j.llm.offline.multilingual import MultilingualEmbeddings
 
-DATA = Path(__file__).parent / "data" / "parallel_sentences.json"
+DATA = Path(__file__).parents[1] / "data" / "parallel_sentences.json"
 LANGUAGES = ("zh", "ru", "ja")
 
 

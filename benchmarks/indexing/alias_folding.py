@@ -1,6 +1,6 @@
 """Alias folding per batch against the size of the run's input (synthetic names, no Neo4j).
 
-  .venv/bin/python -m benchmarks.alias_folding [--sizes 1000 4000 8000] [--batch 256]
+  .venv/bin/python -m benchmarks.indexing.alias_folding [--sizes 1000 4000 8000] [--batch 256]
       [--one-document]
 
 Each input chunk names six people from a few thousand surnames (full names, bare surnames,

@@ -1,10 +1,10 @@
 """Precision and recall of automatic merges on labelled name pairs, after `index --method fast`.
 
 Run against a Neo4j of its own (the graph is wiped, so --reset is required):
-  .venv/bin/python benchmarks/merge_pairs.py --reset FILE_OR_FOLDER ... \
+  .venv/bin/python benchmarks/indexing/merge_pairs.py --reset FILE_OR_FOLDER ... \
       --pairs benchmarks/data/merge-pairs/git-manual.json
-  .venv/bin/python benchmarks/merge_pairs.py --reset FILE_OR_FOLDER ... --candidates 60
-The inputs are indexed alone (as benchmarks/technical_terms.py does: fast extraction, fake
+  .venv/bin/python benchmarks/indexing/merge_pairs.py --reset FILE_OR_FOLDER ... --candidates 60
+The inputs are indexed alone (as benchmarks/indexing/technical_terms.py does: fast extraction, fake
 embeddings). A labelled pair is two names and whether they name one thing (`same`), judged by
 hand from the text; the pair is merged when both names end in one entity (a name's entities are
 those of its normalised name and those it was merged into). Printed: merged pairs right and
@@ -25,8 +25,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from benchmarks.technical_terms import files
-from benchmarks.technical_terms import report as report_terms
+from benchmarks.indexing.technical_terms import files
+from benchmarks.indexing.technical_terms import report as report_terms
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.records import normalize_name
@@ -107,7 +107,8 @@ def main() -> None:
     parser.add_argument("--pairs", type=Path, help="the labelled pairs (JSON list)")
     parser.add_argument("--candidates", type=int, help="print this many pairs to label")
     parser.add_argument("--terms", action="store_true",
-                        help="print benchmarks/technical_terms.py's figures of the same graph")
+                        help="print benchmarks/indexing/technical_terms.py's figures of the"
+                        " same graph")
     args = parser.parse_args()
     settings = load_settings(extraction={"method": "fast"})
     with tempfile.TemporaryDirectory() as cache:

@@ -2,7 +2,7 @@
 1k, 2k, 4k and 8k+ passages.
 
 Run against a Neo4j of its own (each size wipes the graph, so --reset is required):
-  .venv/bin/python benchmarks/scale.py --reset [--sizes 1000 2000 4000 8000] [--queries 200]
+  .venv/bin/python benchmarks/scale/scale.py --reset [--sizes 1000 2000 4000 8000] [--queries 200]
 Passages: the 2Wiki corpus (6,119) first, then MuSiQue's (1,890), then the book as one more
 document, so 8,000 and more mixes all three. Each size runs in a process of its own (its peak
 RSS, the process and its forked spaCy workers, is its own) into the emptied graph with a fresh
@@ -38,7 +38,7 @@ from benchmarks.corpora import NO_LLM_OPTIONS, cold_cache, default_methods
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.settings import load_settings
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT.parent / "shared" / "data"
 SOURCES = (DATA / "2wiki" / "corpus.jsonl", DATA / "musique" / "corpus.jsonl")
 BOOK = ROOT / "sample" / "a_christmas_carol.txt"
@@ -133,7 +133,7 @@ def run_size(passages: int, folder: Path, queries: int, methods: list[str]) -> S
 
 
 def _child(passages: int, args: argparse.Namespace, folder: Path) -> SizeResult:
-    command = [sys.executable, "-m", "benchmarks.scale", "--one", str(passages), "--folder",
+    command = [sys.executable, "-m", "benchmarks.scale.scale", "--one", str(passages), "--folder",
                str(folder), "--queries", str(args.queries), "--methods", *args.methods]
     env = {**os.environ, "GRAPHRAG_CACHE_DIR": str(cold_cache(folder, str(passages)))}
     done = subprocess.run(command, capture_output=True, text=True, check=False, env=env,

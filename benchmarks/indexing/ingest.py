@@ -1,7 +1,7 @@
 """Ingest throughput on MuSiQue: embedding vs Neo4j write time, writes vs a bare CREATE floor.
 
 Run against a Neo4j of its own (the graph is wiped, so --reset is required when it is not empty):
-  .venv/bin/python benchmarks/ingest.py --reset [--fake-embeddings] [--limit N] [--twice]
+  .venv/bin/python benchmarks/indexing/ingest.py --reset [--fake-embeddings] [--limit N] [--twice]
                                            [--warmup N]
 The real Indexer ingests /work/shared/data/musique/corpus.jsonl (1,890 passages, 17,234 triplets)
 with every Neo4j statement and embedding call timed: wall seconds, this process's CPU seconds
@@ -38,7 +38,7 @@ from graphrag_neo4j.llm.calls.embeddings import EmbeddingCaller
 from graphrag_neo4j.llm.testing import FakeEmbeddings
 from graphrag_neo4j.settings import Settings, load_settings
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "musique" / "corpus.jsonl"
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "data" / "musique" / "corpus.jsonl"
 TARGET_RATE = 10_000.0
 TARGET_RATIO = 3.0
 GRAPH_PHASE = "graph (entities, mentions, relations, merges)"

@@ -1,7 +1,7 @@
 """HTTP API overhead: `/v1/query` with `retrieve_only` against the same call in process.
 
 Index the MuSiQue triplets first (`graphrag-neo4j index --triplets .../musique/corpus.jsonl`),
-then run: .venv/bin/python benchmarks/server.py [--method local] [--clients 4] [--rounds 3]
+then run: .venv/bin/python benchmarks/scale/server.py [--method local] [--clients 4] [--rounds 3]
 The server runs in its own process (as `graphrag-neo4j serve` would) with a fake LLM, because
 retrieval only is timed. Targets: HTTP overhead < 5 ms at p50; throughput at 4 concurrent
 clients within 2x of in-process.
@@ -28,7 +28,7 @@ from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.llm.testing import FakeChatModel
 from graphrag_neo4j.settings import load_settings
 
-QUESTIONS = Path(__file__).resolve().parents[2] / "shared/data/musique/questions_dev.json"
+QUESTIONS = Path(__file__).resolve().parents[3] / "shared/data/musique/questions_dev.json"
 Call = Callable[[str], Awaitable[object]]
 
 

@@ -4,9 +4,9 @@
 passage's title replaced by "this" ("Which one: this is a 1983 Turkish film directed by ..."),
 its gold the passage itself: a graph method must not push the passage a question describes
 below passages about the entities it names. Fixed seed, so every run asks the same questions:
-  .venv/bin/python benchmarks/described_passages.py OUT.json [--count 100] [--among N]
+  .venv/bin/python benchmarks/query/described_passages.py OUT.json [--count 100] [--among N]
                                                       [--sentence 2]
-then, on a graph holding 2Wiki (benchmarks/ppr_latency.py builds one):
+then, on a graph holding 2Wiki (benchmarks/query/ppr_latency.py builds one):
   graphrag-neo4j eval retrieval --questions OUT.json --method naive,local,ppr
 """
 
@@ -18,7 +18,7 @@ import random
 import re
 from pathlib import Path
 
-from benchmarks.scale import SOURCES
+from benchmarks.scale.scale import SOURCES
 
 SEED = 55
 MIN_WORDS = 8

@@ -2,7 +2,7 @@
 that became entities, descriptions with an empty enumeration, and the merges to judge by hand.
 
 Run against a Neo4j of its own (the graph is wiped, so --reset is required):
-  .venv/bin/python benchmarks/technical_terms.py --reset FILE_OR_FOLDER ... [--min-count 3]
+  .venv/bin/python benchmarks/indexing/technical_terms.py --reset FILE_OR_FOLDER ... [--min-count 3]
       [--merges 30] [--show-missing 20]
 The inputs are indexed alone, in a fresh cache folder, with fake embeddings (fast extraction's
 graph does not read the vectors). Markdown (or text) is read as the loader reads it; an HTML

@@ -1,8 +1,8 @@
 """LLM call latency against a hosted-like endpoint: wall time against the concurrency floor,
 and what a provider's 429s cost.
 
-Run: .venv/bin/python -m benchmarks.latency [--calls 50] [--latencies 1,3] [--concurrency 4,8,25]
-                                         [--server-limit 8]
+Run: .venv/bin/python -m benchmarks.llm.latency [--calls 50] [--latencies 1,3]
+                                             [--concurrency 4,8,25] [--server-limit 8]
 A local OpenAI-compatible stub (benchmarks/openai_stub.py) answers every extraction-shaped
 prompt after a set delay; the calls go through the engine's real path (ChatOpenAI over HTTP,
 LLMCaller: streaming with the extraction stop rule, cache, retries, the adaptive limit).

@@ -2,7 +2,7 @@
 
 Needs a Neo4j holding the MuSiQue triplet corpus (`graphrag-neo4j index --triplets
 ../shared/data/musique/corpus.jsonl`) and the embedder it was indexed with:
-  .venv/bin/python benchmarks/hops_expansion.py [--degree 1 2] [--limit 100]
+  .venv/bin/python benchmarks/query/hops_expansion.py [--degree 1 2] [--limit 100]
 For each of the 50 dev questions, the seeds are the hops seeds without an LLM (entities nearest
 to the capitalised mentions, relations nearest to the question). Both ways must expand to the
 same relation set; the figures are per question: expansion alone, and expansion plus ranking the
@@ -32,7 +32,7 @@ from graphrag_neo4j.query.hops.mentions import capitalised_mentions
 from graphrag_neo4j.query.hops.ranking import expand_entities
 from graphrag_neo4j.query.retrieval.candidates import ann_candidates
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 QUESTIONS = DATA / "musique" / "questions_dev.json"
 ALL = 10**9
 

@@ -1,6 +1,6 @@
 """`index --ray` on a two-node Ray cluster against one in-process run, side by side.
 
-  .venv/bin/python benchmarks/scale_out.py --reset [--only SECTION ...] [--passages N]
+  .venv/bin/python benchmarks/scale/scale_out.py --reset [--only SECTION ...] [--passages N]
       [--kinds KIND ...] [--sizes A B] [--equality CORPUS ...] [--equality-passages N]
       [--fault-passages N]
 
@@ -46,7 +46,7 @@ from typing import Any
 from rich.console import Console, Group
 from rich.table import Table
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT.parent / "shared" / "data"
 BOOK = ROOT / "sample" / "a_christmas_carol.txt"
 WIKI = DATA / "2wiki" / "corpus.jsonl"

@@ -1,0 +1,1 @@
+"""Benchmarks of building the graph: extraction, ingest, resolution, communities, delete."""

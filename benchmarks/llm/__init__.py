@@ -1,0 +1,1 @@
+"""Benchmarks of the models and their call path: offline throughput, embedders, hosted latency."""

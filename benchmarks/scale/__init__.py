@@ -1,0 +1,1 @@
+"""Benchmarks of growth: corpus size, a Ray cluster, peak memory, HTTP serving."""
