@@ -2,11 +2,14 @@
 
 `2wiki`: the first 150 2Wiki passages, fast extraction; `biomed`: the first 60 biomedical
 passages, fast extraction; `dulce`: Microsoft GraphRAG's Operation Dulce index, imported.
-Each build wipes the graph first (run it against a Neo4j of its own).
+Each build wipes the graph first (run it against a Neo4j of its own), so a build by hand
+asks for --reset:
+  .venv/bin/python benchmarks/query/rewrite_graphs.py --reset {2wiki,biomed,dulce}
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import tempfile
 from collections.abc import Callable
@@ -42,13 +45,21 @@ GRAPHS: dict[str, Callable[[GraphRAG], None]] = {
 
 def build_graph(rag: GraphRAG, name: str) -> None:
     """Wipe the graph and build the named one into it."""
+    build = GRAPHS[name]  # an unknown name fails before anything is wiped
     rag.store.run_autocommit("delete_all")
     asyncio.run(rag.aensure_schema())
-    GRAPHS[name](rag)
+    build(rag)
+
+
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("graph", choices=sorted(GRAPHS))
+    parser.add_argument("--reset", action="store_true", required=True,
+                        help="required: the build wipes the graph first")
+    return parser.parse_args()
 
 
 if __name__ == "__main__":
-    import sys
-
+    name = _arguments().graph
     with GraphRAG(console=Console(stderr=True)) as engine:
-        build_graph(engine, sys.argv[1])
+        build_graph(engine, name)
