@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from graphrag_neo4j.runtime.resources import all_cypher_names, load_cypher, split_statements
+from graphrag_neo4j.runtime.resources import (
+    all_cypher_names,
+    load_cypher,
+    load_prompt,
+    split_statements,
+)
 
 
 def test_schema_splits_into_its_statements() -> None:
@@ -26,3 +31,12 @@ def test_names_are_validated() -> None:
         load_cypher("../etc/passwd")
     with pytest.raises(FileNotFoundError):
         load_cypher("no_such_statement")
+
+
+@pytest.mark.parametrize("name", ["../etc/passwd", "/etc/passwd", "query//hops", "query/hops/",
+                                  "query/./hops", "Query/hops", "query\\hops", "query/hops.txt"])
+def test_only_lower_case_segments_joined_by_slashes_are_names(name: str) -> None:
+    with pytest.raises(ValueError, match="invalid"):
+        load_prompt(name)
+    with pytest.raises(ValueError, match="invalid"):
+        load_cypher(name)
