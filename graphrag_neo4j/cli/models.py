@@ -132,7 +132,7 @@ def graph_vectors(settings: Settings) -> dict[str, Any] | None:
 
     try:
         with Store.connect(settings.neo4j) as store:
-            rows = store.read("read_embedder")
+            rows = store.read("database/embedder/read_embedder")
     except GraphRAGError:
         return None
     return rows[0] if rows else None

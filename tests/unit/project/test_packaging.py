@@ -25,6 +25,7 @@ def test_wheel_ships_cypher_prompts_and_launcher(tmp_path: Path) -> None:
     prompts = {n for n in names if n.startswith("graphrag_neo4j/prompts/")}
     assert {f"graphrag_neo4j/cypher/{name}.cypher" for name in all_cypher_names()} == cypher
     assert {f"graphrag_neo4j/prompts/{p.name}" for p in prompts_dir().glob("*.txt")} == prompts
+    assert "graphrag_neo4j/cypher/database/embedder/read_embedder.cypher" in cypher
     assert "graphrag_neo4j/cypher/explore/graphrag.grass" in names
     assert "graphrag_neo4j/database/server/neo4j_launcher/pom.xml" in names
     assert not any("/target/" in n for n in names)
