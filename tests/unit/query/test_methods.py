@@ -365,8 +365,8 @@ async def test_an_evidence_first_prompt_streams_the_answer_and_notes_the_evidenc
     tmp_path: Path,
 ) -> None:
     prompts = tmp_path / "prompts"
-    prompts.mkdir()
-    (prompts / "naive_answer.txt").write_text(
+    (prompts / "query" / "answers").mkdir(parents=True)
+    (prompts / "query" / "answers" / "naive.txt").write_text(
         "Passages a similarity search found:\n{context}\n{history}\nShape: {response_type}\n"
         "Question: {question}\nWrite Evidence:, then Answer:.\n\nEvidence:", encoding="utf-8")
     services = fake_services(

@@ -6,6 +6,7 @@ import pytest
 
 from graphrag_neo4j.runtime.resources import (
     all_cypher_names,
+    all_prompt_names,
     load_cypher,
     load_prompt,
     split_statements,
@@ -40,3 +41,10 @@ def test_only_lower_case_segments_joined_by_slashes_are_names(name: str) -> None
         load_prompt(name)
     with pytest.raises(ValueError, match="invalid"):
         load_cypher(name)
+
+
+def test_prompts_and_statements_sit_in_folders_and_load_by_their_path() -> None:
+    assert "query/hops/follow_up" in all_prompt_names()
+    assert "{question}" in load_prompt("query/hops/follow_up")
+    assert all("/" in name for name in all_prompt_names())  # the root holds only folders
+    assert all("/" in name for name in all_cypher_names())
