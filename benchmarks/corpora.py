@@ -168,7 +168,7 @@ def run_one(corpus: Corpus, settings: Settings, folder: Path, limit: int | None,
             return result
         paths = [pdf]
     with GraphRAG(settings, console=Console(stderr=True, quiet=True)) as rag:
-        rag.store.run_autocommit("delete_all")
+        rag.store.run_autocommit("database/delete_all")
         asyncio.run(rag.aensure_schema())
         started = time.perf_counter()
         try:

@@ -487,7 +487,7 @@ class GraphRAG:
 
     def counts(self) -> dict[str, int]:
         """Documents, chunks, entities, relations and communities in the graph."""
-        return dict(self.store.read("count_graph")[0])
+        return dict(self.store.read("database/count_graph")[0])
 
     def written_reports(self) -> int:
         """Community reports an LLM wrote or an import brought: what local search reads, and

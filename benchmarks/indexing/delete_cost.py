@@ -98,7 +98,7 @@ def _wipe() -> None:
     from graphrag_neo4j.settings import load_settings
 
     with Store.connect(load_settings().neo4j) as store:
-        store.run_autocommit("delete_all")
+        store.run_autocommit("database/delete_all")
 
 
 def main() -> None:

@@ -116,9 +116,9 @@ def run(corpus: Corpus, offline: bool, work: Path) -> None:
     settings = _fresh_cache(corpus.settings, work / f"cache_{corpus.name}")
     llm, embeddings = _models(offline, settings)
     store = Store.connect(settings.neo4j)
-    store.run_autocommit("delete_all")
+    store.run_autocommit("database/delete_all")
     _warm_up(corpus, settings, offline, llm, embeddings)
-    store.run_autocommit("delete_all")
+    store.run_autocommit("database/delete_all")
     quiet = Console(quiet=True)
     with GraphRAG(settings, llm=llm, embeddings=embeddings, console=quiet) as rag:
         started = time.perf_counter()

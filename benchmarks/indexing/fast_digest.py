@@ -46,7 +46,7 @@ def _digest(name: str, paths: list[Path]) -> None:
     with tempfile.TemporaryDirectory() as cache:
         tuned = settings.model_copy(update={"cache_dir": Path(cache)})
         with GraphRAG(tuned, llm=FakeChatModel(rules=[]), embeddings=FakeEmbeddings()) as rag:
-            rag.store.run_autocommit("delete_all")
+            rag.store.run_autocommit("database/delete_all")
             started = time.perf_counter()
             rag.index(paths)
             seconds = time.perf_counter() - started

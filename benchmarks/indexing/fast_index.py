@@ -129,13 +129,13 @@ def _runs(speeds: list[float]) -> str:
 
 
 def _empty_graph(store: Store, reset: bool) -> None:
-    counts = store.read("count_graph")[0]
+    counts = store.read("database/count_graph")[0]
     if any(counts.values()) and not reset:
         raise SystemExit(
             f"The graph at {store.settings.uri} is not empty ({counts}); the benchmark wipes it,"
             " so pass --reset (and point GRAPHRAG_NEO4J__* at a server of its own)."
         )
-    store.run_autocommit("delete_all")
+    store.run_autocommit("database/delete_all")
 
 
 def index_book(settings: Settings, reset: bool) -> None:
@@ -222,7 +222,7 @@ def musique(store: Store, limit: int | None, passages: int | None) -> None:
         corpus = _subset(Path(folder), passages, limit) if passages else CORPUS
         console.print(f"Corpus: {corpus.name}, {len(corpus.read_text().splitlines())} passages")
         for graph in ("fast", "triplets"):
-            store.run_autocommit("delete_all")
+            store.run_autocommit("database/delete_all")
             lines = Path(folder) / f"{graph}.jsonl"
             if graph == "fast":
                 _cli("index", str(corpus), "--method", "fast", "--no-communities")

@@ -184,13 +184,13 @@ def _embedder(settings: Settings, fake: bool, console: Console) -> TimedEmbedder
 
 
 def _empty_graph(store: Store, reset: bool) -> None:
-    counts = store.read("count_graph")[0]
+    counts = store.read("database/count_graph")[0]
     if any(counts.values()) and not reset:
         raise SystemExit(
             f"The graph at {store.settings.uri} is not empty ({counts}); the benchmark wipes it,"
             " so pass --reset (and point GRAPHRAG_NEO4J__* at a server of its own)."
         )
-    store.run_autocommit("delete_all")
+    store.run_autocommit("database/delete_all")
 
 
 async def _ingest(indexer: Indexer, passages: list[TripletPassage]) -> float:
@@ -347,7 +347,7 @@ async def _warm_up(
     compiling the write path, which would otherwise be charged to the measured run."""
     wall = await _ingest(indexer, passages)
     graph = store.phase(PHASES[GRAPH_PHASE])
-    store.run_autocommit("delete_all")
+    store.run_autocommit("database/delete_all")
     console.print(f"Warm-up: {len(passages):,} passages indexed in {wall:.1f} s (graph write "
                   f"{graph.rows / graph.seconds:,.0f} rows/s) and wiped; --warmup 0 measures "
                   "a cold server instead.")

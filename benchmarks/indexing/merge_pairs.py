@@ -114,7 +114,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as cache:
         tuned = settings.model_copy(update={"cache_dir": Path(cache)})
         with GraphRAG(tuned, llm=FakeChatModel(rules=[]), embeddings=FakeEmbeddings()) as rag:
-            rag.store.run_autocommit("delete_all")
+            rag.store.run_autocommit("database/delete_all")
             rag.index(files(args.inputs))
             if args.terms:
                 report_terms(rag.store, files(args.inputs), 3, 30, 20)

@@ -105,12 +105,12 @@ def _their_env() -> dict[str, str]:
 
 def run_ours(store: Store, stub: Stub, book: Path, method: str, cache: Path) -> Run:
     """Index the book into an emptied graph with `cache` as the cache folder."""
-    store.run_autocommit("delete_all")
+    store.run_autocommit("database/delete_all")
     command = [sys.executable, "-m", "graphrag_neo4j", "index", str(book), "--method", method,
                "--reports"]
     cache.mkdir(parents=True, exist_ok=True)
     run = _timed(command, _our_env(stub, cache), cache, stub)
-    counts = store.read("count_graph")[0]
+    counts = store.read("database/count_graph")[0]
     run.sizes = {k: int(counts[k]) for k in ("chunks", "entities", "relations", "communities")}
     return run
 
@@ -204,7 +204,7 @@ def main() -> None:
     settings = load_settings()
     embedder = resolve_embeddings(Settings(embedding={"provider": "offline"})).model
     with Store.connect(settings.neo4j) as store:
-        counts = store.read("count_graph")[0]
+        counts = store.read("database/count_graph")[0]
         if any(counts.values()) and not args.reset:
             raise SystemExit(f"The graph at {settings.neo4j.uri} is not empty ({counts}); this"
                              " benchmark wipes it, so pass --reset (and point GRAPHRAG_NEO4J__*"

@@ -54,7 +54,7 @@ class SampleStore:
         """The reports for the primer, the entity index and local search's retrieval row."""
         if name == "query/search/search_communities_by_vector":
             return self.reports[: params["k"]]
-        if name == "show_vector_indexes":
+        if name == "database/embedder/show_vector_indexes":
             return [{"name": ENTITY_INDEX, "dimensions": FakeEmbeddings().dimension}]
         if name == "query/local_retrieval":
             chunks = self.local_context["chunks"][: params["top_chunks"]]

@@ -122,7 +122,7 @@ def main() -> None:
         load_settings(), console=Console(stderr=True, quiet=True)
     ) as rag:
         if args.reset:
-            rag.store.run_autocommit("delete_all")
+            rag.store.run_autocommit("database/delete_all")
         rag.run(rag.aensure_schema())
         for size in sorted(args.sizes):
             started = time.perf_counter()

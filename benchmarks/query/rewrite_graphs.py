@@ -46,7 +46,7 @@ GRAPHS: dict[str, Callable[[GraphRAG], None]] = {
 def build_graph(rag: GraphRAG, name: str) -> None:
     """Wipe the graph and build the named one into it."""
     build = GRAPHS[name]  # an unknown name fails before anything is wiped
-    rag.store.run_autocommit("delete_all")
+    rag.store.run_autocommit("database/delete_all")
     asyncio.run(rag.aensure_schema())
     build(rag)
 

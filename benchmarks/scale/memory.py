@@ -180,7 +180,7 @@ def main() -> None:
         for name in args.only:
             path = inputs[name] or big_text(Path(folder), args.text_mb, args.text_from)
             with Store(settings.neo4j) as store:
-                store.run_autocommit("delete_all")
+                store.run_autocommit("database/delete_all")
             env = {**os.environ, "GRAPHRAG_CACHE_DIR": str(Path(folder) / f"cache-{name}")}
             command = [sys.executable, "-m", "graphrag_neo4j", "index", str(path),
                        "--method", "fast"]

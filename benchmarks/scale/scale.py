@@ -95,7 +95,7 @@ def run_size(passages: int, folder: Path, queries: int, methods: list[str]) -> S
     paths = corpus_slice(folder, passages)
     settings = load_settings()
     with GraphRAG(settings, console=Console(stderr=True, quiet=True)) as rag:
-        rag.store.run_autocommit("delete_all")
+        rag.store.run_autocommit("database/delete_all")
         rag.run(rag.aensure_schema())
         started = time.perf_counter()
         stats, loaded = rag.index(paths, method="fast")

@@ -148,7 +148,7 @@ def one_run(kind: str, corpus: str, passages: int, folder: Path, resume: bool = 
         os.environ.pop("RAY_ADDRESS", None)
     with GraphRAG(settings, console=Console(stderr=True, quiet=True)) as rag:
         if not resume:
-            rag.store.run_autocommit("delete_all")
+            rag.store.run_autocommit("database/delete_all")
         rag.run(rag.aensure_schema())
         started = time.perf_counter()
         if triplets:

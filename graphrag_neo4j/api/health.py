@@ -22,7 +22,7 @@ PING_TIMEOUT_S = 5.0
 
 async def _neo4j(rag: GraphRAG) -> dict[str, Any]:
     try:
-        await asyncio.wait_for(asyncio.to_thread(rag.store.read, "ping"), PING_TIMEOUT_S)
+        await asyncio.wait_for(asyncio.to_thread(rag.store.read, "database/ping"), PING_TIMEOUT_S)
     except (GraphRAGError, TimeoutError) as exc:
         reason = str(exc) or f"no answer within {PING_TIMEOUT_S:g} s"
         return {"reachable": False, "uri": rag.settings.neo4j.uri, "error": reason}

@@ -55,10 +55,10 @@ async def probe_llm(settings: Settings) -> tuple[str, ProbeResult]:
     # A long prompt with a one-word reply first: beside the extraction's even mix it lets an
     # estimate tell the cost of reading a token from that of writing one.
     notes = "\n".join(f"{n}. {PROBE_TEXT}" for n in range(1, READING_PROBE_NOTES + 1))
-    reading = load_prompt("probe_reading", settings.prompts_dir).format(text=notes)
+    reading = load_prompt("cli/probe_reading", settings.prompts_dir).format(text=notes)
     await caller.complete(reading, stage=PROBE_STAGE, max_tokens=READING_PROBE_MAX_TOKENS)
     read = caller.usage.total()
-    prompt = load_prompt("probe_extraction", settings.prompts_dir).format(text=PROBE_TEXT)
+    prompt = load_prompt("cli/probe_extraction", settings.prompts_dir).format(text=PROBE_TEXT)
     started = time.perf_counter()
     reply = await caller.complete(prompt, stage=PROBE_STAGE)
     seconds = time.perf_counter() - started
@@ -132,7 +132,7 @@ def graph_vectors(settings: Settings) -> dict[str, Any] | None:
 
     try:
         with Store.connect(settings.neo4j) as store:
-            rows = store.read("read_embedder")
+            rows = store.read("database/embedder/read_embedder")
     except GraphRAGError:
         return None
     return rows[0] if rows else None

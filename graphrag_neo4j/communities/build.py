@@ -124,7 +124,8 @@ async def cluster_and_write(
     ids to the stored communities and write the structure."""
     with progress.stage(READ_STAGE, add_total=1) as advance:
         edges = await asyncio.to_thread(read_edges, store)
-        stats.entities = int((await asyncio.to_thread(store.read, "count_graph"))[0]["entities"])
+        counts = await asyncio.to_thread(store.read, "database/count_graph")
+        stats.entities = int(counts[0]["entities"])
         stored = await asyncio.to_thread(read_stored, store)
         advance(1)
     stats.edges = len(edges)

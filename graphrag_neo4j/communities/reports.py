@@ -15,8 +15,8 @@ from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.runtime.resources import load_prompt
 
 STAGE = "community reports"
-PROMPT = "community_report"
-RETRY_PROMPT = "community_report_retry"
+PROMPT = "communities/report"
+RETRY_PROMPT = "communities/report_retry"
 # Most calls one report takes: the first, and one retry after a reply that is no report.
 CALLS_PER_REPORT = 2
 MAX_FINDINGS = 10

@@ -335,11 +335,11 @@ class Store:
         stale lock. Writes inside the block use other sessions.
         """
         holder = f"{socket.gethostname()}:{os.getpid()}:{threading.get_ident()}"
-        self.write("merge_lock", lock=name)
+        self.write("database/merge_lock", lock=name)
         with self._session() as session:
             with self._unavailable_as_error():
                 tx = session.begin_transaction()
-                tx.run(self._query("hold_lock"), lock=name, holder=holder).consume()
+                tx.run(self._query("database/hold_lock"), lock=name, holder=holder).consume()
             try:
                 yield
             finally:
@@ -349,12 +349,13 @@ class Store:
     def vector_index_dimensions(self) -> dict[str, int]:
         """The dimension of every vector index of this workspace, by the name the Cypher files
         give it."""
-        return {row["name"]: int(row["dimensions"]) for row in self.read("show_vector_indexes")}
+        rows = self.read("database/embedder/show_vector_indexes")
+        return {row["name"]: int(row["dimensions"]) for row in rows}
 
     def schema_names(self) -> set[str]:
         """The names of this workspace's constraints and indexes, as the Cypher files call
         them."""
-        names = (self.workspace.canonical(row["name"]) for row in self.read("show_schema"))
+        names = (self.workspace.canonical(row["name"]) for row in self.read("database/show_schema"))
         return {name for name in names if name is not None}
 
     def apply_schema(self, dimensions: int) -> None:
@@ -379,7 +380,7 @@ class Store:
         try:
             self._run_statements(
                 [self.workspace.map_cypher(statement) for statement in
-                 statements_to_run(split_statements(load_cypher("schema")), existing)],
+                 statements_to_run(split_statements(load_cypher("database/schema")), existing)],
                 {"dimensions": dimensions},
             )
         except ClientError as exc:
@@ -387,17 +388,19 @@ class Store:
                 f"Neo4j at {self.settings.uri} rejected the schema ({exc.message})."
             ) from exc
         if legacy:
-            self.run_autocommit("await_indexes")  # the new chunk index fills from every chunk
+            # The new chunk index fills from every chunk.
+            self.run_autocommit("database/await_indexes")
 
     def reset_vectors(self) -> None:
         """Drop the vector indexes and every stored embedding, for a change of embedder."""
-        self.run_script("drop_vector_indexes")
-        self.run_autocommit("remove_embeddings")
-        self.write("forget_embedder")
+        self.run_script("database/embedder/drop_vector_indexes")
+        self.run_autocommit("database/embedder/remove_embeddings")
+        self.write("database/embedder/forget_embedder")
 
     def check_embedder(self, name: str, dimensions: int) -> None:
         """Record the embedder of the graph's vectors on first use; refuse another one."""
-        held = self.write("record_embedder", embedder=name, dimension=dimensions)[0]
+        held = self.write("database/embedder/record_embedder", embedder=name,
+                          dimension=dimensions)[0]
         if held["embedder"] != name:
             raise SchemaMismatchError(embedder_mismatch(self.settings.uri, held, name))
 

@@ -69,7 +69,7 @@ async def judge_pair(
     on_question: Callable[[], None] | None = None,
 ) -> PairResult:
     """Judge (question, first's answer, second's answer) triples in both orders."""
-    template = load_prompt("judge_pairwise", prompts_dir)
+    template = load_prompt("evaluation/judge_pairwise", prompts_dir)
     result = PairResult(first, second)
     for question, answer_first, answer_second in questions:
         replies = []

@@ -152,7 +152,7 @@ class Indexer:
             await asyncio.to_thread(self.store.run_autocommit, "indexing/entities/await_name_index")
         rows = await asyncio.to_thread(self.store.read, "indexing/types/count_entity_types")
         stats.graph_entity_types = {row["type"]: row["entities"] for row in rows}
-        graph = (await asyncio.to_thread(self.store.read, "count_graph"))[0]
+        graph = (await asyncio.to_thread(self.store.read, "database/count_graph"))[0]
         stats.graph_entities, stats.graph_relations = graph["entities"], graph["relations"]
         stats.documents = len(todo)
         stats.chunks = total_chunks

@@ -7,6 +7,7 @@ password) may hold a user's data or secrets, so it is created user-only (0700 / 
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import tempfile
@@ -17,8 +18,48 @@ from pathlib import Path
 
 from graphrag_neo4j.runtime.errors import ConfigError
 
-_NAME = re.compile(r"^[a-z0-9_/]+$")
+# A name is lower-case segments joined by `/` (a file in a sub-folder): never `..`, a leading
+# or trailing `/`, an empty segment or anything else that could leave the folder.
+_NAME = re.compile(r"^[a-z0-9_]+(?:/[a-z0-9_]+)*$")
 _REPO_ROOT = Path(__file__).resolve().parents[2]
+logger = logging.getLogger(__name__)
+
+# Prompts were flat files (prompts/hops_answer.txt) before they had rooms of their own. A
+# prompts folder that `graphrag-neo4j init` of an older release wrote holds those flat names:
+# each is still read in place of its new name, with a deprecation line. Old name -> new name.
+MOVED_PROMPTS: dict[str, str] = {
+    "extract_graph": "indexing/extract_graph",
+    "glean_graph": "indexing/glean_graph",
+    "resolve_entities": "indexing/resolve_entities",
+    "summarize_descriptions": "indexing/summarize_descriptions",
+    "community_report": "communities/report",
+    "community_report_retry": "communities/report_retry",
+    "judge_pairwise": "evaluation/judge_pairwise",
+    "probe_extraction": "cli/probe_extraction",
+    "probe_reading": "cli/probe_reading",
+    "hops_answer": "query/answers/hops",
+    "local_answer": "query/answers/local",
+    "naive_answer": "query/answers/naive",
+    "ppr_answer": "query/answers/ppr",
+    "cypher_answer": "query/cypher/answer",
+    "cypher_examples": "query/cypher/examples",
+    "cypher_found_nothing": "query/cypher/found_nothing",
+    "cypher_generate": "query/cypher/generate",
+    "cypher_repair": "query/cypher/repair",
+    "cypher_unknown_names": "query/cypher/unknown_names",
+    "drift_followup": "query/drift/followup",
+    "drift_hyde": "query/drift/hyde",
+    "drift_primer": "query/drift/primer",
+    "drift_reduce": "query/drift/reduce",
+    "global_map": "query/global_search/map",
+    "global_rate": "query/global_search/rate",
+    "global_reduce": "query/global_search/reduce",
+    "hops_follow_up": "query/hops/follow_up",
+    "hops_ner": "query/hops/ner",
+    "hops_rerank": "query/hops/rerank",
+}
+_OLD_PROMPT_NAME = {new: old for old, new in MOVED_PROMPTS.items()}
+_WARNED_OLD_OVERRIDES: set[Path] = set()
 
 
 def _resource_dir(kind: str) -> Path:
@@ -52,11 +93,28 @@ def load_cypher(name: str) -> str:
     return path.read_text(encoding="utf-8")
 
 
+def _override(name: str, overrides_dir: Path) -> Path | None:
+    """The user's copy of prompt NAME: OVERRIDES/NAME.txt, else the file of its old flat name
+    (MOVED_PROMPTS; a deprecation line the first time), else None."""
+    path = overrides_dir / f"{name}.txt"
+    if path.is_file():
+        return path
+    old = _OLD_PROMPT_NAME.get(name)
+    flat = overrides_dir / f"{old}.txt" if old else None
+    if flat is None or not flat.is_file():
+        return None
+    if flat not in _WARNED_OLD_OVERRIDES:
+        _WARNED_OLD_OVERRIDES.add(flat)
+        logger.warning("Prompt override %s has an old name: move it to %s.", flat, path)
+    return flat
+
+
 def load_prompt(name: str, overrides_dir: Path | None = None) -> str:
     """The text of prompts/NAME.txt, taken from `overrides_dir` when the user has one there."""
     file_name = f"{_checked(name)}.txt"
-    if overrides_dir is not None and (overrides_dir / file_name).is_file():
-        return (overrides_dir / file_name).read_text(encoding="utf-8")
+    override = _override(name, overrides_dir) if overrides_dir is not None else None
+    if override is not None:
+        return override.read_text(encoding="utf-8")
     path = prompts_dir() / file_name
     if not path.is_file():
         raise ConfigError(
@@ -95,10 +153,18 @@ def statements_to_run(statements: Sequence[str], existing: Collection[str]) -> l
     return kept
 
 
+def _names_under(root: Path, suffix: str) -> list[str]:
+    return sorted(p.relative_to(root).with_suffix("").as_posix() for p in root.rglob(f"*{suffix}"))
+
+
+def all_prompt_names() -> list[str]:
+    """Every prompt name under prompts/, including sub-folders (`query/hops/follow_up`)."""
+    return _names_under(prompts_dir(), ".txt")
+
+
 def all_cypher_names() -> list[str]:
     """Every statement name under cypher/, including sub-folders (for EXPLAIN tests)."""
-    root = cypher_dir()
-    return sorted(p.relative_to(root).with_suffix("").as_posix() for p in root.rglob("*.cypher"))
+    return _names_under(cypher_dir(), ".cypher")
 
 
 PRIVATE_DIR_MODE = 0o700

@@ -42,7 +42,7 @@ def session_store(settings: Settings) -> Iterator[Store]:
 @pytest.fixture
 def store(session_store: Store) -> Store:
     """The test server with an empty graph."""
-    session_store.run_autocommit("delete_all")
+    session_store.run_autocommit("database/delete_all")
     return session_store
 
 
@@ -51,7 +51,7 @@ def served_rag(
     session_store: Store, settings: Settings, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[GraphRAG]:
     """An engine with fake models over the nano graph (indexed once per test module)."""
-    session_store.run_autocommit("delete_all")
+    session_store.run_autocommit("database/delete_all")
     root = tmp_path_factory.mktemp("served")
     with nano_engine(settings, FIXTURES, root / "cache") as rag:
         index_nano(rag, FIXTURES, root / "docs")

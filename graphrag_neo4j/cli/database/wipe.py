@@ -32,7 +32,7 @@ def wipe_command(
         where = settings.neo4j.uri
         if not store.workspace.is_default:
             where = f"workspace {store.workspace.name} at {where}"
-        counts = store.read("count_graph")[0]
+        counts = store.read("database/count_graph")[0]
         held = ", ".join(f"{value:,} {name}" for name, value in counts.items())
         if not any(counts.values()):
             console.print(Text(f"The graph at {where} is already empty."))

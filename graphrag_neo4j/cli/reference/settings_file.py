@@ -11,7 +11,7 @@ from pydantic import BaseModel, SecretStr
 from pydantic.fields import FieldInfo
 
 from graphrag_neo4j.runtime.errors import InputError
-from graphrag_neo4j.runtime.resources import prompts_dir
+from graphrag_neo4j.runtime.resources import all_prompt_names, prompts_dir
 from graphrag_neo4j.settings import CONFIG_FILE_NAME, PROMPTS_FOLDER_NAME, Settings
 
 HEADER = """\
@@ -88,8 +88,9 @@ def write_project(directory: Path, *, force: bool = False) -> tuple[Path, Path]:
     defaults = Settings.model_construct()
     config_path.write_text(render_settings_file(defaults), encoding="utf-8")
     prompt_copy.mkdir(exist_ok=True)
-    for template in sorted(prompts_dir().glob("*.txt")):
-        target = prompt_copy / template.name
+    for name in all_prompt_names():
+        target = prompt_copy / f"{name}.txt"
         if force or not target.exists():
-            shutil.copyfile(template, target)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(prompts_dir() / f"{name}.txt", target)
     return config_path, prompt_copy

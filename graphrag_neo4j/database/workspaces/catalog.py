@@ -38,7 +38,7 @@ def list_workspaces(store: Store) -> list[WorkspaceCounts]:
         for column, token in COUNTED.items():
             if canonical == token:
                 entry.counts[column] += int(row["count"])
-    for row in store.read("show_schema"):
+    for row in store.read("database/show_schema"):
         name = workspace_of(row["name"])
         found.setdefault(name, WorkspaceCounts(name))
     return [found[name] for name in sorted(found)]
@@ -52,7 +52,7 @@ def delete_workspace(store: Store) -> dict[str, int]:
     if workspace.is_default:
         raise InputError("The default workspace cannot be deleted as a workspace: run"
                          " `graphrag-neo4j wipe` to empty it.")
-    held = store.read("count_graph")[0]
+    held = store.read("database/count_graph")[0]
     store.run_autocommit("workspaces/delete_graph")
     store.write("workspaces/delete_locks")
     store.run_script("workspaces/drop_schema")

@@ -63,6 +63,6 @@ def dependent_row(profile: ModelProfile, settings: Settings, stage: Dependent,
 def reports_row(profile: ModelProfile, settings: Settings, new_chunks: float) -> StageEstimate:
     """Community reports (written by `communities --build`, or lazily by global search)."""
     communities = settings.communities
-    stage = Dependent(REPORTS, REPORTS, "community_report", communities.report_max_input_tokens,
+    stage = Dependent(REPORTS, REPORTS, "communities/report", communities.report_max_input_tokens,
                       communities.report_max_tokens, attempts=2)
     return dependent_row(profile, settings, stage, new_chunks)

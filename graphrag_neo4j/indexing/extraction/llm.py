@@ -58,11 +58,11 @@ class Extractor:
 
     def extraction_prompt(self, chunk: Chunk) -> str:
         """The first request of a chunk (sent with `stop_when=STOP_RULE`)."""
-        return self._format("extract_graph", chunk)
+        return self._format("indexing/extract_graph", chunk)
 
     def gleaning_prompt(self, chunk: Chunk, replies: list[str]) -> str:
         """The next 'what did you miss' request after these replies."""
-        return self._format("glean_graph", chunk, "\n".join(replies))
+        return self._format("indexing/glean_graph", chunk, "\n".join(replies))
 
     async def extract(self, chunk: Chunk) -> ChunkExtraction:
         """All records the model finds in `chunk`, gleaning until it has nothing to add."""

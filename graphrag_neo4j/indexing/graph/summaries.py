@@ -86,7 +86,7 @@ class DescriptionMerger:
             return " ".join(shortest(sentences, self.max_sentences, name))
         if not self.needs_summary(unique) or self.llm is None:
             return " ".join(unique)
-        prompt = load_prompt("summarize_descriptions", self.prompts_dir).format(
+        prompt = load_prompt("indexing/summarize_descriptions", self.prompts_dir).format(
             kind=kind,
             name=name,
             max_words=max(40, self.budget_tokens * 3 // 4),

@@ -79,7 +79,7 @@ class MergeDecider:
         from graphrag_neo4j.runtime.resources import load_prompt
 
         block, short_ids = candidates_block(group)
-        prompt = load_prompt("resolve_entities", self.prompts_dir).format(candidates=block)
+        prompt = load_prompt("indexing/resolve_entities", self.prompts_dir).format(candidates=block)
         return parse_merges(await self.llm.complete(prompt, stage=STAGE), short_ids)
 
     async def resolve(

@@ -52,7 +52,8 @@ class DescriptionStage:
         if not inputs.llm_used:
             return [StageEstimate(self.estimate_row, note="no LLM: extractive descriptions")]
         budget = inputs.settings.extraction.summary_token_budget
-        stage = Dependent(self.estimate_row, STAGE, "summarize_descriptions", 4 * budget,
+        stage = Dependent(self.estimate_row, STAGE, "indexing/summarize_descriptions",
+                          4 * budget,
                           inputs.settings.llm.max_tokens)
         return [dependent_row(inputs.profile, inputs.settings, stage, inputs.new_chunks)]
 

@@ -37,6 +37,6 @@ class ResolveStage:
             return [StageEstimate(self.estimate_row, note="no LLM in this run")]
         if not inputs.settings.extraction.resolution:
             return [StageEstimate(self.estimate_row, note="resolution is off")]
-        stage = Dependent(self.estimate_row, STAGE, "resolve_entities", 600,
+        stage = Dependent(self.estimate_row, STAGE, "indexing/resolve_entities", 600,
                           inputs.settings.llm.max_tokens)
         return [dependent_row(inputs.profile, inputs.settings, stage, inputs.new_chunks)]

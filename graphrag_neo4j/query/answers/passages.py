@@ -57,9 +57,9 @@ def passage_context(
 async def answer_from_context(
     services: Services, method: str, query: Query, context: SearchContext
 ) -> Answer:
-    """One answer call with prompts/<method>_answer.txt over the context, streamed if asked;
+    """One answer call with prompts/query/answers/<method>.txt over the context, streamed if asked;
     the evidence an evidence-first reply quotes goes to the answer's notes."""
-    prompt = load_prompt(f"{method}_answer", services.settings.prompts_dir).format(
+    prompt = load_prompt(f"query/answers/{method}", services.settings.prompts_dir).format(
         response_type=query.response_type,
         history=history_block(query.history),
         context=context.text or NO_DATA,

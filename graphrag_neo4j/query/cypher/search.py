@@ -106,8 +106,9 @@ def _cell(value: Any) -> str:
 
 @dataclass
 class CypherSearch:
-    """Live schema + prompts/cypher_generate.txt (examples in cypher_examples.txt) -> a guarded
-    read-only query -> its rows + prompts/cypher_answer.txt; local search when no query runs."""
+    """Live schema + prompts/query/cypher/generate.txt (examples in examples.txt) -> a guarded
+    read-only query -> its rows + prompts/query/cypher/answer.txt; local search when no query
+    runs."""
 
     services: Services
     name = "cypher"
@@ -195,7 +196,7 @@ class CypherSearch:
             answer = await answer_from_context(self.services, self.local.name, query, context)
             answer.method = self.name
             return answer
-        prompt = load_prompt("cypher_answer", self.services.settings.prompts_dir).format(
+        prompt = load_prompt("query/cypher/answer", self.services.settings.prompts_dir).format(
             response_type=query.response_type, history=history_block(query.history),
             query=context.sources[CYPHER][0]["query"], context=context.text or NO_DATA,
             question=query.question,

@@ -31,9 +31,9 @@ async def write_query(
     """One LLM call: the question, the live schema and the few-shot examples -> a query, as
     the rewrites of written queries leave it."""
     settings = services.settings
-    prompt = load_prompt("cypher_generate", settings.prompts_dir).format(
+    prompt = load_prompt("query/cypher/generate", settings.prompts_dir).format(
         schema=schema.text,
-        examples=load_prompt("cypher_examples", settings.prompts_dir).strip(),
+        examples=load_prompt("query/cypher/examples", settings.prompts_dir).strip(),
         history=history_block(query.history),
         question=query.question,
         max_rows=query.search.cypher.max_rows,
@@ -49,7 +49,7 @@ async def repair_query(
     """One more LLM call with the failed query and why it failed -> a corrected query, as the
     rewrites of written queries leave it."""
     prompts_dir = services.settings.prompts_dir
-    prompt = load_prompt("cypher_repair", prompts_dir).format(
+    prompt = load_prompt("query/cypher/repair", prompts_dir).format(
         schema=schema.text, question=query.question, query=failed.query,
         error=problem(failed, schema, prompts_dir), max_rows=query.search.cypher.max_rows,
     )

@@ -59,7 +59,7 @@ async def _vector(services: Services, query: Query) -> list[float]:
     """The question's vector, or with `drift.hyde` that of the question and a guessed answer."""
     text = query.question
     if query.search.drift.hyde:
-        prompt = load_prompt("drift_hyde", services.settings.prompts_dir).format(
+        prompt = load_prompt("query/drift/hyde", services.settings.prompts_dir).format(
             question=query.question, history=history_block(query.history)
         )
         text += "\n" + await services.llm.complete(prompt, stage="drift_hyde")
@@ -89,7 +89,7 @@ async def prime(services: Services, query: Query, reports: Sequence[Row]
     """One primer call over the reports that fit its budget; the rows it was shown."""
     table = TableBuilder("Reports", ["title", "content"], query.search.drift.primer_tokens)
     table.fill(reports, lambda r: (r["title"], r["full_content"]))
-    prompt = load_prompt("drift_primer", services.settings.prompts_dir).format(
+    prompt = load_prompt("query/drift/primer", services.settings.prompts_dir).format(
         followups=query.search.drift.k_followups,
         history=history_block(query.history),
         context=table.render() or NO_DATA,

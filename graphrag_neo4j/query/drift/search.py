@@ -82,7 +82,7 @@ class DriftSearch:
         context = await self.local.build_context(local_query)
         # The last round's follow-ups would never be asked: not writing them saves generation.
         asked_for = 0 if last_round else search.drift.k_followups
-        prompt = self._prompt("drift_followup").format(
+        prompt = self._prompt("query/drift/followup").format(
             followups=asked_for,
             question=query.question,
             context=context.text or NO_DATA,
@@ -147,7 +147,7 @@ class DriftSearch:
             answer = await answer_from_context(self.services, self.local.name, query, context)
             answer.method = self.name
             return answer
-        prompt = self._prompt("drift_reduce").format(
+        prompt = self._prompt("query/drift/reduce").format(
             response_type=query.response_type,
             history=history_block(query.history),
             context=context.text,

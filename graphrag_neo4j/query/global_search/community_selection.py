@@ -28,7 +28,7 @@ def parse_rating(reply: str) -> int:
 
 
 async def _rate(services: Services, question: str, reports: list[Row]) -> list[int]:
-    template = load_prompt("global_rate", services.settings.prompts_dir)
+    template = load_prompt("query/global_search/rate", services.settings.prompts_dir)
     replies = await asyncio.gather(
         *(
             services.llm.complete(

@@ -168,7 +168,7 @@ class GlobalSearch:
 
     async def map(self, query: Query, context: SearchContext) -> list[Point]:
         """One map call per batch, concurrently; every point they return."""
-        template = load_prompt("global_map", self.services.settings.prompts_dir)
+        template = load_prompt("query/global_search/map", self.services.settings.prompts_dir)
         history = history_block(query.history)
         prompts = [
             template.format(context=batch, question=query.question, history=history)
@@ -210,7 +210,8 @@ class GlobalSearch:
         block = reduce_block(used)
         notes: list[str] = []
         if block:
-            prompt = load_prompt("global_reduce", self.services.settings.prompts_dir).format(
+            template = load_prompt("query/global_search/reduce", self.services.settings.prompts_dir)
+            prompt = template.format(
                 response_type=query.response_type,
                 points=block,
                 question=query.question,

@@ -47,7 +47,7 @@ async def follow_up_query(
     llm: LLMCaller, question: str, passages: Sequence[Row], prompts_dir: Path | None
 ) -> str:
     """What the question still needs, as a short query written from `passages` ("" if none)."""
-    prompt = load_prompt("hops_follow_up", prompts_dir).format(
+    prompt = load_prompt("query/hops/follow_up", prompts_dir).format(
         passages=numbered_passages(passages), question=question
     )
     reply = await llm.complete(prompt, stage=FOLLOW_UP_STAGE, max_tokens=FOLLOW_UP_MAX_TOKENS)

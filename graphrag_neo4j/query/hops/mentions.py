@@ -106,6 +106,6 @@ def merge_mentions(question: str, llm_names: list[str], capitalised: list[str]) 
 
 async def llm_mentions(llm: LLMCaller, question: str, prompts_dir: Path | None) -> list[str]:
     """The names the LLM finds in the question, with its capitalised phrases."""
-    prompt = load_prompt("hops_ner", prompts_dir).format(question=question)
+    prompt = load_prompt("query/hops/ner", prompts_dir).format(question=question)
     reply = await llm.complete(prompt, stage=NER_STAGE, max_tokens=NER_MAX_TOKENS)
     return merge_mentions(question, parse_names(reply), capitalised_mentions(question))

@@ -104,7 +104,7 @@ async def rerank_relations(
     prompts_dir: Path | None,
 ) -> Rerank:
     """Ask the LLM which candidates help answer the question, most useful first."""
-    prompt = load_prompt("hops_rerank", prompts_dir).format(
+    prompt = load_prompt("query/hops/rerank", prompts_dir).format(
         question=question, relations=numbered_relations(candidates), select=select
     )
     reply = await llm.complete(prompt, stage=RERANK_STAGE, max_tokens=RERANK_MAX_TOKENS)

@@ -60,7 +60,8 @@ def passage_ranker_search(search: SearchSettings) -> SearchSettings:
 
 def check_entity_index(store: GraphReader, uri: str, dimensions: int) -> None:
     """Refuse in one sentence a graph without the entity index, or with another embedder's."""
-    indexes = {row["name"]: row["dimensions"] for row in store.read("show_vector_indexes")}
+    rows = store.read("database/embedder/show_vector_indexes")
+    indexes = {row["name"]: row["dimensions"] for row in rows}
     if ENTITY_INDEX not in indexes:
         raise InputError(
             f"Local search cannot use the {ENTITY_INDEX!r} index in {uri} (it does not exist);"

@@ -12,7 +12,7 @@ from graphrag_neo4j.query.retrieval.candidates import passages
 
 @dataclass
 class NaiveSearch:
-    """Context builder (passage search) + prompts/naive_answer.txt + one LLM call."""
+    """Context builder (passage search) + prompts/query/answers/naive.txt + one LLM call."""
 
     services: Services
     name = "naive"

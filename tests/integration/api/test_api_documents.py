@@ -31,7 +31,7 @@ def served_rag(
 ) -> Iterator[GraphRAG]:
     """The nano engine of conftest, whose settings let a query read ten passages (a query's
     options may only lower the settings' budgets)."""
-    session_store.run_autocommit("delete_all")
+    session_store.run_autocommit("database/delete_all")
     root = tmp_path_factory.mktemp("served")
     wide = with_search_settings(settings, {"naive.top_k": 10})
     with nano_engine(wide, FIXTURES, root / "cache") as rag:

@@ -36,7 +36,7 @@ def _echo(prompt: str) -> str:
 def server(session_store: Store, settings: Settings,
            tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """The default workspace's server, alpha and beta indexed beside it; its URL and cache."""
-    session_store.run_autocommit("delete_all")
+    session_store.run_autocommit("database/delete_all")
     root = tmp_path_factory.mktemp("api-workspaces")
     index_pair(settings, root)
     keyed = settings.model_copy(update={"server": settings.server.model_copy(

@@ -76,7 +76,7 @@ def test_the_right_password_right_after_three_wrong_ones_is_accepted(cfg: Server
 def test_the_store_connects_through_the_auth_lock(settings: Settings, cfg: ServerConfig) -> None:
     _three_wrong_logins(cfg)
     with Store.connect(settings.neo4j) as store:
-        assert store.read("ping")
+        assert store.read("database/ping")
 
 
 def test_a_wrong_password_never_reaches_the_log(settings: Settings, cfg: ServerConfig) -> None:

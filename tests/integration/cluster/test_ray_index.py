@@ -58,7 +58,7 @@ def _documents(folder: Path, copies: int = 1) -> list[Path]:
 
 def _fast_graph(store: Store, settings: Settings, docs: list[Path], cache: Path,
                 ray: bool, workspace: str = "") -> dict[str, Any]:
-    store.run_autocommit("delete_all")
+    store.run_autocommit("database/delete_all")
     with _rag(settings, cache, ray, workspace, method="fast") as rag:
         rag.index(docs)
         rag.build_communities(reports="none")  # summaries embedded on the workers with Ray
@@ -81,7 +81,7 @@ def test_fast_and_triplets_on_ray_write_the_graph_of_one_run(
     corpus = nano_root / "milvus_nano" / "nano_dataset.json"
     graphs = []
     for ray in (False, True):
-        store.run_autocommit("delete_all")
+        store.run_autocommit("database/delete_all")
         with _rag(settings, tmp_path / f"cache-triplets-{ray}", ray) as rag:
             rag.index_triplets(corpus)
         graphs.append(graph_parts(store))

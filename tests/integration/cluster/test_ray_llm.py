@@ -61,7 +61,7 @@ def _hosted(settings: Settings, base_url: str, cache: Path, ray: bool,
 
 
 def _llm_graph(store: Store, settings: Settings, docs: list[Path]) -> tuple[dict[str, Any], Any]:
-    store.run_autocommit("delete_all")
+    store.run_autocommit("database/delete_all")
     with GraphRAG(settings, embeddings=FakeEmbeddings()) as rag:
         rag.index(docs)
         rag.build_communities(reports="all")  # LLM reports, on the workers with Ray

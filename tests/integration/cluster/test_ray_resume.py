@@ -83,7 +83,7 @@ def test_a_driver_killed_mid_run_resumes_and_writes_the_graph_of_one_run(
         plan_batches, max_documents=DOCUMENTS_PER_BATCH))
     docs = _documents(tmp_path / "docs")
     one = _fast_graph(store, settings, docs, tmp_path / "cache-one", ray=False)
-    store.run_autocommit("delete_all")
+    store.run_autocommit("database/delete_all")
     complete, written = _kill_once_part_is_written(store, tmp_path / "docs",
                                                    tmp_path / "cache-killed")
     assert 0 < complete < len(docs), (complete, written)

@@ -17,7 +17,7 @@ FIXTURES = Path(__file__).parents[2] / "fixtures"
 
 
 def _index_names(store: Store) -> list[tuple[str, str]]:
-    return [(row["name"], row["type"]) for row in store.read("show_schema")]
+    return [(row["name"], row["type"]) for row in store.read("database/show_schema")]
 
 
 def test_schema_applies_twice_with_the_same_indexes(store: Store) -> None:
@@ -30,7 +30,8 @@ def test_schema_applies_twice_with_the_same_indexes(store: Store) -> None:
     assert ("entity_name_fulltext", "FULLTEXT") in first
     assert {("chunk_fulltext", "FULLTEXT"), ("entity_text_fulltext", "FULLTEXT")} <= set(first)
     assert LEGACY_CHUNK_FULLTEXT not in {name for name, _ in first}
-    (fulltext,) = [r for r in store.read("show_schema") if r["name"] == "entity_name_fulltext"]
+    rows = store.read("database/show_schema")
+    (fulltext,) = [r for r in rows if r["name"] == "entity_name_fulltext"]
     # Eventually consistent keeps Lucene out of every write commit (benchmarks/indexing/ingest.py).
     assert fulltext["options"]["indexConfig"]["fulltext.eventually_consistent"] is True
 

@@ -12,8 +12,8 @@ pytestmark = pytest.mark.integration
 
 
 def test_ping_and_counts_on_an_empty_graph(store: Store) -> None:
-    assert store.read("ping") == [{"ok": 1}]
-    counts = store.read("count_graph")[0]
+    assert store.read("database/ping") == [{"ok": 1}]
+    counts = store.read("database/count_graph")[0]
     assert counts == {"documents": 0, "chunks": 0, "entities": 0, "relations": 0, "communities": 0}
 
 
@@ -37,7 +37,7 @@ def test_wrong_password_is_one_sentence(settings: Settings) -> None:
 
 def test_a_missing_statement_file_is_not_mistaken_for_an_unreachable_server(store: Store) -> None:
     for call in (lambda: store.read("no_such_statement"),
-                 lambda: store.write_together([("ping", {}), ("no_such_statement", {})]),
+                 lambda: store.write_together([("database/ping", {}), ("no_such_statement", {})]),
                  lambda: store.run_autocommit("no_such_statement")):
         with pytest.raises(FileNotFoundError, match="no_such_statement"):
             call()

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.integration
 
 
 def _documents(store: Store) -> int:
-    return int(store.read("count_graph")[0]["documents"])
+    return int(store.read("database/count_graph")[0]["documents"])
 
 
 def test_wipe_asks_first_and_deletes_everything_with_yes(store: Store) -> None:

@@ -54,7 +54,7 @@ def _writers(corpus: Path, shards: list[str], tmp_path: Path) -> None:
 def _fingerprint(store: Store) -> dict[str, Any]:
     relations = store.read("interop/export_relations")
     return {
-        "counts": store.read("count_graph")[0],
+        "counts": store.read("database/count_graph")[0],
         "documents": [(d["id"], d["complete"]) for d in
                       store.read("indexing/documents/list_documents", skip=0, limit=10_000)],
         # Which spelling names an entity is whichever its first writer used: compared folded.
@@ -75,7 +75,7 @@ def test_two_shards_at_once_build_the_graph_of_one_run(
     corpus = _corpus(shared_data, tmp_path)
     _writers(corpus, ["all"], tmp_path / "single")
     single = _fingerprint(store)
-    store.run_autocommit("delete_all")
+    store.run_autocommit("database/delete_all")
     _writers(corpus, ["1/2", "2/2"], tmp_path / "pair")
     pair = _fingerprint(store)
     assert single["counts"]["documents"] == PASSAGES + 1

@@ -27,7 +27,7 @@ def test_another_embedder_of_the_same_dimension_is_refused(
     tuned = settings.model_copy(update={"cache_dir": tmp_path})
     with GraphRAG(tuned, llm=FakeChatModel(rules=[]), embeddings=FakeEmbeddings()) as rag:
         rag.ensure_schema()
-    (held,) = store.read("read_embedder")
+    (held,) = store.read("database/embedder/read_embedder")
     assert held == {"embedder": FakeEmbeddings().model_name, "dimension": 384}
     with GraphRAG(tuned, llm=FakeChatModel(rules=[]), embeddings=OtherEmbeddings()) as rag, \
             pytest.raises(SchemaMismatchError, match="--reset-vectors"):
@@ -35,4 +35,4 @@ def test_another_embedder_of_the_same_dimension_is_refused(
     store.reset_vectors()  # a new embedder: the record goes with the vectors
     with GraphRAG(tuned, llm=FakeChatModel(rules=[]), embeddings=OtherEmbeddings()) as rag:
         rag.ensure_schema()
-    assert store.read("read_embedder")[0]["embedder"] == "another-model"
+    assert store.read("database/embedder/read_embedder")[0]["embedder"] == "another-model"

@@ -58,7 +58,7 @@ def test_estimate_matches_the_run_and_afterwards_everything_is_free(
     llm = pipeline_fake_llm()
     with _rag(tuned, llm) as rag:  # an earlier run teaches the model's completion ratios
         rag.index(_documents(tmp_path / "warmup", 3))
-    store.run_autocommit("delete_all")
+    store.run_autocommit("database/delete_all")
     with _rag(tuned, llm) as rag:
         estimate = rag.estimate([SAMPLE])
         assert rag.counts()["documents"] == 0, "the estimate wrote to Neo4j"
@@ -101,7 +101,7 @@ def test_max_llm_calls_stops_before_the_batch_and_names_what_is_left(
     assert message.startswith("Stopped before batch 1") and "--max-llm-calls 2" in message
     assert "0 documents were indexed completely; 3 documents (" in message
     assert "run the same command again" in message
-    assert llm.calls == [] and store.read("count_graph")[0]["documents"] == 0
+    assert llm.calls == [] and store.read("database/count_graph")[0]["documents"] == 0
 
 
 def test_a_call_passing_the_limit_stops_the_run_and_a_rerun_resumes(
@@ -111,12 +111,12 @@ def test_a_call_passing_the_limit_stops_the_run_and_a_rerun_resumes(
     llm = pipeline_fake_llm()
     with _rag(tuned, llm) as rag:
         rag.index(_documents(tmp_path / "docs", 3))
-    indexed = store.read("count_graph")[0]
+    indexed = store.read("database/count_graph")[0]
     with _rag(tuned, llm, Budget(max_calls=1)) as rag, pytest.raises(
         BudgetExceededError, match="Stopped community reports before report 2 of "
     ):
         rag.build_communities()
-    assert store.read("count_graph")[0]["entities"] == indexed["entities"]  # kept
+    assert store.read("database/count_graph")[0]["entities"] == indexed["entities"]  # kept
     calls_when_stopped = len(llm.calls)
     with _rag(tuned, llm) as rag:
         stats = rag.build_communities()
@@ -140,4 +140,4 @@ def test_max_cost_stops_before_a_batch_that_would_pass_it(
     ) as err:
         rag.index([SAMPLE])
     assert "1 documents (" in str(err.value) and llm.calls == []
-    assert store.read("count_graph")[0]["documents"] == 0
+    assert store.read("database/count_graph")[0]["documents"] == 0

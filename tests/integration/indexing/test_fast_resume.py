@@ -115,7 +115,7 @@ def test_a_killed_fast_run_resumes_without_recording_a_merge_twice(
     assert not any(complete for _, complete in killed["documents"])
     _index(settings, docs, tmp_path / "cache-resumed")
     resumed = _graph(store)
-    store.run_autocommit("delete_all")
+    store.run_autocommit("database/delete_all")
     _index(settings, docs, tmp_path / "cache-clean")
     clean = _graph(store)
     assert {m[3] for m in clean["merges"]} >= {"alias"}, clean["merges"]

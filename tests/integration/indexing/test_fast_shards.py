@@ -94,7 +94,7 @@ def test_two_fast_shards_at_once_write_the_graph_of_one_run(
     one = graph_parts(store)
     halves = [[d for d, _ in one["documents"] if Shard(i, 2).holds(d)] for i in (1, 2)]
     assert all(halves), "each shard must get documents for the test to mean anything"
-    store.run_autocommit("delete_all")
+    store.run_autocommit("database/delete_all")
     _writers(docs, ["1/2", "2/2"], tmp_path / "two")
     two = graph_parts(store)
     assert len(one["documents"]) == len(TEXTS) and all(done for _, done in one["documents"])
@@ -138,7 +138,7 @@ def test_a_second_fast_run_of_the_same_documents_waits_for_the_first(
     _finish(_run(docs, tmp_path / "then"))  # in sequence: the second finds them indexed
     in_sequence = graph_parts(store)
     assert len(in_sequence["documents"]) == len(TEXTS)
-    store.run_autocommit("delete_all")
+    store.run_autocommit("database/delete_all")
     first = _run(docs, tmp_path / "overlapping-1")
     while not graph_parts(store)["documents"]:  # its first batch is being written
         assert first.poll() is None, "the first run must be under way when the second starts"
@@ -158,7 +158,7 @@ def test_a_run_waits_while_another_holds_its_documents_and_says_so(
     docs = _docs(tmp_path)
     _finish(_run(docs, tmp_path / "alone"))
     alone = graph_parts(store)
-    store.run_autocommit("delete_all")
+    store.run_autocommit("database/delete_all")
     held = [SimpleNamespace(id=doc_id) for doc_id, _ in alone["documents"]]
     with store.exclusive(run_lock_name(held)):  # type: ignore[arg-type]
         waiting = _run(docs, tmp_path / "waiting")

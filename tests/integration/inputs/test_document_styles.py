@@ -63,7 +63,7 @@ def test_deleting_and_unmerging_fast_documents_calls_no_llm(
     never = FakeChatModel(rules=[])  # any call raises
     with _rag(settings, tmp_path, never) as rag:
         stats, _ = rag.index([paris, rome, carol], method="fast")
-        assert stats.graph_entities == store.read("count_graph")[0]["entities"] > 0
+        assert stats.graph_entities == store.read("database/count_graph")[0]["entities"] > 0
         if legacy:  # graphs indexed before styles were recorded: their extraction_method says
             _forget_styles(settings)
         report = rag.delete(_document_id(store, "paris"))

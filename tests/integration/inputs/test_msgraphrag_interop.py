@@ -109,7 +109,7 @@ def test_export_then_reimport_round_trips_the_counts(
     assert exported.rows["entities"] == 41 and exported.rows["community_reports"] == 10
     table = pq.read_table(tmp_path / "export" / "communities.parquet").to_pylist()
     assert {c["community"] for c in table} == set(range(10))
-    store.run_autocommit("delete_all")
+    store.run_autocommit("database/delete_all")
     assert _counts(rag)["entities"] == 0
     rag.import_msgraphrag(tmp_path / "export")
     again = _counts(rag)

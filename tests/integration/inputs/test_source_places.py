@@ -70,7 +70,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def rag(session_store: Store, settings: Settings, corpus: Path,
         tmp_path_factory: pytest.TempPathFactory) -> Iterator[GraphRAG]:
     """The corpus indexed by fast extraction, with a chat model that cites three passages."""
-    session_store.run_autocommit("delete_all")
+    session_store.run_autocommit("database/delete_all")
     cache = tmp_path_factory.mktemp("places-cache")
     model = FakeChatModel(rules=[(re.compile(".", re.S), CITING_ANSWER)])
     own = settings.model_copy(update={"cache_dir": cache})

@@ -102,7 +102,7 @@ def _index(settings: Settings, docs: Path, script: list[Step], tmp_path: Path) -
 
 def _graph(store: Store) -> dict[str, Any]:
     return {
-        "counts": store.read("count_graph")[0],
+        "counts": store.read("database/count_graph")[0],
         "documents": store.read("indexing/documents/list_documents", skip=0, limit=10),
         "entities": store.read("indexing/entities/list_entities", skip=0, limit=10),
         "relations": store.read("interop/export_relations"),
@@ -119,10 +119,10 @@ def test_a_failed_run_writes_nothing_half_and_a_rerun_is_exact(
         _index(settings, docs, [Status(503)], tmp_path / "failed")
     # The failed batch is rolled back whole: its document and chunks go with it.
     assert store.read("indexing/documents/list_documents", skip=0, limit=10) == []
-    assert store.read("count_graph")[0]["entities"] == 0
+    assert store.read("database/count_graph")[0]["entities"] == 0
     _index(settings, docs, [Reply(EXTRACTION)], tmp_path / "resumed")
     resumed = _graph(store)
-    store.run_autocommit("delete_all")
+    store.run_autocommit("database/delete_all")
     _index(settings, docs, [Reply(EXTRACTION)], tmp_path / "clean")
     assert resumed == _graph(store)
     assert resumed["counts"]["entities"] == 2 and resumed["counts"]["relations"] == 1
@@ -172,7 +172,7 @@ def test_neo4j_restarted_during_an_index_run_resumes_exactly(
              str(tmp_path / "cache-killed")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         try:
             # Chunks are written before extraction: stop Neo4j while the LLM is answering.
-            _wait_for(lambda: store.read("count_graph")[0]["chunks"] == 8, 120)
+            _wait_for(lambda: store.read("database/count_graph")[0]["chunks"] == 8, 120)
             stop(cfg, quiet)
             output, _ = writer.communicate(timeout=300)
         finally:
@@ -186,7 +186,7 @@ def test_neo4j_restarted_during_an_index_run_resumes_exactly(
     )
     _index(settings, docs, [Reply(EXTRACTION)], tmp_path / "resumed")
     resumed = _graph(store)
-    store.run_autocommit("delete_all")
+    store.run_autocommit("database/delete_all")
     _index(settings, docs, [Reply(EXTRACTION)], tmp_path / "clean")
     assert resumed == _graph(store)
     assert all(d["complete"] for d in resumed["documents"]) and len(resumed["documents"]) == 8

@@ -55,7 +55,7 @@ def test_index_llm_with_reports_in_one_command_over_http(
     output = run.stdout + run.stderr
     assert run.returncode == 0, output[-4000:]
     assert "Event loop is closed" not in output
-    reports = store.read("count_graph")[0]
+    reports = store.read("database/count_graph")[0]
     assert reports["communities"] > 0
     extraction = _row(output, "extract")
     assert extraction[0] == 2 and extraction[4] > 0 and extraction[5] > 0  # streamed, counted

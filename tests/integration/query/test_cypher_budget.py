@@ -42,7 +42,7 @@ def test_a_query_building_a_huge_value_fails_alone_and_the_server_stays_up(store
     attempt = asyncio.run(attempt_query(store, HEAP_BOMB, NO_TIME_LIMIT))
     assert attempt.status == "failed"
     assert "more memory than Neo4j gives one query" in attempt.reason
-    assert store.read("count_graph")  # still answering
+    assert store.read("database/count_graph")  # still answering
     again = asyncio.run(attempt_query(store, "RETURN 1 AS one", CypherSearchSettings()))
     assert again.rows == [{"one": 1}]
 

@@ -69,7 +69,7 @@ def graph(store: Store, settings: Settings, tmp_path: Path) -> Iterator[Store]:
 
 
 def _snapshot(store: Store) -> list[Any]:
-    return [store.read("count_graph"), store.read("show_schema"),
+    return [store.read("database/count_graph"), store.read("database/show_schema"),
             store.read("indexing/entities/list_entities", skip=0, limit=1000)]
 
 

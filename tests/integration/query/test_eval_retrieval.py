@@ -40,7 +40,7 @@ def test_eval_indexes_the_corpus_and_prints_recall_per_method(
     for row in rows:  # Euler's passage first, and all four passages within k = 4
         assert row["ranked"][0] == "nano_dataset-3"
         assert row["recall@1"] == 0.5 and row["recall@4"] == 1.0
-    assert store.read("count_graph")[0]["documents"] == 4
+    assert store.read("database/count_graph")[0]["documents"] == 4
 
 
 def test_eval_without_corpus_scores_a_graph_built_by_fast_indexing(
@@ -71,5 +71,5 @@ def test_eval_without_corpus_scores_a_graph_built_by_fast_indexing(
     ])
     assert result.exit_code == 0, result.output
     assert "evaluating the graph as it is" in result.output and "Recall@4" in result.output
-    counts = store.read("count_graph")[0]
+    counts = store.read("database/count_graph")[0]
     assert counts["documents"] == 4 and counts["entities"] > 0 and counts["relations"] > 0

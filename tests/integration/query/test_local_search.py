@@ -55,7 +55,7 @@ def test_retrieval_statement_text_is_never_null_on_an_empty_graph(
     nano_rag: GraphRAG, store: Store
 ) -> None:
     vector = asyncio.run(nano_rag.embedder.embed_query(QUESTION))
-    store.run_autocommit("delete_all")
+    store.run_autocommit("database/delete_all")
     rows = store.read("query/local_retrieval", **retrieval_params(nano_rag.settings.search, vector))
     assert [(row["text"], row["score"]) for row in rows] == [("", 0.0)]
     context = asyncio.run(LocalSearch(nano_rag).build_context(

@@ -55,7 +55,7 @@ OWN = "MATCH (e:__Entity__ {name: 'Ebenezer Scrooge'})-[:RELATED]-(o) RETURN o.n
 @pytest.fixture(scope="module")
 def root(session_store: Store, settings: Settings,
          tmp_path_factory: pytest.TempPathFactory) -> Path:
-    session_store.run_autocommit("delete_all")
+    session_store.run_autocommit("database/delete_all")
     folder = tmp_path_factory.mktemp("guard")
     index_pair(settings, folder)
     return folder

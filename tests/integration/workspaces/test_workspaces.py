@@ -23,7 +23,7 @@ def rags(
     session_store: Store, settings: Settings, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[dict[str, GraphRAG]]:
     """The default workspace empty, alpha and beta each indexed from its own carol.txt."""
-    session_store.run_autocommit("delete_all")
+    session_store.run_autocommit("database/delete_all")
     root = tmp_path_factory.mktemp("workspaces")
     index_pair(settings, root)
     engines = {name: workspace_rag(settings, root, name) for name in NAMED}

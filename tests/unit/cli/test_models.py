@@ -102,7 +102,7 @@ class _GraphWithChinese:
         return None
 
     def read(self, name: str) -> list[dict[str, object]]:
-        if name == "read_embedder":
+        if name == "database/embedder/read_embedder":
             return self.vectors
         assert name == "indexing/documents/count_document_languages"
         return [{"language": "en", "documents": 3}, {"language": "zh", "documents": 2}]

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from graphrag_neo4j.cli.reference.settings_file import write_project
+from graphrag_neo4j.runtime import resources
 from graphrag_neo4j.runtime.errors import InputError
-from graphrag_neo4j.runtime.resources import load_prompt, prompts_dir
+from graphrag_neo4j.runtime.resources import MOVED_PROMPTS, all_prompt_names, load_prompt
 from graphrag_neo4j.settings import Settings, load_settings
 
 
@@ -25,9 +26,11 @@ def test_init_writes_a_loadable_commented_file(tmp_path: Path) -> None:
         expected["search"][method] = {}  # [search.<method>]
     assert tomllib.loads(text) == expected
     assert load_settings(config).chunking.size == 1200
-    shipped = sorted(p.name for p in prompts_dir().glob("*.txt"))
-    assert shipped, "the package ships no prompts"
-    assert sorted(p.name for p in prompt_copy.glob("*.txt")) == shipped
+    shipped = all_prompt_names()
+    assert "query/hops/follow_up" in shipped, "the package ships no prompts in sub-folders"
+    copied = sorted(p.relative_to(prompt_copy).with_suffix("").as_posix()
+                    for p in prompt_copy.rglob("*.txt"))
+    assert copied == shipped
 
 
 def test_uncommented_line_takes_effect(tmp_path: Path) -> None:
@@ -38,11 +41,38 @@ def test_uncommented_line_takes_effect(tmp_path: Path) -> None:
 
 def test_tuned_prompt_overrides_the_shipped_one(tmp_path: Path) -> None:
     config, prompt_copy = write_project(tmp_path)
-    name = sorted(prompt_copy.glob("*.txt"))[0]
-    name.write_text("my tuned prompt {text}")
+    (prompt_copy / "query" / "hops" / "follow_up.txt").write_text("my tuned prompt {text}")
     settings = load_settings(config)
-    assert load_prompt(name.stem, settings.prompts_dir) == "my tuned prompt {text}"
-    assert load_prompt(name.stem, None) != "my tuned prompt {text}"
+    assert load_prompt("query/hops/follow_up", settings.prompts_dir) == "my tuned prompt {text}"
+    assert load_prompt("query/hops/follow_up", None) != "my tuned prompt {text}"
+
+
+def test_an_older_flat_prompts_copy_is_still_honoured_with_a_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(resources, "_WARNED_OLD_OVERRIDES", set())
+    older = tmp_path / "prompts"  # what `init` of a release before the prompt folders wrote
+    older.mkdir()
+    (older / "hops_answer.txt").write_text("my old tuned answer {question}")
+    with caplog.at_level("WARNING", logger="graphrag_neo4j.runtime.resources"):
+        assert load_prompt("query/answers/hops", older) == "my old tuned answer {question}"
+        assert load_prompt("query/answers/hops", older) == "my old tuned answer {question}"
+    (line,) = caplog.messages  # one line per file, not one per call
+    assert "hops_answer.txt" in line and "query/answers/hops.txt" in line
+    assert load_prompt("query/answers/naive", older) == load_prompt("query/answers/naive")
+
+
+def test_a_prompt_at_its_new_place_wins_over_its_old_flat_copy(tmp_path: Path) -> None:
+    overrides = tmp_path / "prompts"
+    (overrides / "query" / "answers").mkdir(parents=True)
+    (overrides / "query" / "answers" / "hops.txt").write_text("new place")
+    (overrides / "hops_answer.txt").write_text("old place")
+    assert load_prompt("query/answers/hops", overrides) == "new place"
+
+
+def test_every_old_flat_prompt_name_moved_to_a_shipped_prompt() -> None:
+    assert sorted(MOVED_PROMPTS.values()) == all_prompt_names()
+    assert all("/" not in old for old in MOVED_PROMPTS)
 
 
 def test_a_nested_section_line_takes_effect(tmp_path: Path) -> None:

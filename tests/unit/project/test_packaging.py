@@ -7,7 +7,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-from graphrag_neo4j.runtime.resources import all_cypher_names, prompts_dir
+from graphrag_neo4j.runtime.resources import all_cypher_names, all_prompt_names
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 
@@ -23,8 +23,10 @@ def test_wheel_ships_cypher_prompts_and_launcher(tmp_path: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     cypher = {n for n in names if n.startswith("graphrag_neo4j/cypher/") and n.endswith(".cypher")}
     prompts = {n for n in names if n.startswith("graphrag_neo4j/prompts/")}
+    assert "graphrag_neo4j/prompts/query/hops/follow_up.txt" in prompts  # sub-folders ship
     assert {f"graphrag_neo4j/cypher/{name}.cypher" for name in all_cypher_names()} == cypher
-    assert {f"graphrag_neo4j/prompts/{p.name}" for p in prompts_dir().glob("*.txt")} == prompts
+    assert {f"graphrag_neo4j/prompts/{name}.txt" for name in all_prompt_names()} == prompts
+    assert "graphrag_neo4j/cypher/database/embedder/read_embedder.cypher" in cypher
     assert "graphrag_neo4j/cypher/explore/graphrag.grass" in names
     assert "graphrag_neo4j/database/server/neo4j_launcher/pom.xml" in names
     assert not any("/target/" in n for n in names)

@@ -163,12 +163,15 @@ def test_a_prompt_file_is_loaded_by_name_and_a_users_copy_wins(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     shipped = tmp_path / "shipped"
-    shipped.mkdir()
-    (shipped / "toy_answer.txt").write_text("Answer {question} like a toy.", encoding="utf-8")
+    (shipped / "query" / "answers").mkdir(parents=True)
+    (shipped / "query" / "answers" / "toy.txt").write_text("Answer {question} like a toy.",
+                                                          encoding="utf-8")
     monkeypatch.setattr(resources, "prompts_dir", lambda: shipped)
     monkeypatch.setattr("graphrag_neo4j.cli.reference.settings_file.prompts_dir", lambda: shipped)
-    assert resources.load_prompt("toy_answer") == "Answer {question} like a toy."
+    assert resources.load_prompt("query/answers/toy") == "Answer {question} like a toy."
     _, copies = write_project(tmp_path / "project")  # `graphrag-neo4j init`
-    (copies / "toy_answer.txt").write_text("Answer {question} like a tin soldier.",
-                                           encoding="utf-8")
-    assert resources.load_prompt("toy_answer", copies) == "Answer {question} like a tin soldier."
+    copy = copies / "query" / "answers" / "toy.txt"
+    assert copy.read_text(encoding="utf-8") == "Answer {question} like a toy."
+    copy.write_text("Answer {question} like a tin soldier.", encoding="utf-8")
+    assert resources.load_prompt("query/answers/toy", copies) == (
+        "Answer {question} like a tin soldier.")

@@ -86,7 +86,7 @@ def local_rows(metadata: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     its retrieval statement, whose metadata is `metadata`."""
     index = {"name": ENTITY_INDEX, "dimensions": FakeEmbeddings().dimension}
     return {
-        "show_vector_indexes": [index],
+        "database/embedder/show_vector_indexes": [index],
         "query/local_retrieval": [{"text": "", "score": 0.9, "metadata": metadata}],
         # Hops' reads, which rank local's passages: no entity or fact near the question
         # here, so the nearest passages rank.
@@ -160,7 +160,8 @@ async def test_local_packs_every_table_and_answers(tmp_path: Path) -> None:
     assert prompt.index("-----Relationships-----") < prompt.index("-----Sources-----")
     assert await search.rank_documents(query, 1) == ["d9"]
     assert services.store.params_of("query/local_retrieval")[-1]["chunk_ids"] == ["c1"]
-    assert len(services.store.params_of("show_vector_indexes")) == 1  # checked once
+    checks = services.store.params_of("database/embedder/show_vector_indexes")
+    assert len(checks) == 1  # checked once
 
 
 @pytest.mark.parametrize(("indexes", "problem"), [
@@ -172,7 +173,7 @@ async def test_local_refuses_a_graph_its_vectors_cannot_search(
 ) -> None:
     rows = {
         **local_rows(LOCAL_ROW),
-        "show_vector_indexes": indexes,
+        "database/embedder/show_vector_indexes": indexes,
         "query/search/search_entities_by_fulltext": [],
         "query/search/search_chunks_by_vector": [],
     }
@@ -364,8 +365,8 @@ async def test_an_evidence_first_prompt_streams_the_answer_and_notes_the_evidenc
     tmp_path: Path,
 ) -> None:
     prompts = tmp_path / "prompts"
-    prompts.mkdir()
-    (prompts / "naive_answer.txt").write_text(
+    (prompts / "query" / "answers").mkdir(parents=True)
+    (prompts / "query" / "answers" / "naive.txt").write_text(
         "Passages a similarity search found:\n{context}\n{history}\nShape: {response_type}\n"
         "Question: {question}\nWrite Evidence:, then Answer:.\n\nEvidence:", encoding="utf-8")
     services = fake_services(

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from graphrag_neo4j.runtime.resources import all_cypher_names, load_cypher, split_statements
+from graphrag_neo4j.runtime.resources import (
+    all_cypher_names,
+    all_prompt_names,
+    load_cypher,
+    load_prompt,
+    split_statements,
+)
 
 
 def test_schema_splits_into_its_statements() -> None:
-    statements = split_statements(load_cypher("schema"))
+    statements = split_statements(load_cypher("database/schema"))
     assert len(statements) == 20
     # Idempotent: creations only, and the drop of an index an older release created.
     assert all(s.startswith("CREATE") for s in statements[:-1])
@@ -26,3 +32,19 @@ def test_names_are_validated() -> None:
         load_cypher("../etc/passwd")
     with pytest.raises(FileNotFoundError):
         load_cypher("no_such_statement")
+
+
+@pytest.mark.parametrize("name", ["../etc/passwd", "/etc/passwd", "query//hops", "query/hops/",
+                                  "query/./hops", "Query/hops", "query\\hops", "query/hops.txt"])
+def test_only_lower_case_segments_joined_by_slashes_are_names(name: str) -> None:
+    with pytest.raises(ValueError, match="invalid"):
+        load_prompt(name)
+    with pytest.raises(ValueError, match="invalid"):
+        load_cypher(name)
+
+
+def test_prompts_and_statements_sit_in_folders_and_load_by_their_path() -> None:
+    assert "query/hops/follow_up" in all_prompt_names()
+    assert "{question}" in load_prompt("query/hops/follow_up")
+    assert all("/" in name for name in all_prompt_names())  # the root holds only folders
+    assert all("/" in name for name in all_cypher_names())

@@ -6,7 +6,7 @@ import re
 
 from graphrag_neo4j.runtime.resources import load_cypher, split_statements, statements_to_run
 
-SCHEMA = split_statements(load_cypher("schema"))
+SCHEMA = split_statements(load_cypher("database/schema"))
 
 
 def _named(statement: str) -> str:

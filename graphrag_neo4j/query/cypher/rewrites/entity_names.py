@@ -60,7 +60,7 @@ class EntityNames:
     def problem(
         self, attempt: Attempt, schema: GraphSchema, prompts_dir: Path | None,  # noqa: ARG002
     ) -> str:
-        """Why a query finds nothing most often (prompts/cypher_found_nothing.txt): a name
+        """Why a query finds nothing most often (prompts/query/cypher/found_nothing.txt): a name
         written otherwise, a relation read the other way, a predicate worded otherwise."""
         found = "found no rows" if not attempt.rows else "returned only zeros or empty values"
-        return load_prompt("cypher_found_nothing", prompts_dir).format(found=found).strip()
+        return load_prompt("query/cypher/found_nothing", prompts_dir).format(found=found).strip()

@@ -150,9 +150,9 @@ class KnownNames:
         return with_known_names(query, unknown, situation.schema)
 
     def problem(self, attempt: Attempt, schema: GraphSchema, prompts_dir: Path | None) -> str:
-        """The unknown names with the ones the graph has (prompts/cypher_unknown_names.txt),
+        """The unknown names with the ones the graph has (prompts/query/cypher/unknown_names.txt),
         and how to write each invented relationship type with RELATED."""
-        return load_prompt("cypher_unknown_names", prompts_dir).format(
+        return load_prompt("query/cypher/unknown_names", prompts_dir).format(
             unknown=describe(attempt.unknown), labels=_listed(schema.labels, ":"),
             types=_listed(schema.types, ":"), properties=_listed(schema.properties),
             advice=" ".join(_relation_advice(name.name, schema.predicates_tell)

@@ -22,8 +22,8 @@ def test_passages_rank_documents_and_fill_the_table_within_budget() -> None:
     assert context.sources["Mentions"] == [{"text": "E"}]
 
 
-@pytest.mark.parametrize(("name", "ending"), [("naive_answer", "Answer:"),
-                                              ("hops_answer", "Answer:")])
+@pytest.mark.parametrize(("name", "ending"), [("query/answers/naive", "Answer:"),
+                                              ("query/answers/hops", "Answer:")])
 def test_answer_prompts_take_the_shared_placeholders(name: str, ending: str) -> None:
     text = load_prompt(name).format(
         response_type="Single Sentence", history="", context="CONTEXT", question="QUESTION?"
