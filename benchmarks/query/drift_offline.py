@@ -49,6 +49,7 @@ class SampleStore:
 
     reports: list[dict[str, Any]]
     local_context: dict[str, Any]
+    top_chunks: int
 
     def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
         """The reports for the primer, the entity index and local search's retrieval row."""
@@ -57,7 +58,9 @@ class SampleStore:
         if name == "database/embedder/show_vector_indexes":
             return [{"name": ENTITY_INDEX, "dimensions": FakeEmbeddings().dimension}]
         if name == "query/local_retrieval":
-            chunks = self.local_context["chunks"][: params["top_chunks"]]
+            # Local search ranks its passages before this read; the demo graph fills the
+            # `local.top_chunks` it asks for, so the canned passages stand in for that ranking.
+            chunks = self.local_context["chunks"][: self.top_chunks]
             return [{"text": "", "score": 0.8,
                      "metadata": {**self.local_context, "chunks": chunks}}]
         return []
@@ -94,7 +97,7 @@ def services() -> SampleServices:
     embedder = EmbeddingCaller(FakeEmbeddings(), settings.embedding, None, no_cache=True)
     local_context = {"chunks": chunks, "reports": reports[:1], "entities": [],
                      "inside_rels": [], "outside_rels": []}
-    store = SampleStore(reports, local_context)
+    store = SampleStore(reports, local_context, settings.search.local.top_chunks)
     return SampleServices(settings, store, llm, embedder)
 
 
