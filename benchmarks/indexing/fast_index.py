@@ -39,6 +39,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks.indexing.graph_reset import empty_graph
 from graphrag_neo4j.database.store import Store
 from graphrag_neo4j.engine import GraphRAG
 from graphrag_neo4j.indexing.extraction.fast.extraction import extract_fast
@@ -128,22 +129,13 @@ def _runs(speeds: list[float]) -> str:
     return " ".join(f"{speed:,.0f}" for speed in speeds)
 
 
-def _empty_graph(store: Store, reset: bool) -> None:
-    counts = store.read("database/count_graph")[0]
-    if any(counts.values()) and not reset:
-        raise SystemExit(
-            f"The graph at {store.settings.uri} is not empty ({counts}); the benchmark wipes it,"
-            " so pass --reset (and point GRAPHRAG_NEO4J__* at a server of its own)."
-        )
-    store.run_autocommit("database/delete_all")
-
 
 def index_book(settings: Settings, reset: bool) -> None:
     """The whole book through the fast path into an empty graph, cold embedding cache."""
     with tempfile.TemporaryDirectory() as cache:
         cold = settings.model_copy(update={"cache_dir": Path(cache)})
         with GraphRAG(cold, console=Console(stderr=True, quiet=True)) as rag:
-            _empty_graph(rag.store, reset)
+            empty_graph(rag.store, reset)
             asyncio.run(rag.aensure_schema())  # the embedder loads here, outside the timing
             started = time.perf_counter()
             stats, _ = rag.index([BOOK], method="fast")
@@ -259,7 +251,7 @@ def main() -> None:
         index_book(settings, args.reset)
     if not args.skip_musique:
         with Store.connect(settings.neo4j) as store:
-            _empty_graph(store, args.reset)
+            empty_graph(store, args.reset)
             musique(store, args.questions_limit, args.musique_passages)
 
 

@@ -30,6 +30,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks.indexing.graph_reset import empty_graph
 from graphrag_neo4j.database.server.config import server_config_from_settings
 from graphrag_neo4j.database.store import Row, Store
 from graphrag_neo4j.indexing.indexer import Indexer
@@ -183,15 +184,6 @@ def _embedder(settings: Settings, fake: bool, console: Console) -> TimedEmbedder
     return TimedEmbedder(resolved.model, settings.embedding, settings.cache_dir)
 
 
-def _empty_graph(store: Store, reset: bool) -> None:
-    counts = store.read("database/count_graph")[0]
-    if any(counts.values()) and not reset:
-        raise SystemExit(
-            f"The graph at {store.settings.uri} is not empty ({counts}); the benchmark wipes it,"
-            " so pass --reset (and point GRAPHRAG_NEO4J__* at a server of its own)."
-        )
-    store.run_autocommit("database/delete_all")
-
 
 async def _ingest(indexer: Indexer, passages: list[TripletPassage]) -> float:
     started = time.perf_counter()
@@ -315,7 +307,7 @@ async def run(args: argparse.Namespace, console: Console) -> None:
     embedder = _embedder(settings, args.fake_embeddings, console)
     with TimedStore.connect(settings.neo4j) as store:
         store.clock = Clock(_server_pid(settings))
-        _empty_graph(store, args.reset)
+        empty_graph(store, args.reset)
         store.apply_schema(await embedder.dimension())
         indexer = Indexer(settings, store, embedder, console=Console(stderr=True))
         if args.warmup != 0:
