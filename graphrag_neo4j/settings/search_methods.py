@@ -103,7 +103,8 @@ class HopsSearchSettings(Section):
     relation_weight: float = Field(
         0.75, json_schema_extra=TUNABLE,
         description="Weight of the best relation's similarity added to a passage's own "
-        "(passages of LLM-extracted or triplet documents).",
+        "(passages of LLM-extracted or triplet documents): the nearest candidate relation it "
+        "states, or for a passage no candidate reached, the nearest relation it states.",
     )
     fast_relation_weight: float = Field(
         0.0, json_schema_extra=TUNABLE,

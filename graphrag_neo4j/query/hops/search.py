@@ -176,6 +176,9 @@ class HopsSearch:
         documents = {row["chunk_id"]: str(row["document_id"]) for row in rows}
         # Co-occurrences (as the passage's extraction method declared) are not stated facts.
         cooccurring = {row["chunk_id"] for row in rows if row["cooccurrence_relations"]}
+        relations.update(await self._own_facts(
+            [c for c in ids if c not in relations and c not in cooccurring], vector
+        ))
         evidence = [
             ({c: v for c, v in relations.items() if c not in cooccurring},
              search.hops.relation_weight),
@@ -185,6 +188,15 @@ class HopsSearch:
         ]
         blended = blended_scores(scores, evidence)
         return await self._covering(question, best_first(blended), blended, search), documents
+
+    async def _own_facts(self, ids: list[str], vector: list[float]) -> dict[str, float]:
+        """Per passage no candidate relation reached (found by its text or a bridge), the
+        similarity of the nearest fact it states itself. Without it such a passage ranks on its
+        text alone, below passages the graph reached with a weaker text and a near fact."""
+        if not ids:
+            return {}
+        rows = await self._read("query/hops/chunk_relation_scores", ids=ids, embedding=vector)
+        return {row["chunk_id"]: float(row["score"]) for row in rows}
 
     async def _covering(
         self, question: str, order: list[str], blended: dict[str, float], search: SearchSettings

@@ -279,3 +279,51 @@ async def test_the_follow_up_places_its_best_new_passage_after_the_kept_ones(
     assert followed[:2] == [plain[0], best_new]
     assert sorted(followed) == sorted(plain)  # the follow-up adds, never drops
     assert best_new == "nano_dataset-2"  # Daniel's passage: the second hop
+
+
+def _hops_only(rag: GraphRAG, question: str, **hops: Any) -> Any:
+    """Search settings for hops without its LLM calls, bridges and selection, plus `hops`."""
+    return make_query(rag.settings, question).with_search(hops={
+        "rerank": False, "follow_up": False, "bridge_weight": 0.0,
+        "coverage_bridge_weight": 0.0, **hops}).search
+
+
+async def test_a_passage_s_own_facts_score_is_its_nearest_stated_relation(
+    rag: GraphRAG, nano_root: Path
+) -> None:
+    question = _question(nano_root)["query"]
+    # Wide enough to reach every relation (the law of large numbers is three steps from
+    # Euler): the candidates are then the reference.
+    wide = _hops_only(rag, question, degree=2, max_candidates=1000)
+    found = await HopsSearch(rag).retrieve(question, wide, ["Euler", "the Bernoulli theorem"])
+    expected: dict[str, float] = {}
+    for candidate in found.candidates:
+        for chunk_id in candidate.chunk_ids:
+            expected[chunk_id] = max(expected.get(chunk_id, -1.0), candidate.score)
+    vector = await rag.embedder.embed_query(question)
+    rows = rag.store.read("query/hops/chunk_relation_scores", ids=sorted(expected),
+                          embedding=vector)
+    own = {row["chunk_id"]: row["score"] for row in rows}
+    assert len(found.candidates) == 22 and len(expected) == 4
+    assert own == pytest.approx(expected, abs=1e-6)
+
+
+async def test_passages_no_candidate_reached_are_weighed_by_their_own_facts(
+    rag: GraphRAG,
+) -> None:
+    question = "Who was Euler's teacher?"
+    # One candidate relation: the other three passages are found by their text alone.
+    narrow = _hops_only(rag, question, final_k=4, max_candidates=1, relation_weight=100.0)
+    found = await HopsSearch(rag).retrieve(question, narrow)
+    vector = await rag.embedder.embed_query(question)
+    ids = found.blended_order
+    own = {row["chunk_id"]: row["score"] for row in rag.store.read(
+        "query/hops/chunk_relation_scores", ids=ids, embedding=vector)}
+    text = {row["chunk_id"]: row["score"] for row in rag.store.read(
+        "query/hops/score_chunks", ids=ids, embedding=vector)}
+    assert len(found.candidates) == 1 and len(ids) == 4
+    reached = found.candidates[0].chunk_ids[0]
+    by_text = [reached, *sorted(set(ids) - {reached}, key=lambda chunk_id: -text[chunk_id])]
+    # At that weight the facts decide: every passage ranks by its nearest fact, not only the
+    # one the candidate reached (the others would follow it by their text).
+    assert ids == sorted(own, key=lambda chunk_id: -own[chunk_id]) != by_text

@@ -38,6 +38,8 @@ EULER_SUBGRAPH: dict[str, Canned] = {
          "object": "Johann Bernoulli", "chunk_ids": ["c2"], "score": 0.7}],
     "query/hops/bridge_entities": [],
     "query/hops/chunk_bridge_entities": [],
+    # Passages no candidate relation names state no fact of their own here.
+    "query/hops/chunk_relation_scores": [],
     "query/search/search_entities_by_fulltext": [],
 }
 

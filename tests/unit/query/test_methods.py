@@ -94,6 +94,7 @@ def local_rows(metadata: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
         "query/search/search_relations_by_vector": [],
         "query/hops/entity_neighbours": [],
         "query/hops/relations_around_entities": [],
+        "query/hops/chunk_relation_scores": [],
         "query/hops/score_chunks": [
             {
                 "chunk_id": row["chunk_id"],
