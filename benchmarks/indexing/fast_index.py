@@ -129,7 +129,6 @@ def _runs(speeds: list[float]) -> str:
     return " ".join(f"{speed:,.0f}" for speed in speeds)
 
 
-
 def index_book(settings: Settings, reset: bool) -> None:
     """The whole book through the fast path into an empty graph, cold embedding cache."""
     with tempfile.TemporaryDirectory() as cache:

@@ -184,7 +184,6 @@ def _embedder(settings: Settings, fake: bool, console: Console) -> TimedEmbedder
     return TimedEmbedder(resolved.model, settings.embedding, settings.cache_dir)
 
 
-
 async def _ingest(indexer: Indexer, passages: list[TripletPassage]) -> float:
     started = time.perf_counter()
     await indexer.index_triplets(passages)

@@ -21,7 +21,7 @@ from graphrag_neo4j.query.base import make_query, validated_search
 from graphrag_neo4j.query.hops.search import HopsSearch
 from graphrag_neo4j.query.retrieval.naive import NaiveSearch
 from graphrag_neo4j.runtime.errors import InputError, ModelError
-from graphrag_neo4j.settings import Settings
+from graphrag_neo4j.settings import SearchSettings, Settings
 from tests.nano_fakes import load_nano
 
 pytestmark = pytest.mark.integration
@@ -281,7 +281,7 @@ async def test_the_follow_up_places_its_best_new_passage_after_the_kept_ones(
     assert best_new == "nano_dataset-2"  # Daniel's passage: the second hop
 
 
-def _hops_only(rag: GraphRAG, question: str, **hops: Any) -> Any:
+def _hops_only(rag: GraphRAG, question: str, **hops: Any) -> SearchSettings:
     """Search settings for hops without its LLM calls, bridges and selection, plus `hops`."""
     return make_query(rag.settings, question).with_search(hops={
         "rerank": False, "follow_up": False, "bridge_weight": 0.0,
