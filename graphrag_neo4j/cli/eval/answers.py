@@ -30,6 +30,7 @@ from graphrag_neo4j.evaluation.answers import (
     run_key,
 )
 from graphrag_neo4j.evaluation.corpus import prepare_graph
+from graphrag_neo4j.evaluation.gold_ids import questions_in_graph
 from graphrag_neo4j.evaluation.gold_passages import GOLD
 from graphrag_neo4j.evaluation.judge import CRITERIA, PairResult
 from graphrag_neo4j.evaluation.retrieval import read_questions
@@ -94,6 +95,7 @@ def answers_command(
     with GraphRAG(with_search_settings(base, budgets), console=console) as rag, \
             ExitStack() as stack:
         prepare_graph(rag, corpus, console, count_reports=True)
+        items = questions_in_graph(rag.store, items, questions, console, refuse=False)
         options: dict[str, Any] = search_settings_set(settings)
         if any(item.answers for item in items):
             options["response_type"] = rag.settings.eval.response_type

@@ -14,6 +14,7 @@ from graphrag_neo4j.cli.eval.answers import answers_command
 from graphrag_neo4j.cli.options.search_set import SetOption, search_settings_set, settings_with
 from graphrag_neo4j.cli.options.workspace_option import WorkspaceOption, use_workspace
 from graphrag_neo4j.evaluation.corpus import prepare_graph
+from graphrag_neo4j.evaluation.gold_ids import questions_in_graph
 from graphrag_neo4j.evaluation.retrieval import MethodResult, read_questions
 from graphrag_neo4j.evaluation.retrieval_run import against_baseline, evaluate_runs, variants
 from graphrag_neo4j.query.registry import EVAL_BASELINE, EVAL_METHODS, method_list
@@ -42,7 +43,8 @@ def _int_list(text: str) -> list[int]:
 @app.command("retrieval")
 def retrieval_command(
     questions: Annotated[
-        Path, typer.Option(help="JSON list of {question, supporting_passage_ids}.")
+        Path, typer.Option(help="JSON list of {question, supporting_passage_ids}: document ids, "
+                           "or the paths or file names the documents were indexed from.")
     ],
     corpus: Annotated[
         Path | None,
@@ -74,6 +76,7 @@ def retrieval_command(
     runs = variants(methods, overrides, compare_hybrid)
     with GraphRAG(settings=settings_with(overrides), console=console) as rag, ExitStack() as stack:
         prepare_graph(rag, corpus, console)
+        items = questions_in_graph(rag.store, items, questions, console)
         sink = stack.enter_context(per_question.open("w")) if per_question else None
         results = rag.run(evaluate_runs(rag, runs, items, ks, sink, console))
         out.print(results_table(results, ks, len(items), overrides))

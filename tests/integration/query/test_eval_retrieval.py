@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from graphrag_neo4j.cli.eval.retrieval import app as eval_app
 from graphrag_neo4j.database.store import Store
+from graphrag_neo4j.runtime.errors import InputError
 
 pytestmark = pytest.mark.integration
 
@@ -73,3 +74,52 @@ def test_eval_without_corpus_scores_a_graph_built_by_fast_indexing(
     assert "evaluating the graph as it is" in result.output and "Recall@4" in result.output
     counts = store.read("database/count_graph")[0]
     assert counts["documents"] == 4 and counts["entities"] > 0 and counts["relations"] > 0
+
+
+def test_gold_given_as_file_names_is_matched_to_the_documents_indexed_from_them(
+    store: Store, shared_data: Path, tmp_path: Path
+) -> None:
+    from graphrag_neo4j.cli.graph.index import index_command
+    from graphrag_neo4j.evaluation.gold_ids import match_gold
+
+    app = typer.Typer()
+    app.add_typer(eval_app, name="eval")
+    app.command("index")(index_command)
+    nano = json.loads((shared_data / "milvus_nano" / "nano_dataset.json").read_text())
+    for i, passage in enumerate(nano["passages"]):  # two folders, the same file names in both
+        folder = tmp_path / "pages" / ("first" if i < 2 else "second")
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"passage-{i % 2}.txt").write_text(passage["passage"])
+    runner = CliRunner()
+    indexed = runner.invoke(app, ["index", str(tmp_path / "pages"), "--method", "fast",
+                                  "--no-communities"])
+    assert indexed.exit_code == 0, indexed.output
+
+    match = match_gold(store, ["second/passage-1.txt", "passage-1.txt", "nowhere.txt"])
+    assert len(match.document_of) == 1 and match.by_source == 1
+    assert match.ambiguous == {"passage-1.txt": 2} and match.unmatched == ["nowhere.txt"]
+
+    questions = tmp_path / "questions.json"
+    questions.write_text(json.dumps([
+        {"id": "euler", "question": "What contribution did the son of Euler's teacher make?",
+         "supporting_passage_ids": ["second/passage-1.txt"]},  # Euler's passage, nano 3
+        {"id": "lost", "question": "Who?", "supporting_passage_ids": ["nowhere.txt"]},
+    ]))
+    per_question = tmp_path / "per_question.jsonl"
+    result = runner.invoke(app, [
+        "eval", "retrieval", "--questions", str(questions), "--method", "naive", "--k", "1",
+        "--per-question", str(per_question)])
+    assert result.exit_code == 0, result.output
+    assert "matched a document by its source file" in result.output
+    assert "1 question(s) left out" in result.output and "'lost'" in result.output
+    (row,) = [json.loads(line) for line in per_question.read_text().splitlines()]
+    assert row["gold"] == list(match.document_of.values()) and row["recall@1"] == 1.0
+
+    questions.write_text(json.dumps([
+        {"question": "Who?", "supporting_passage_ids": ["nowhere.txt"]}]))
+    refused = runner.invoke(app, ["eval", "retrieval", "--questions", str(questions),
+                                  "--method", "naive"])
+    # The entry point prints an InputError as its one sentence (tests/unit/cli).
+    assert isinstance(refused.exception, InputError), refused.output
+    assert "No gold reference in" in str(refused.exception)
+    assert "'nowhere.txt'" in str(refused.exception)
