@@ -66,6 +66,8 @@ class HopsRetrieval:
     follow_up: str = ""
     follow_up_added: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # Passage rows (id, title, text) already read, by chunk id: the follow-up's, for the answer.
+    texts: dict[str, Row] = field(default_factory=dict)
 
 
 def _candidate(row: Row) -> Candidate:
@@ -254,10 +256,10 @@ class HopsSearch:
         """Ask the LLM what the question still needs after the best passages, retrieve for
         the question with it, and place the best of those after the first passages."""
         read = found.chunk_order[: search.hops.follow_up_passages]
-        rows = {row["chunk_id"]: row for row in await self._read("query/chunks_by_ids", ids=read)}
+        rows = await self._texts(found, read)
         try:
             found.follow_up = await follow_up_query(
-                llm, question, [rows[c] for c in read if c in rows],
+                llm, question, rows,
                 self.services.settings.prompts_dir,
             )
         except ModelError as exc:
@@ -277,6 +279,15 @@ class HopsSearch:
         )
         found.chunk_order = joined_order(found.chunk_order, second.chunk_order, keep, insert)
         found.document_of = {**second.document_of, **found.document_of}
+
+    async def _texts(self, found: HopsRetrieval, ids: list[str]) -> list[Row]:
+        """The passage rows of `ids` in that order (those the graph lacks left out), reading
+        only those `found` has not read yet."""
+        missing = [chunk_id for chunk_id in ids if chunk_id not in found.texts]
+        if missing:
+            for row in await self._read("query/chunks_by_ids", ids=missing):
+                found.texts[row["chunk_id"]] = row
+        return [found.texts[chunk_id] for chunk_id in ids if chunk_id in found.texts]
 
     async def _rerank(
         self, found: HopsRetrieval, question: str, llm: LLMCaller, search: SearchSettings
@@ -311,8 +322,7 @@ class HopsSearch:
         top = found.chunk_order[: search.hops.final_k]
         # The follow-up's passages are the next hop's: the answer reads them beside the first.
         top += [chunk_id for chunk_id in found.follow_up_added if chunk_id not in top]
-        rows = {row["chunk_id"]: row for row in await self._read("query/chunks_by_ids", ids=top)}
-        passages = [rows[chunk_id] for chunk_id in top if chunk_id in rows]
+        passages = await self._texts(found, top)
         facts = found.chosen or found.candidates[:FACTS_IN_PROMPT]
         context = passage_context(passages, search.passage_context_tokens, _extra(found))
         fact_rows = numbered_facts(facts[:FACTS_IN_PROMPT], context.sources["Sources"])

@@ -135,6 +135,9 @@ async def test_the_context_shows_the_follow_up_query(tmp_path: Path) -> None:
     assert context.sources["Follow-up"] == [{"query": "Daniel Bernoulli academy"}]
     # The first final_k (2) passages, then those the follow-up placed (the next hop's).
     assert [row["chunk_id"] for row in context.sources["Sources"]] == ["c1", "c2", "c4", "c3"]
+    # Each passage's text is read once: the answer reuses those the follow-up read.
+    read = [i for params in services.store.params_of("query/chunks_by_ids") for i in params["ids"]]
+    assert sorted(read) == sorted(set(read)) and {"c1", "c2", "c4", "c3"} <= set(read)
     one = query.with_search(hops={"follow_up_keep": 1, "follow_up_insert": 1})
     shown = (await HopsSearch(services).build_context(one)).sources["Sources"]
     assert [row["chunk_id"] for row in shown] == ["c1", "c4"]
