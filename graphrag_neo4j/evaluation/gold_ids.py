@@ -29,7 +29,7 @@ class GoldMatch:
 
 
 def questions_in_graph(
-    store: Store, items: Sequence[EvalQuestion], source: Path, console: Console,
+    store: Store, items: Sequence[EvalQuestion], questions_file: Path, console: Console,
     refuse: bool = True,
 ) -> list[EvalQuestion]:
     """The questions with their gold references as the graph's document ids, and a note for
@@ -41,7 +41,7 @@ def questions_in_graph(
     for note in match_notes(match, refused):
         console.print(note, style="yellow")
     if refuse:
-        require_some_gold(kept, match, source)
+        require_some_gold(kept, match, questions_file)
     return kept
 
 
@@ -115,9 +115,10 @@ def require_some_gold(kept: Sequence[EvalQuestion], match: GoldMatch, questions:
     """Refuse a run where no question has a gold passage in the graph: it would print 0."""
     if kept:
         return
-    example = _shown(match.unmatched or list(match.ambiguous))
+    shown = _shown(match.unmatched or list(match.ambiguous))
+    example = f" ({shown})" if shown else ""
     raise InputError(
-        f"No gold reference in {questions} names a document of the graph ({example}): give"
+        f"No gold reference in {questions} names a document of the graph{example}: give"
         " document ids (`graphrag-neo4j documents`), source file names or paths, or index the"
         " corpus the questions were written for."
     )

@@ -89,6 +89,9 @@ def test_a_run_with_no_gold_document_in_the_graph_is_refused_in_one_sentence(
     message = str(refused.value)
     assert "q.json" in message and "'nowhere.html'" in message
     assert "graphrag-neo4j documents" in message and message.count(".") >= 1
+    with pytest.raises(InputError, match=r"graph: give"):  # no question: nothing to show
+        questions_in_graph(LookupStore(DOCUMENTS), [], tmp_path / "q.json",  # type: ignore[arg-type]
+                           Console(file=None, quiet=True))
 
 
 def test_answers_keep_every_question_with_what_could_be_matched(tmp_path: Path) -> None:
