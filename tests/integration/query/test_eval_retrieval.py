@@ -44,19 +44,30 @@ def test_eval_indexes_the_corpus_and_prints_recall_per_method(
     assert store.read("database/count_graph")[0]["documents"] == 4
 
 
-def test_eval_without_corpus_scores_a_graph_built_by_fast_indexing(
-    store: Store, shared_data: Path, tmp_path: Path
-) -> None:
+def _eval_and_index_app() -> typer.Typer:
+    """`eval` and `index` mounted as cli.py mounts them."""
     from graphrag_neo4j.cli.graph.index import index_command
 
     app = typer.Typer()
     app.add_typer(eval_app, name="eval")
     app.command("index")(index_command)
+    return app
+
+
+def _nano_passages(shared_data: Path) -> list[dict[str, str]]:
+    """The Milvus notebook's four passages, each {"passage": text}."""
     nano = json.loads((shared_data / "milvus_nano" / "nano_dataset.json").read_text())
+    return list(nano["passages"])
+
+
+def test_eval_without_corpus_scores_a_graph_built_by_fast_indexing(
+    store: Store, shared_data: Path, tmp_path: Path
+) -> None:
+    app, nano = _eval_and_index_app(), _nano_passages(shared_data)
     corpus = tmp_path / "passages.jsonl"
     corpus.write_text("".join(
         json.dumps({"id": f"nano_dataset-{i}", "text": p["passage"]}) + "\n"
-        for i, p in enumerate(nano["passages"])
+        for i, p in enumerate(nano)
     ))
     questions = tmp_path / "questions.json"
     questions.write_text(json.dumps([{
@@ -79,14 +90,10 @@ def test_eval_without_corpus_scores_a_graph_built_by_fast_indexing(
 def test_gold_given_as_file_names_is_matched_to_the_documents_indexed_from_them(
     store: Store, shared_data: Path, tmp_path: Path
 ) -> None:
-    from graphrag_neo4j.cli.graph.index import index_command
     from graphrag_neo4j.evaluation.gold_ids import match_gold
 
-    app = typer.Typer()
-    app.add_typer(eval_app, name="eval")
-    app.command("index")(index_command)
-    nano = json.loads((shared_data / "milvus_nano" / "nano_dataset.json").read_text())
-    for i, passage in enumerate(nano["passages"]):  # two folders, the same file names in both
+    app, nano = _eval_and_index_app(), _nano_passages(shared_data)
+    for i, passage in enumerate(nano):  # two folders, the same file names in both
         folder = tmp_path / "pages" / ("first" if i < 2 else "second")
         folder.mkdir(parents=True, exist_ok=True)
         (folder / f"passage-{i % 2}.txt").write_text(passage["passage"])
