@@ -39,6 +39,7 @@ from graphrag_neo4j.query.retrieval.candidates import (
     nearest_facts,
     passages,
 )
+from graphrag_neo4j.query.retrieval.documents import first_documents
 from graphrag_neo4j.runtime.errors import ConfigError, ModelError
 from graphrag_neo4j.settings import SearchSettings
 
@@ -338,11 +339,15 @@ class HopsSearch:
         return await answer_from_context(self.services, self.name, query, context)
 
     async def rank_documents(self, query: Query, k: int) -> list[str]:
-        """Document ids in hops order, best first."""
-        search = query.with_search(hops={"final_k": max(k, 1)}).search
-        found = await self.retrieve(query.question, search, query.mentions)
-        ranked = (found.document_of[c] for c in found.chunk_order if c in found.document_of)
-        return list(dict.fromkeys(ranked))[:k]
+        """Document ids in hops order, best first, until k documents (a retrieval for more
+        passages when those found name fewer)."""
+
+        async def documents_of_top(n: int) -> list[str]:
+            search = query.with_search(hops={"final_k": n}).search
+            found = await self.retrieve(query.question, search, query.mentions)
+            return [found.document_of[c] for c in found.chunk_order if c in found.document_of]
+
+        return await first_documents(documents_of_top, k)
 
     def close(self) -> None:
         """Nothing to release: the method reads through the engine's store."""

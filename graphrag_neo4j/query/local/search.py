@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from graphrag_neo4j.communities.extractive import STATUS as EXTRACTIVE
@@ -179,6 +179,7 @@ class LocalSearch:
         return await answer_from_context(self.services, self.name, query, context)
 
     async def rank_documents(self, query: Query, k: int) -> list[str]:
-        """Document ids in the order the context ranks their chunks."""
-        context = await self.build_context(query.with_search(local={"top_chunks": max(k, 1)}))
-        return context.ranked_document_ids[:k]
+        """The documents of local's passage ranking, best first, until k documents. The
+        context shows the passages in this order, as many as its token budget holds."""
+        ranker = replace(query, search=passage_ranker_search(query.search))
+        return await HopsSearch(self.services).rank_documents(ranker, k)

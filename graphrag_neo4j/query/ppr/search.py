@@ -9,6 +9,7 @@ from graphrag_neo4j.query.answers.passages import answer_from_context, passage_c
 from graphrag_neo4j.query.base import Answer, Query, Services
 from graphrag_neo4j.query.context import Row, SearchContext
 from graphrag_neo4j.query.ppr.ranking import ENTITY, PassageRanking, rank_passages
+from graphrag_neo4j.query.retrieval.documents import first_documents
 
 
 @dataclass
@@ -43,9 +44,18 @@ class PprSearch:
         return await answer_from_context(self.services, self.name, query, context)
 
     async def rank_documents(self, query: Query, k: int) -> list[str]:
-        """Document ids of the k passages the walk visits most, best first."""
-        context = await self.build_context(query.with_search(ppr={"top_k": max(k, 1)}))
-        return context.ranked_document_ids[:k]
+        """The documents of the passages the walk visits most, best first, until k documents."""
+        vector = await self.services.embedder.embed_query(query.question)
+        ranking = await rank_passages(self.services, query.question, vector, query.search)
+
+        async def documents_of_top(n: int) -> list[str]:
+            top = ranking.chunk_ids[:n]
+            rows = await asyncio.to_thread(
+                self.services.store.read, "query/chunk_documents", ids=top)
+            by_id = {row["chunk_id"]: str(row["document_id"]) for row in rows}
+            return [by_id[chunk_id] for chunk_id in top if chunk_id in by_id]
+
+        return await first_documents(documents_of_top, k)
 
     def close(self) -> None:
         """Nothing to release: the method reads through the engine's store."""

@@ -8,6 +8,7 @@ from graphrag_neo4j.query.answers.passages import answer_from_context, passage_c
 from graphrag_neo4j.query.base import Answer, Query, Services
 from graphrag_neo4j.query.context import SearchContext
 from graphrag_neo4j.query.retrieval.candidates import passages
+from graphrag_neo4j.query.retrieval.documents import first_documents
 
 
 @dataclass
@@ -37,9 +38,14 @@ class NaiveSearch:
         return await answer_from_context(self.services, self.name, query, context)
 
     async def rank_documents(self, query: Query, k: int) -> list[str]:
-        """Document ids of the k nearest passages, best first."""
-        context = await self.build_context(query.with_search(naive={"top_k": max(k, 1)}))
-        return context.ranked_document_ids[:k]
+        """The documents of the nearest passages, best first, until k documents."""
+        vector = await self.services.embedder.embed_query(query.question)
+
+        async def documents_of_top(n: int) -> list[str]:
+            rows = await passages(self.services, query.question, vector, n, query.search)
+            return [str(row["document_id"]) for row in rows]
+
+        return await first_documents(documents_of_top, k)
 
     def close(self) -> None:
         """Nothing to release: the method reads through the engine's store."""

@@ -81,6 +81,18 @@ async def test_naive_ranks_documents_without_an_answer_call(tmp_path: Path) -> N
     assert services.store.params_of("query/search/search_chunks_by_vector")[0]["k"] == 5
 
 
+async def test_naive_asks_for_more_passages_until_k_documents(tmp_path: Path) -> None:
+    # c1 and c3 are both d1's: the two nearest passages name one document.
+    ranked = [PASSAGES[0], PASSAGES[2], PASSAGES[1]]
+    services = fake_services(
+        {"query/search/search_chunks_by_vector": lambda params: ranked[: params["k"]]}, [],
+        tmp_path)
+    query = make_query(services.settings, "Who taught Euler?", hybrid={"enabled": False})
+    assert await NaiveSearch(services).rank_documents(query, 2) == ["d1", "d2"]
+    asked = [p["k"] for p in services.store.params_of("query/search/search_chunks_by_vector")]
+    assert asked == [2, 4]
+
+
 def local_rows(metadata: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     """Local search's own reads: the entity index (sized for FakeEmbeddings) and the one row of
     its retrieval statement, whose metadata is `metadata`."""
@@ -159,8 +171,10 @@ async def test_local_packs_every_table_and_answers(tmp_path: Path) -> None:
     # row 2; a chunk not shown is not cited), and the facts come before the passages.
     assert "(1) Scrooge employs Bob Cratchit: His clerk. [Data: Sources (2)]" in prompt
     assert prompt.index("-----Relationships-----") < prompt.index("-----Sources-----")
-    assert await search.rank_documents(query, 1) == ["d9"]
-    assert services.store.params_of("query/local_retrieval")[-1]["chunk_ids"] == ["c1"]
+    # Documents come from local's passage ranking (not only those its token budget shows):
+    # the nearest passages here, c1 and c3 both d1's.
+    assert await search.rank_documents(query, 2) == ["d1", "d2"]
+    assert len(services.store.params_of("query/local_retrieval")) == 1  # read no context
     checks = services.store.params_of("database/embedder/show_vector_indexes")
     assert len(checks) == 1  # checked once
 
