@@ -40,6 +40,7 @@ from graphrag_neo4j.query.retrieval.candidates import (
     passages,
 )
 from graphrag_neo4j.query.retrieval.documents import first_documents
+from graphrag_neo4j.query.retrieval.titles import named_head
 from graphrag_neo4j.runtime.errors import ConfigError, ModelError
 from graphrag_neo4j.settings import SearchSettings
 
@@ -150,12 +151,18 @@ class HopsSearch:
         )
         return [_candidate(row) for row in rows]
 
-    async def _bridges(self, nearest: list[Row], search: SearchSettings) -> list[Bridge]:
-        """The bridges named by the passage nearest the question (none without one)."""
-        if not nearest or search.hops.bridge_weight == 0:
+    async def _bridges(
+        self, question: str, nearest: list[Row], search: SearchSettings
+    ) -> list[Bridge]:
+        """The bridges named by the passage nearest the question (none without one). Where
+        passages tie at the top (hybrid search's vector and word winners both score 1), the
+        one whose document title the question names: a question's bridges lead on from the
+        page about what it names, not from a page that only shares its words."""
+        head = named_head(question, nearest)
+        if head is None or search.hops.bridge_weight == 0:
             return []
         rows = await self._read(
-            "query/hops/bridge_entities", chunk_id=nearest[0]["chunk_id"],
+            "query/hops/bridge_entities", chunk_id=head["chunk_id"],
             concept_type=self.services.settings.extraction.fast.concept_type,
             max_passages=search.hops.bridge_max_passages,
         )
@@ -168,7 +175,7 @@ class HopsSearch:
         """Candidate passages (plus the nearest ones and those naming a bridge) ranked without
         an LLM, and their documents. Relations weigh per how their passage was extracted."""
         relations = relation_evidence(candidates)
-        bridges = bridge_evidence(await self._bridges(nearest, search), question)
+        bridges = bridge_evidence(await self._bridges(question, nearest, search), question)
         ids = sorted(set(relations) | set(bridges) | {row["chunk_id"] for row in nearest})
         rows = await self._read("query/hops/score_chunks", ids=ids, embedding=vector)
         scores = {row["chunk_id"]: float(row["score"]) for row in rows}

@@ -356,6 +356,21 @@ async def test_hops_lifts_passages_naming_a_bridge_and_weighs_fast_relations_apa
     assert await HopsSearch(services).rank_documents(plain, 3) == ["d1", "d3", "d2"]
 
 
+async def test_hops_reads_bridges_from_the_tied_passage_whose_title_the_question_names(
+    tmp_path: Path,
+) -> None:
+    # c1 (title "Euler") and c2 ("Daniel") tie at the top; the question names Daniel.
+    tied = [{**PASSAGES[0], "score": 0.9}, {**PASSAGES[1], "score": 0.9}]
+    services = fake_services({**HOPS_ROWS, "query/search/search_chunks_by_vector": tied}, [],
+                             tmp_path)
+    hops = HopsSearch(services)
+    for question, head in [("Whose son was Daniel?", "c2"), ("Whose son was Bernoulli?", "c1")]:
+        query = make_query(services.settings, question,
+                           hops={"rerank": False, "follow_up": False}, hybrid={"enabled": False})
+        await hops.rank_documents(query, 2)
+        assert services.store.params_of("query/hops/bridge_entities")[-1]["chunk_id"] == head
+
+
 async def test_hops_coverage_selection_lifts_a_passage_sharing_a_picked_ones_entity(
     tmp_path: Path,
 ) -> None:
