@@ -228,12 +228,13 @@ class HopsSearch:
         return select_covering(order, blended, bridges, weight)
 
     async def retrieve(
-        self, question: str, search: SearchSettings, mentions: Sequence[str] | None = None
+        self, question: str, search: SearchSettings, mentions: Sequence[str] | None = None,
+        follow_up: str | None = None,
     ) -> HopsRetrieval:
         """Mentions -> entity and relation hits -> expanded candidates -> ranked chunk ids
         (NER and rerank calls when `hops.rerank` is on, the follow-up call when
         `hops.follow_up` is: retrieval only makes them too, so it shows the passages the answer
-        reads)."""
+        reads). A `follow_up` given (an earlier retrieval's) replaces the follow-up call."""
         notes: list[str] = []
         llm = self._llm(search, notes)
         vector = await self.services.embedder.embed_query(question)
@@ -255,20 +256,21 @@ class HopsSearch:
         if llm is not None and search.hops.rerank and candidates:
             await self._rerank(found, question, llm, search)
         if llm is not None and search.hops.follow_up and found.chunk_order:
-            await self._follow_up(found, question, llm, search)
+            await self._follow_up(found, question, llm, search, follow_up)
         return found
 
     async def _follow_up(
-        self, found: HopsRetrieval, question: str, llm: LLMCaller, search: SearchSettings
+        self, found: HopsRetrieval, question: str, llm: LLMCaller, search: SearchSettings,
+        given: str | None = None,
     ) -> None:
-        """Ask the LLM what the question still needs after the best passages, retrieve for
-        the question with it, and place the best of those after the first passages."""
-        read = found.chunk_order[: search.hops.follow_up_passages]
-        rows = await self._texts(found, read)
+        """Ask the LLM what the question still needs after the best passages (unless `given`),
+        retrieve for the question with it, and place the best of those after the first
+        passages."""
         try:
-            found.follow_up = await follow_up_query(
-                llm, question, rows,
-                self.services.settings.prompts_dir,
+            found.follow_up = given if given is not None else await follow_up_query(
+                llm, question, await self._texts(
+                    found, found.chunk_order[: search.hops.follow_up_passages]
+                ), self.services.settings.prompts_dir,
             )
         except ModelError as exc:
             found.notes.append(f"The follow-up call failed, ranked without it: {exc}")
@@ -349,9 +351,17 @@ class HopsSearch:
         """Document ids in hops order, best first, until k documents (a retrieval for more
         passages when those found name fewer)."""
 
+        first: list[HopsRetrieval] = []
+
         async def documents_of_top(n: int) -> list[str]:
             search = query.with_search(hops={"final_k": n}).search
-            found = await self.retrieve(query.question, search, query.mentions)
+            # Later rounds reuse the first round's mentions and follow-up: no new LLM calls.
+            earlier = first[0] if first else None
+            found = await self.retrieve(
+                query.question, search, earlier.mentions if earlier else query.mentions,
+                earlier.follow_up if earlier else None,
+            )
+            first[:] = first or [found]
             return [found.document_of[c] for c in found.chunk_order if c in found.document_of]
 
         return await first_documents(documents_of_top, k)

@@ -166,3 +166,12 @@ async def test_a_failed_follow_up_call_keeps_the_order_with_a_note(tmp_path: Pat
     context = await HopsSearch(services).build_context(query)
     assert [row["chunk_id"] for row in context.sources["Sources"]] == ["c1", "c2"]
     assert any(note.startswith("The follow-up call failed") for note in context.notes)
+
+
+async def test_ranking_more_documents_asks_the_follow_up_once(tmp_path: Path) -> None:
+    services = fake_services(ROWS, [(FOLLOW_UP_RULE, "Daniel Bernoulli academy")], tmp_path)
+    query = make_query(services.settings, QUESTION, mentions=["Euler"])
+    # Four documents wanted, three exist: the ranking is asked again for more passages.
+    assert await HopsSearch(services).rank_documents(query, 4) == ["d1", "d2", "d4"]
+    assert len(services.store.params_of("query/hops/score_chunks")) > 2  # rounds ran again
+    assert [FOLLOW_UP_RULE in call.prompt for call in services.chat.calls] == [True]
