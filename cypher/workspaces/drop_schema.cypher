@@ -10,6 +10,7 @@ DROP CONSTRAINT lock_name IF EXISTS;
 DROP CONSTRAINT merge_id IF EXISTS;
 DROP INDEX entity_name IF EXISTS;
 DROP INDEX entity_name_key IF EXISTS;
+DROP INDEX chunk_title IF EXISTS;
 DROP INDEX merge_from_key IF EXISTS;
 DROP INDEX community_level IF EXISTS;
 DROP INDEX entity_name_fulltext IF EXISTS;

@@ -25,7 +25,8 @@ LABELS = ("__Document__", "__Chunk__", "__Entity__", "__Community__", "__Covaria
 TYPES = ("RELATED", "HAS_ENTITY", "IN_COMMUNITY", "MERGED_INTO", "NEXT_CHUNK", "PART_OF",
          "PARENT_COMMUNITY", "HAS_COVARIATE", "SUBJECT", "OBJECT")
 INDEXES = ("document_id", "chunk_id", "entity_id", "community_id", "covariate_id",
-           "related_id", "entity_name", "entity_name_key", "merge_from_key", "lock_name",
+           "related_id", "entity_name", "entity_name_key", "chunk_title", "merge_from_key",
+           "lock_name",
            "merge_id", "community_level", "entity_name_fulltext", "chunk_embedding",
            "entity_description_embedding", "related_embedding", "community_embedding",
            "chunk_fulltext", "entity_text_fulltext", "chunk_text_fulltext")

@@ -153,20 +153,27 @@ class HopsSearch:
 
     async def _bridges(
         self, question: str, nearest: list[Row], search: SearchSettings
-    ) -> list[Bridge]:
-        """The bridges named by the passage nearest the question (none without one). Where
-        passages tie at the top (hybrid search's vector and word winners both score 1), the
-        one whose document title the question names: a question's bridges lead on from the
-        page about what it names, not from a page that only shares its words."""
+    ) -> dict[str, float]:
+        """Per chunk, the bridge evidence of the passage nearest the question (none without
+        one): the bridges it names and the pages about them. Where passages tie at the top
+        (hybrid search's vector and word winners both score 1), the one whose document title
+        the question names: a question's bridges lead on from the page about what it names,
+        not from a page that only shares its words."""
         head = named_head(question, nearest)
         if head is None or search.hops.bridge_weight == 0:
-            return []
-        rows = await self._read(
-            "query/hops/bridge_entities", chunk_id=head["chunk_id"],
-            concept_type=self.services.settings.extraction.fast.concept_type,
-            max_passages=search.hops.bridge_max_passages,
+            return {}
+        named = {"chunk_id": head["chunk_id"],
+                 "concept_type": self.services.settings.extraction.fast.concept_type}
+        entities, pages = await asyncio.gather(
+            self._read("query/hops/bridge_entities", **named,
+                       max_passages=search.hops.bridge_max_passages),
+            self._read("query/hops/bridge_pages", **named),
         )
-        return [Bridge(row["name"], int(row["passages"]), tuple(row["chunk_ids"])) for row in rows]
+        return bridge_evidence(
+            [Bridge(row["name"], int(row["passages"]), tuple(row["chunk_ids"]))
+             for row in entities], question,
+            [Bridge(row["name"], 1, tuple(row["chunk_ids"])) for row in pages],
+        )
 
     async def _fallback_order(
         self, question: str, candidates: list[Candidate], nearest: list[Row],
@@ -175,7 +182,7 @@ class HopsSearch:
         """Candidate passages (plus the nearest ones and those naming a bridge) ranked without
         an LLM, and their documents. Relations weigh per how their passage was extracted."""
         relations = relation_evidence(candidates)
-        bridges = bridge_evidence(await self._bridges(question, nearest, search), question)
+        bridges = await self._bridges(question, nearest, search)
         ids = sorted(set(relations) | set(bridges) | {row["chunk_id"] for row in nearest})
         rows = await self._read("query/hops/score_chunks", ids=ids, embedding=vector)
         scores = {row["chunk_id"]: float(row["score"]) for row in rows}

@@ -28,7 +28,8 @@ def test_schema_applies_twice_with_the_same_indexes(store: Store) -> None:
     assert _index_names(store) == first
     assert store.vector_index_dimensions() == dict.fromkeys(VECTOR_INDEXES, 384)
     assert ("entity_name_fulltext", "FULLTEXT") in first
-    assert {("chunk_fulltext", "FULLTEXT"), ("entity_text_fulltext", "FULLTEXT")} <= set(first)
+    assert {("chunk_fulltext", "FULLTEXT"), ("entity_text_fulltext", "FULLTEXT"),
+            ("chunk_title", "RANGE")} <= set(first)
     assert LEGACY_CHUNK_FULLTEXT not in {name for name, _ in first}
     rows = store.read("database/show_schema")
     (fulltext,) = [r for r in rows if r["name"] == "entity_name_fulltext"]

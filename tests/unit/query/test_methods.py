@@ -117,6 +117,7 @@ def local_rows(metadata: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
             for row in PASSAGES
         ],
         "query/hops/bridge_entities": [],
+        "query/hops/bridge_pages": [],
         "query/hops/chunk_bridge_entities": [],
         "query/chunks_by_ids": [],
     }
@@ -354,6 +355,31 @@ async def test_hops_lifts_passages_naming_a_bridge_and_weighs_fast_relations_apa
     assert await HopsSearch(services).rank_documents(query, 3) == ["d3", "d2", "d1"]
     plain = query.with_search(hops={"bridge_weight": 0.0, "fast_relation_weight": 0.75})
     assert await HopsSearch(services).rank_documents(plain, 3) == ["d1", "d3", "d2"]
+
+
+async def test_hops_lifts_the_page_about_a_bridge_too_common_to_count_as_one(
+    tmp_path: Path,
+) -> None:
+    # c3 (nearest) names Daniel Bernoulli, named in more passages than a bridge may be; c2 is
+    # the page about him (its title): the page still follows the nearest passage.
+    rows = {
+        **HOPS_ROWS,
+        "query/search/search_chunks_by_vector": [PASSAGES[2]],
+        "query/hops/relations_around_entities": [],
+        "query/hops/score_chunks": [
+            {"chunk_id": "c1", "document_id": "d1", "cooccurrence_relations": False, "score": 0.3},
+            {"chunk_id": "c2", "document_id": "d2", "cooccurrence_relations": False, "score": 0.2},
+            {"chunk_id": "c3", "document_id": "d3", "cooccurrence_relations": False, "score": 0.5}],
+        "query/hops/chunk_relation_scores": [],
+        "query/hops/bridge_pages": [{"name": "Daniel Bernoulli", "chunk_ids": ["c2"]}],
+    }
+    services = fake_services(rows, [], tmp_path)
+    query = make_query(services.settings, "Where did Euler work?", mentions=["Euler"],
+                       hops={"rerank": False, "follow_up": False}, hybrid={"enabled": False})
+    assert await HopsSearch(services).rank_documents(query, 3) == ["d3", "d2", "d1"]
+    assert services.store.params_of("query/hops/bridge_pages")[-1]["chunk_id"] == "c3"
+    without = query.with_search(hops={"bridge_weight": 0.0})
+    assert await HopsSearch(services).rank_documents(without, 3) == ["d3", "d1", "d2"]
 
 
 async def test_hops_reads_bridges_from_the_tied_passage_whose_title_the_question_names(

@@ -15,7 +15,7 @@ from graphrag_neo4j.runtime.resources import (
 
 def test_schema_splits_into_its_statements() -> None:
     statements = split_statements(load_cypher("database/schema"))
-    assert len(statements) == 20
+    assert len(statements) == 21
     # Idempotent: creations only, and the drop of an index an older release created.
     assert all(s.startswith("CREATE") for s in statements[:-1])
     assert statements[-1] == "DROP INDEX chunk_text_fulltext IF EXISTS"

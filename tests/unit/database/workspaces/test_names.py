@@ -41,6 +41,14 @@ def test_a_named_workspace_maps_every_label_type_and_index_of_every_file() -> No
             assert f"('{index}'" not in mapped, name
 
 
+def test_the_schema_and_a_workspaces_deletion_name_exactly_the_mapped_indexes() -> None:
+    named = re.compile(r"(?:INDEX|CONSTRAINT)\s+(\w+)\s+IF")
+    created = set(named.findall(load_cypher("database/schema")))
+    dropped = set(named.findall(load_cypher("workspaces/drop_schema")))
+    # The schema also drops an index older releases created; deleting a workspace drops it too.
+    assert created == dropped == set(INDEXES)
+
+
 def test_aliases_and_properties_that_share_an_index_name_stay() -> None:
     text = ("MATCH (c:__Chunk__ {id: chunk_id})-[:PART_OF]->(d:__Document__)\n"
             "CALL db.index.vector.queryNodes('chunk_embedding', 3, $v) YIELD node\n"

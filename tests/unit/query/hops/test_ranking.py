@@ -92,6 +92,16 @@ def test_a_bridge_is_an_entity_the_question_does_not_name_and_rarer_weighs_more(
     assert evidence == {"c-journal": apa, "c-apa": apa, "c-usa": usa}
 
 
+def test_the_page_about_a_bridge_weighs_as_a_bridge_named_once_however_common() -> None:
+    bridges = [Bridge("Somalia", 40, ("c-town", "c-somalia-2", "c-news"))]
+    pages = [Bridge("Somalia", 1, ("c-somalia-1", "c-somalia-2")),
+             Bridge("Ceelmakoile", 1, ("c-town",))]  # the question names it: its first hop
+    evidence = bridge_evidence(bridges, "Who led the country Ceelmakoile is in?", pages)
+    common, page = 1 / math.log(42), 1 / math.log(3)
+    assert evidence == {"c-town": common, "c-news": common,
+                        "c-somalia-1": page, "c-somalia-2": page}
+
+
 def test_rerank_order_comes_first_then_the_fallback() -> None:
     chosen = [rel("r1", 0.2, "c9", "c3"), rel("r2", 0.3, "c3")]
     fallback = ["c1", "c3", "c2", "c9"]
