@@ -40,7 +40,7 @@ from graphrag_neo4j.query.retrieval.candidates import (
     passages,
 )
 from graphrag_neo4j.query.retrieval.documents import first_documents
-from graphrag_neo4j.query.retrieval.titles import named_head
+from graphrag_neo4j.query.retrieval.titles import named_head, page_titles
 from graphrag_neo4j.runtime.errors import ConfigError, ModelError
 from graphrag_neo4j.settings import SearchSettings
 
@@ -167,13 +167,19 @@ class HopsSearch:
         entities, pages = await asyncio.gather(
             self._read("query/hops/bridge_entities", **named,
                        max_passages=search.hops.bridge_max_passages),
-            self._read("query/hops/bridge_pages", **named),
+            self._bridge_pages(named),
         )
         return bridge_evidence(
             [Bridge(row["name"], int(row["passages"]), tuple(row["chunk_ids"]))
              for row in entities], question,
             [Bridge(row["name"], 1, tuple(row["chunk_ids"])) for row in pages],
         )
+
+    async def _bridge_pages(self, head: dict[str, Any]) -> list[Row]:
+        """Per title, the passages of the pages the head passage's entity names lead to."""
+        names = [row["name"] for row in await self._read("query/hops/head_entity_names", **head)]
+        titles = page_titles(names)
+        return await self._read("query/hops/pages_titled", titles=titles) if titles else []
 
     async def _fallback_order(
         self, question: str, candidates: list[Candidate], nearest: list[Row],

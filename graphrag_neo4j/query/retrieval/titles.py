@@ -1,4 +1,5 @@
-"""Whether a question names a document's title, and the passage a question is about."""
+"""Whether a question names a document's title, the passage a question is about, and the
+titles an entity's name may be a page's."""
 
 from __future__ import annotations
 
@@ -39,3 +40,20 @@ def named_head(question: str, ranked: Sequence[Row]) -> Row | None:
     tied = [row for row in ranked if float(row["score"]) == top]
     named = [row for row in tied if names_title(question, str(row.get("title") or ""))]
     return named[0] if len(named) == 1 else ranked[0]
+
+
+def page_titles(names: Sequence[str]) -> list[str]:
+    """The titles of the pages these entity names may lead to: each name, and each run of its
+    capitalised words (a name inside a longer name: "Hiran region of Somalia" holds "Hiran" and
+    "Somalia", "2000 Hong Kong action film" "Hong Kong"), of `MIN_TITLE_CHARACTERS` or more."""
+    titles = set(names)
+    for name in names:
+        words = name.split()
+        for start in range(len(words)):
+            for end in range(start + 1, len(words) + 1):
+                run = words[start:end]
+                if not run[-1][:1].isupper():
+                    break
+                if all(word[:1].isupper() for word in run):
+                    titles.add(" ".join(run))
+    return sorted(title for title in titles if len(title) >= MIN_TITLE_CHARACTERS)

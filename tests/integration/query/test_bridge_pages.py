@@ -1,4 +1,5 @@
-"""Hops reads the page about a bridge by its title, however many passages name the bridge."""
+"""Hops reads the page about a bridge by its title, however many passages name the bridge, and
+the pages of the names inside a longer entity name."""
 
 from __future__ import annotations
 
@@ -54,3 +55,32 @@ async def test_the_directors_page_follows_the_films_though_others_name_him_more(
         assert ranked == [film, director]
         without = query.with_search(hops={"bridge_weight": 0.0})
         assert director not in await HopsSearch(rag).rank_documents(without, 2)
+
+
+# Triplets name the town's region as one phrase; the page about the country is "Somalia".
+TOWN = {"id": "town", "title": "Ceelmakoile",
+        "text": "Ceelmakoile is a town in the central Hiran region of Somalia.",
+        "triplets": [["Ceelmakoile", "is a town in", "Hiran region of Somalia"]]}
+COUNTRY = {"id": "country", "title": "Somalia",
+           "text": "In 2012 parliament elected Hassan Sheikh Mohamud as the new President.",
+           "triplets": [["Hassan Sheikh Mohamud", "elected as", "President"]]}
+DISTRACTORS = [{"id": f"d{n}", "title": f"Town {n}",
+                "text": f"Town {n} is in charge of a region; its mayor was elected in 2012.",
+                "triplets": [[f"Mayor of Town {n}", "in charge of", "region"]]} for n in range(3)]
+
+
+async def test_the_page_of_a_name_inside_an_entity_name_follows_its_passage(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    corpus = tmp_path / "triplets.jsonl"
+    corpus.write_text("\n".join(json.dumps(r) for r in [TOWN, COUNTRY, *DISTRACTORS]),
+                      encoding="utf-8")
+    tuned = settings.model_copy(update={"cache_dir": tmp_path / "cache"})
+    with GraphRAG(tuned, llm=FakeChatModel(rules=[]), embeddings=MiniLMEmbeddings()) as rag:
+        rag.index_triplets(corpus)
+        town, country = (_document(store, ref) for ref in ("town", "country"))
+        query = make_query(rag.settings, "Who was in charge of the country Ceelmakoile is in?",
+                           hybrid={"enabled": False}, hops={"follow_up": False})
+        assert await HopsSearch(rag).rank_documents(query, 2) == [town, country]
+        without = query.with_search(hops={"bridge_weight": 0.0})
+        assert country not in await HopsSearch(rag).rank_documents(without, 2)

@@ -37,7 +37,8 @@ EULER_SUBGRAPH: dict[str, Canned] = {
         {"id": "r2", "subject": "Daniel Bernoulli", "predicate": "son of",
          "object": "Johann Bernoulli", "chunk_ids": ["c2"], "score": 0.7}],
     "query/hops/bridge_entities": [],
-    "query/hops/bridge_pages": [],
+    "query/hops/head_entity_names": [],
+    "query/hops/pages_titled": [],
     "query/hops/chunk_bridge_entities": [],
     # Passages no candidate relation names state no fact of their own here.
     "query/hops/chunk_relation_scores": [],

@@ -117,7 +117,8 @@ def local_rows(metadata: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
             for row in PASSAGES
         ],
         "query/hops/bridge_entities": [],
-        "query/hops/bridge_pages": [],
+        "query/hops/head_entity_names": [],
+        "query/hops/pages_titled": [],
         "query/hops/chunk_bridge_entities": [],
         "query/chunks_by_ids": [],
     }
@@ -371,13 +372,16 @@ async def test_hops_lifts_the_page_about_a_bridge_too_common_to_count_as_one(
             {"chunk_id": "c2", "document_id": "d2", "cooccurrence_relations": False, "score": 0.2},
             {"chunk_id": "c3", "document_id": "d3", "cooccurrence_relations": False, "score": 0.5}],
         "query/hops/chunk_relation_scores": [],
-        "query/hops/bridge_pages": [{"name": "Daniel Bernoulli", "chunk_ids": ["c2"]}],
+        "query/hops/head_entity_names": [{"name": "Daniel Bernoulli"}],
+        "query/hops/pages_titled": [{"name": "Daniel Bernoulli", "chunk_ids": ["c2"]}],
     }
     services = fake_services(rows, [], tmp_path)
     query = make_query(services.settings, "Where did Euler work?", mentions=["Euler"],
                        hops={"rerank": False, "follow_up": False}, hybrid={"enabled": False})
     assert await HopsSearch(services).rank_documents(query, 3) == ["d3", "d2", "d1"]
-    assert services.store.params_of("query/hops/bridge_pages")[-1]["chunk_id"] == "c3"
+    assert services.store.params_of("query/hops/head_entity_names")[-1]["chunk_id"] == "c3"
+    titles = services.store.params_of("query/hops/pages_titled")[-1]["titles"]
+    assert titles == ["Bernoulli", "Daniel", "Daniel Bernoulli"]
     without = query.with_search(hops={"bridge_weight": 0.0})
     assert await HopsSearch(services).rank_documents(without, 3) == ["d3", "d1", "d2"]
 

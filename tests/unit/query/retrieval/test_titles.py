@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphrag_neo4j.query.retrieval.titles import named_head, names_title
+from graphrag_neo4j.query.retrieval.titles import named_head, names_title, page_titles
 
 
 @pytest.mark.parametrize(("question", "title"), [
@@ -47,3 +47,13 @@ def test_the_first_passage_leads_otherwise() -> None:
     twice = [_row("var", "git-var(1)", 0.8), _row("a", "rerere", 0.8), _row("b", "git rerere", 0.8)]
     assert named_head(QUESTION, twice) == twice[0]  # two named: no telling them apart
     assert named_head(QUESTION, []) is None
+
+
+def test_a_name_leads_to_its_own_page_and_those_of_the_names_inside_it() -> None:
+    assert page_titles(["Hiran region of Somalia"]) == [
+        "Hiran", "Hiran region of Somalia", "Somalia"]
+    # Runs of capitalised words only; shorter than four characters is no title.
+    assert page_titles(["2000 Hong Kong action film", "Up"]) == [
+        "2000 Hong Kong action film", "Hong", "Hong Kong", "Kong"]
+    assert page_titles(["Éric Rohmer"]) == ["Rohmer", "Éric", "Éric Rohmer"]
+    assert page_titles([]) == []
