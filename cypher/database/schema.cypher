@@ -8,7 +8,7 @@ CREATE CONSTRAINT covariate_id IF NOT EXISTS FOR (v:__Covariate__) REQUIRE v.id 
 CREATE CONSTRAINT related_id IF NOT EXISTS FOR ()-[r:RELATED]-() REQUIRE r.id IS UNIQUE;
 CREATE INDEX entity_name IF NOT EXISTS FOR (e:__Entity__) ON (e.name);
 CREATE INDEX entity_name_key IF NOT EXISTS FOR (e:__Entity__) ON (e.name_key);
-// Hops finds the page about a bridge entity by its title (query/hops/bridge_pages).
+// Hops finds the page about a bridge entity by its title (query/hops/pages_titled).
 CREATE INDEX chunk_title IF NOT EXISTS FOR (c:__Chunk__) ON (c.title);
 CREATE INDEX merge_from_key IF NOT EXISTS FOR (m:__Merge__) ON (m.from_key);
 CREATE CONSTRAINT lock_name IF NOT EXISTS FOR (l:__Lock__) REQUIRE l.name IS UNIQUE;

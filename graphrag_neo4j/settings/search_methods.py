@@ -116,8 +116,7 @@ class HopsSearchSettings(Section):
         description="Added to passages naming a bridge, a named entity of the passage "
         "nearest the question that the question does not name (x 1/ln(2 + its passages); "
         "the page titled by the bridge's name, or by a run of its capitalised words, as if it "
-        "alone named it); of passages tied as "
-        "nearest, the one whose title the question names.",
+        "alone named it); of passages tied as nearest, the one whose title the question names.",
     )
     bridge_max_passages: int = Field(
         50, description="An entity named in more passages is too common to be a bridge."

@@ -26,8 +26,7 @@ TYPES = ("RELATED", "HAS_ENTITY", "IN_COMMUNITY", "MERGED_INTO", "NEXT_CHUNK", "
          "PARENT_COMMUNITY", "HAS_COVARIATE", "SUBJECT", "OBJECT")
 INDEXES = ("document_id", "chunk_id", "entity_id", "community_id", "covariate_id",
            "related_id", "entity_name", "entity_name_key", "chunk_title", "merge_from_key",
-           "lock_name",
-           "merge_id", "community_level", "entity_name_fulltext", "chunk_embedding",
+           "lock_name", "merge_id", "community_level", "entity_name_fulltext", "chunk_embedding",
            "entity_description_embedding", "related_embedding", "community_embedding",
            "chunk_fulltext", "entity_text_fulltext", "chunk_text_fulltext")
 # A label or type token: never part of a longer name.

@@ -74,7 +74,8 @@ def bridge_evidence(
     bridges: Sequence[Bridge], question: str, pages: Sequence[Bridge] = ()
 ) -> dict[str, float]:
     """Per chunk, the best 1/ln(2 + passages) of the bridges it names; a chunk of a page about
-    a bridge (`pages`: by title) counts as if the bridge were named in that passage alone.
+    a bridge (`pages`: by title; their `passages` unread) counts as if the bridge were named in
+    that passage alone.
 
     A two-hop question names its first entity; the passage about it names the bridge (the
     association that published the journal), and the answer sits in the passages about the

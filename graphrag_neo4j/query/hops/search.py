@@ -280,11 +280,8 @@ class HopsSearch:
         retrieve for the question with it, and place the best of those after the first
         passages."""
         try:
-            found.follow_up = given if given is not None else await follow_up_query(
-                llm, question, await self._texts(
-                    found, found.chunk_order[: search.hops.follow_up_passages]
-                ), self.services.settings.prompts_dir,
-            )
+            found.follow_up = given if given is not None else await self._ask_follow_up(
+                found, question, llm, search)
         except ModelError as exc:
             found.notes.append(f"The follow-up call failed, ranked without it: {exc}")
             return
@@ -302,6 +299,13 @@ class HopsSearch:
         )
         found.chunk_order = joined_order(found.chunk_order, second.chunk_order, keep, insert)
         found.document_of = {**second.document_of, **found.document_of}
+
+    async def _ask_follow_up(
+        self, found: HopsRetrieval, question: str, llm: LLMCaller, search: SearchSettings
+    ) -> str:
+        """The LLM's query for what the question still needs after the best passages."""
+        read = await self._texts(found, found.chunk_order[: search.hops.follow_up_passages])
+        return await follow_up_query(llm, question, read, self.services.settings.prompts_dir)
 
     async def _texts(self, found: HopsRetrieval, ids: list[str]) -> list[Row]:
         """The passage rows of `ids` in that order (those the graph lacks left out), reading
@@ -374,7 +378,8 @@ class HopsSearch:
                 query.question, search, earlier.mentions if earlier else query.mentions,
                 earlier.follow_up if earlier else None,
             )
-            first[:] = first or [found]
+            if not first:
+                first.append(found)
             return [found.document_of[c] for c in found.chunk_order if c in found.document_of]
 
         return await first_documents(documents_of_top, k)

@@ -51,9 +51,7 @@ def page_titles(names: Sequence[str]) -> list[str]:
         words = name.split()
         for start in range(len(words)):
             for end in range(start + 1, len(words) + 1):
-                run = words[start:end]
-                if not run[-1][:1].isupper():
-                    break
-                if all(word[:1].isupper() for word in run):
-                    titles.add(" ".join(run))
+                if not words[end - 1][:1].isupper():
+                    break  # the run ends at the first word in lower case
+                titles.add(" ".join(words[start:end]))
     return sorted(title for title in titles if len(title) >= MIN_TITLE_CHARACTERS)
