@@ -88,15 +88,16 @@ def main() -> None:
     args = parser.parse_args()
     with SOURCES[0].open(encoding="utf-8") as lines:
         records = [json.loads(line) for line in lines]
+    found = pairs(records)
     questions: list[dict[str, object]] = []
-    for film, director in random.Random(SEED).sample(pairs(records), len(pairs(records))):
+    for film, director in random.Random(SEED).sample(found, len(found)):
         question = composed(film, director, asks_death=len(questions) % 2 == 1)
         if question is not None:
             questions.append(question)
         if len(questions) == args.count:
             break
     args.out.write_text(json.dumps(questions, indent=1, ensure_ascii=False), encoding="utf-8")
-    print(f"{len(questions)} questions from {len(pairs(records))} film-director pairs"
+    print(f"{len(questions)} questions from {len(found)} film-director pairs"
           f" written to {args.out}")
 
 

@@ -70,25 +70,19 @@ def bridge_strength(passages: int) -> float:
     return 1.0 / math.log(2 + passages)
 
 
-def bridge_evidence(
-    bridges: Sequence[Bridge], question: str, pages: Sequence[Bridge] = ()
-) -> dict[str, float]:
-    """Per chunk, the best 1/ln(2 + passages) of the bridges it names; a chunk of a page about
-    a bridge (`pages`: by title; their `passages` unread) counts as if the bridge were named in
-    that passage alone.
+def bridge_evidence(bridges: Sequence[Bridge], question: str) -> dict[str, float]:
+    """Per chunk, the best 1/ln(2 + passages) of the bridges it names.
 
     A two-hop question names its first entity; the passage about it names the bridge (the
     association that published the journal), and the answer sits in the passages about the
     bridge, which share few words with the question. Entities the question names are its
-    first hop, not a bridge; rarer names say more than common ones. The page about a bridge
-    says most about it, however many passages name it ("Somalia", "Hong Kong").
+    first hop, not a bridge; rarer names say more than common ones.
     """
     evidence: dict[str, float] = {}
-    for bridge, strength in [(b, bridge_strength(b.passages)) for b in bridges] + [
-        (page, bridge_strength(1)) for page in pages
-    ]:
+    for bridge in bridges:
         if named_by(question, bridge.name):
             continue
+        strength = bridge_strength(bridge.passages)
         for chunk_id in bridge.chunk_ids:
             evidence[chunk_id] = max(evidence.get(chunk_id, 0.0), strength)
     return evidence

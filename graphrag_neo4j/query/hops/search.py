@@ -153,15 +153,15 @@ class HopsSearch:
 
     async def _bridges(
         self, question: str, nearest: list[Row], search: SearchSettings
-    ) -> dict[str, float]:
-        """Per chunk, the bridge evidence of the passage nearest the question (none without
-        one): the bridges it names and the pages about them. Where passages tie at the top
-        (hybrid search's vector and word winners both score 1), the one whose document title
-        the question names: a question's bridges lead on from the page about what it names,
-        not from a page that only shares its words."""
+    ) -> list[Bridge]:
+        """The bridges named by the passage nearest the question and the pages about them
+        (none without one). Where passages tie at the top (hybrid search's vector and word
+        winners both score 1), the one whose document title the question names: a question's
+        bridges lead on from the page about what it names, not from a page that only shares
+        its words."""
         head = named_head(question, nearest)
         if head is None or search.hops.bridge_weight == 0:
-            return {}
+            return []
         named = {"chunk_id": head["chunk_id"],
                  "concept_type": self.services.settings.extraction.fast.concept_type}
         entities, pages = await asyncio.gather(
@@ -169,11 +169,11 @@ class HopsSearch:
                        max_passages=search.hops.bridge_max_passages),
             self._bridge_pages(named),
         )
-        return bridge_evidence(
-            [Bridge(row["name"], int(row["passages"]), tuple(row["chunk_ids"]))
-             for row in entities], question,
-            [Bridge(row["name"], 1, tuple(row["chunk_ids"])) for row in pages],
-        )
+        # The page about a bridge says most about it, however many passages name it
+        # ("Somalia", "Hong Kong"): it counts as a bridge only its own passages name.
+        bridges = [Bridge(row["name"], int(row["passages"]), tuple(row["chunk_ids"]))
+                   for row in entities]
+        return bridges + [Bridge(row["name"], 1, tuple(row["chunk_ids"])) for row in pages]
 
     async def _bridge_pages(self, head: dict[str, Any]) -> list[Row]:
         """Per title, the passages of the pages the head passage's entity names lead to."""
@@ -188,7 +188,7 @@ class HopsSearch:
         """Candidate passages (plus the nearest ones and those naming a bridge) ranked without
         an LLM, and their documents. Relations weigh per how their passage was extracted."""
         relations = relation_evidence(candidates)
-        bridges = await self._bridges(question, nearest, search)
+        bridges = bridge_evidence(await self._bridges(question, nearest, search), question)
         ids = sorted(set(relations) | set(bridges) | {row["chunk_id"] for row in nearest})
         rows = await self._read("query/hops/score_chunks", ids=ids, embedding=vector)
         scores = {row["chunk_id"]: float(row["score"]) for row in rows}

@@ -96,7 +96,7 @@ def test_the_page_about_a_bridge_weighs_as_a_bridge_named_once_however_common() 
     bridges = [Bridge("Somalia", 40, ("c-town", "c-somalia-2", "c-news"))]
     pages = [Bridge("Somalia", 1, ("c-somalia-1", "c-somalia-2")),
              Bridge("Ceelmakoile", 1, ("c-town",))]  # the question names it: its first hop
-    evidence = bridge_evidence(bridges, "Who led the country Ceelmakoile is in?", pages)
+    evidence = bridge_evidence(bridges + pages, "Who led the country Ceelmakoile is in?")
     common, page = 1 / math.log(42), 1 / math.log(3)
     assert evidence == {"c-town": common, "c-news": common,
                         "c-somalia-1": page, "c-somalia-2": page}
