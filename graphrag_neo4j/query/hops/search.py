@@ -162,24 +162,18 @@ class HopsSearch:
         head = named_head(question, nearest)
         if head is None or search.hops.bridge_weight == 0:
             return []
-        named = {"chunk_id": head["chunk_id"],
-                 "concept_type": self.services.settings.extraction.fast.concept_type}
-        entities, pages = await asyncio.gather(
-            self._read("query/hops/bridge_entities", **named,
-                       max_passages=search.hops.bridge_max_passages),
-            self._bridge_pages(named),
+        rows = await self._read(
+            "query/hops/head_entities", chunk_id=head["chunk_id"],
+            concept_type=self.services.settings.extraction.fast.concept_type,
+            max_passages=search.hops.bridge_max_passages,
         )
+        titles = page_titles([row["name"] for row in rows])
+        pages = await self._read("query/hops/pages_titled", titles=titles) if titles else []
         # The page about a bridge says most about it, however many passages name it
         # ("Somalia", "Hong Kong"): it counts as a bridge only its own passages name.
         bridges = [Bridge(row["name"], int(row["passages"]), tuple(row["chunk_ids"]))
-                   for row in entities]
+                   for row in rows if row["chunk_ids"]]
         return bridges + [Bridge(row["name"], 1, tuple(row["chunk_ids"])) for row in pages]
-
-    async def _bridge_pages(self, head: dict[str, Any]) -> list[Row]:
-        """Per title, the passages of the pages the head passage's entity names lead to."""
-        names = [row["name"] for row in await self._read("query/hops/head_entity_names", **head)]
-        titles = page_titles(names)
-        return await self._read("query/hops/pages_titled", titles=titles) if titles else []
 
     async def _fallback_order(
         self, question: str, candidates: list[Candidate], nearest: list[Row],

@@ -36,8 +36,7 @@ EULER_SUBGRAPH: dict[str, Canned] = {
          "object": "Leonhard Euler", "chunk_ids": ["c1"], "score": 0.8},
         {"id": "r2", "subject": "Daniel Bernoulli", "predicate": "son of",
          "object": "Johann Bernoulli", "chunk_ids": ["c2"], "score": 0.7}],
-    "query/hops/bridge_entities": [],
-    "query/hops/head_entity_names": [],
+    "query/hops/head_entities": [],
     "query/hops/pages_titled": [],
     "query/hops/chunk_bridge_entities": [],
     # Passages no candidate relation names state no fact of their own here.

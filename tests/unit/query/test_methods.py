@@ -116,8 +116,7 @@ def local_rows(metadata: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
             }
             for row in PASSAGES
         ],
-        "query/hops/bridge_entities": [],
-        "query/hops/head_entity_names": [],
+        "query/hops/head_entities": [],
         "query/hops/pages_titled": [],
         "query/hops/chunk_bridge_entities": [],
         "query/chunks_by_ids": [],
@@ -346,9 +345,10 @@ async def test_hops_lifts_passages_naming_a_bridge_and_weighs_fast_relations_apa
             {"chunk_id": "c1", "document_id": "d1", "cooccurrence_relations": True, "score": 0.3},
             {"chunk_id": "c2", "document_id": "d2", "cooccurrence_relations": True, "score": 0.2},
             {"chunk_id": "c3", "document_id": "d3", "cooccurrence_relations": True, "score": 0.5}],
-        "query/hops/bridge_entities": [
+        "query/hops/head_entities": [
             {"name": "Daniel Bernoulli", "passages": 2, "chunk_ids": ["c2", "c3"]},
             {"name": "Euler", "passages": 1, "chunk_ids": ["c1"]}],  # asked: no bridge
+        "query/hops/pages_titled": [],
     }
     services = fake_services(rows, [], tmp_path)
     query = make_query(services.settings, "Where did Euler work?", mentions=["Euler"],
@@ -372,14 +372,16 @@ async def test_hops_lifts_the_page_about_a_bridge_too_common_to_count_as_one(
             {"chunk_id": "c2", "document_id": "d2", "cooccurrence_relations": False, "score": 0.2},
             {"chunk_id": "c3", "document_id": "d3", "cooccurrence_relations": False, "score": 0.5}],
         "query/hops/chunk_relation_scores": [],
-        "query/hops/head_entity_names": [{"name": "Daniel Bernoulli"}],
+        # Named in more passages than hops.bridge_max_passages: no passages of its own.
+        "query/hops/head_entities": [
+            {"name": "Daniel Bernoulli", "passages": 60, "chunk_ids": []}],
         "query/hops/pages_titled": [{"name": "Daniel Bernoulli", "chunk_ids": ["c2"]}],
     }
     services = fake_services(rows, [], tmp_path)
     query = make_query(services.settings, "Where did Euler work?", mentions=["Euler"],
                        hops={"rerank": False, "follow_up": False}, hybrid={"enabled": False})
     assert await HopsSearch(services).rank_documents(query, 3) == ["d3", "d2", "d1"]
-    assert services.store.params_of("query/hops/head_entity_names")[-1]["chunk_id"] == "c3"
+    assert services.store.params_of("query/hops/head_entities")[-1]["chunk_id"] == "c3"
     titles = services.store.params_of("query/hops/pages_titled")[-1]["titles"]
     assert titles == ["Bernoulli", "Daniel", "Daniel Bernoulli"]
     without = query.with_search(hops={"bridge_weight": 0.0})
@@ -398,7 +400,7 @@ async def test_hops_reads_bridges_from_the_tied_passage_whose_title_the_question
         query = make_query(services.settings, question,
                            hops={"rerank": False, "follow_up": False}, hybrid={"enabled": False})
         await hops.rank_documents(query, 2)
-        assert services.store.params_of("query/hops/bridge_entities")[-1]["chunk_id"] == head
+        assert services.store.params_of("query/hops/head_entities")[-1]["chunk_id"] == head
 
 
 async def test_hops_coverage_selection_lifts_a_passage_sharing_a_picked_ones_entity(
