@@ -91,6 +91,7 @@ class GraphRAG:
         self._llm: LLMCaller | None = None
         self._embedder: EmbeddingCaller | None = None
         self._schema_ready = False
+        self._schema_current = False  # no index of this release's schema missing
         self._methods: dict[str, QueryMethod] = {}
         self._owns_models = True  # False: another workspace's engine lent its call paths
         # One loop for every sync call of this engine, on a thread of its own (loop_thread).
@@ -184,7 +185,7 @@ class GraphRAG:
             await asyncio.to_thread(self.store.check_embedder, self.embedder.model_name,
                                     dimensions)
             await asyncio.to_thread(self._record_capabilities)
-            self._schema_ready = True
+            self._schema_ready = self._schema_current = True
         return dimensions
 
     def _record_capabilities(self) -> None:
@@ -405,9 +406,10 @@ class GraphRAG:
         query = make_query(self.settings, question, **options)
         runner = self.query_method(method) if method is None or isinstance(method, str) \
             else method
-        return await run_query(
+        answer = await run_query(
             self, runner, query, self.find_entities, self.entity_names_in_graph
         )
+        return await self._schema_noted(answer)
 
     async def aretrieve(self, question: str, method: str | None = None, **options: Any) -> Answer:
         """The context a method would answer from, with no answer call (options as in aquery)."""
@@ -417,7 +419,22 @@ class GraphRAG:
 
         query = make_query(self.settings, question, **options)
         name = method or DEFAULT_METHOD
-        return await retrieve_only(self, name, self.query_method(name), query)
+        return await self._schema_noted(
+            await retrieve_only(self, name, self.query_method(name), query)
+        )
+
+    async def _schema_noted(self, answer: Answer) -> Answer:
+        """The answer, with a note while the graph lacks indexes of this release's schema (an
+        older release wrote it; queries never write the schema). Checked until it is current,
+        then never again."""
+        from graphrag_neo4j.query.answers.schema_note import schema_lag_note
+
+        if not self._schema_current:
+            pending = await asyncio.to_thread(self.store.pending_schema)
+            if pending:
+                answer.notes.append(schema_lag_note(pending, self.store.workspace.name))
+            self._schema_current = not pending
+        return answer
 
     def retrieve(self, question: str, method: str | None = None, **options: Any) -> Answer:
         """Sync version of `aretrieve`."""

@@ -16,7 +16,12 @@ from typing import Any, LiteralString, Self
 from graphrag_neo4j.database.memory_refusal import refusing_over_memory
 from graphrag_neo4j.database.workspaces.names import SUFFIX, Workspace, check_name
 from graphrag_neo4j.runtime.errors import Neo4jUnavailableError, SchemaMismatchError
-from graphrag_neo4j.runtime.resources import load_cypher, split_statements, statements_to_run
+from graphrag_neo4j.runtime.resources import (
+    load_cypher,
+    schema_changes,
+    split_statements,
+    statements_to_run,
+)
 from graphrag_neo4j.settings import Neo4jSettings
 
 # The driver imports pandas and pyarrow when it starts, if they are installed, only to take
@@ -357,6 +362,12 @@ class Store:
         them."""
         names = (self.workspace.canonical(row["name"]) for row in self.read("database/show_schema"))
         return {name for name in names if name is not None}
+
+    def pending_schema(self) -> list[str]:
+        """The indexes and constraints `apply_schema` would create or drop in this workspace:
+        none once this release's schema is applied (a graph an older release wrote lacks some)."""
+        return schema_changes(split_statements(load_cypher("database/schema")),
+                              self.schema_names())
 
     def apply_schema(self, dimensions: int) -> None:
         """Create constraints and indexes, refusing vector indexes of another dimension.

@@ -153,6 +153,17 @@ def statements_to_run(statements: Sequence[str], existing: Collection[str]) -> l
     return kept
 
 
+def schema_changes(statements: Sequence[str], existing: Collection[str]) -> list[str]:
+    """The names `statements_to_run` would create or drop, in the statements' order: none when
+    the graph already holds what the statements make."""
+    names = []
+    for statement in statements_to_run(statements, existing):
+        found = _CREATES.match(statement) or _DROPS.match(statement)
+        if found:
+            names.append(found.group(1))
+    return names
+
+
 def _names_under(root: Path, suffix: str) -> list[str]:
     return sorted(p.relative_to(root).with_suffix("").as_posix() for p in root.rglob(f"*{suffix}"))
 

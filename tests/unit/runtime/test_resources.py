@@ -9,6 +9,7 @@ from graphrag_neo4j.runtime.resources import (
     all_prompt_names,
     load_cypher,
     load_prompt,
+    schema_changes,
     split_statements,
 )
 
@@ -48,3 +49,15 @@ def test_prompts_and_statements_sit_in_folders_and_load_by_their_path() -> None:
     assert "{question}" in load_prompt("query/hops/follow_up")
     assert all("/" in name for name in all_prompt_names())  # the root holds only folders
     assert all("/" in name for name in all_cypher_names())
+
+
+def test_schema_changes_name_what_a_graph_lacks_or_holds_too_many_of() -> None:
+    statements = [
+        "CREATE INDEX chunk_title IF NOT EXISTS FOR (c:__Chunk__) ON (c.title)",
+        "CREATE CONSTRAINT chunk_id IF NOT EXISTS FOR (c:__Chunk__) REQUIRE c.id IS UNIQUE",
+        "DROP INDEX chunk_text_fulltext IF EXISTS",
+    ]
+    assert schema_changes(statements, {"chunk_id"}) == ["chunk_title"]
+    assert schema_changes(statements, {"chunk_id", "chunk_title", "chunk_text_fulltext"}) == [
+        "chunk_text_fulltext"]
+    assert schema_changes(statements, {"chunk_id", "chunk_title"}) == []
