@@ -366,8 +366,7 @@ class Store:
     def pending_schema(self) -> list[str]:
         """The indexes and constraints `apply_schema` would create or drop in this workspace:
         none once this release's schema is applied (a graph an older release wrote lacks some)."""
-        return schema_changes(split_statements(load_cypher("database/schema")),
-                              self.schema_names())
+        return schema_changes(_schema_statements(), self.schema_names())
 
     def apply_schema(self, dimensions: int) -> None:
         """Create constraints and indexes, refusing vector indexes of another dimension.
@@ -391,7 +390,7 @@ class Store:
         try:
             self._run_statements(
                 [self.workspace.map_cypher(statement) for statement in
-                 statements_to_run(split_statements(load_cypher("database/schema")), existing)],
+                 statements_to_run(_schema_statements(), existing)],
                 {"dimensions": dimensions},
             )
         except ClientError as exc:
@@ -432,3 +431,8 @@ def _operators(plan: Mapping[str, Any]) -> list[dict[str, Any]]:
     for child in plan.get("children", []):
         found.extend(_operators(child))
     return found
+
+
+def _schema_statements() -> list[str]:
+    """The statements of this release's schema (cypher/database/schema.cypher), one by one."""
+    return split_statements(load_cypher("database/schema"))
