@@ -82,13 +82,15 @@ CORPORA = (
     Corpus("dulce-md", (DATA / "operation_dulce" / "Operation_Dulce_v2_1_1.md",)),
     Corpus("musique-text", (DATA / "musique" / "corpus.jsonl",)),
     Corpus("musique-triplets", (DATA / "musique" / "corpus.jsonl",), triplets=True),
-    Corpus("2wiki", (DATA / "2wiki" / "corpus.jsonl",)),
+    # One English passage (2wiki-03743, a film's quoted Romanian titles) is read as Romanian
+    # with 0.99 confidence; stripping quoted titles instead misreads another passage.
+    Corpus("2wiki", (DATA / "2wiki" / "corpus.jsonl",), expected_unextracted=1),
     Corpus("biomed", (DATA / "biomed" / "corpus.jsonl",)),
     Corpus("seeds-zh", (SEEDS / "tiny_graphrag.zh.md", SEEDS / "msgraphrag_query_on_neo4j.zh.md"),
            expected_unextracted=2),
     Corpus("seeds-en-code", (SEEDS / "graph_rag_with_milvus.en.md",)),
-    # 126 HTML pages of Debian's git manual (benchmarks/data/git-manual): read as the loaders
-    # read HTML (as raw text until an HTML loader lands).
+    # 126 HTML pages of Debian's git manual (benchmarks/data/git-manual), converted as any
+    # HTML file is.
     Corpus("git-manual", (ROOT / "benchmarks" / "data" / "git-manual" / "pages",)),
 )
 
