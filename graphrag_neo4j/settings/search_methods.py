@@ -100,6 +100,14 @@ class HopsSearchSettings(Section):
         25, description="Most candidate relations shown to the LLM reranker."
     )
     rerank_select: int = Field(3, description="Most relations the LLM reranker may choose.")
+    rerank_keep: int = Field(
+        2, ge=0, json_schema_extra=TUNABLE,
+        description="Best passages of the ranking without the rerank that its choices never"
+        " move: the chosen relations' passages come after them, and the answer reads them"
+        " beside the first `final_k`. 2: with the offline model the rerank put Recall@2 below"
+        " hops' without it (docs/benchmarks.md); 0 lets a strong model's choices lead, as the"
+        " Milvus notebook's do.",
+    )
     relation_weight: float = Field(
         0.75, json_schema_extra=TUNABLE,
         description="Weight of the best relation's similarity added to a passage's own "

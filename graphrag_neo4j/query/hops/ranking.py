@@ -135,17 +135,29 @@ def shown_to_reranker(
     return shown
 
 
-def passages_after_rerank(chosen: Sequence[Candidate], fallback: Sequence[str]) -> list[str]:
-    """Chunks of the chosen relations in the reranker's order, then the fallback order.
+def passages_after_rerank(
+    chosen: Sequence[Candidate], fallback: Sequence[str], keep: int
+) -> list[str]:
+    """The fallback's first `keep` chunks, then the chunks of the chosen relations in the
+    reranker's order, then the rest of the fallback order.
 
     A relation stated by several chunks lists them in their fallback rank, so the better
     passage comes first, as the notebook walks relation ids to passage ids.
     """
     rank = {chunk_id: position for position, chunk_id in enumerate(fallback)}
-    ordered: list[str] = []
+    ordered: list[str] = list(dict.fromkeys(fallback[:keep]))
     for candidate in chosen:
         for chunk_id in sorted(candidate.chunk_ids, key=lambda c: rank.get(c, len(rank))):
             if chunk_id not in ordered:
                 ordered.append(chunk_id)
     ordered.extend(chunk_id for chunk_id in fallback if chunk_id not in ordered)
     return ordered
+
+
+def placed_by_rerank(
+    chosen: Sequence[Candidate], order: Sequence[str], keep: int, most: int
+) -> list[str]:
+    """The chosen relations' chunks below the first `keep` of the reranked `order`, at most
+    `most`: what the rerank adds to the passages it never moves."""
+    chosen_chunks = {chunk_id for relation in chosen for chunk_id in relation.chunk_ids}
+    return [chunk_id for chunk_id in order[keep:] if chunk_id in chosen_chunks][:most]

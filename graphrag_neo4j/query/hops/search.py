@@ -29,6 +29,7 @@ from graphrag_neo4j.query.hops.ranking import (
     bridge_evidence,
     expand_entities,
     passages_after_rerank,
+    placed_by_rerank,
     relation_evidence,
     shown_to_reranker,
 )
@@ -67,6 +68,7 @@ class HopsRetrieval:
     rerank: Rerank | None = None
     follow_up: str = ""
     follow_up_added: list[str] = field(default_factory=list)
+    rerank_added: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     # Passage rows (id, title, text) already read, by chunk id: the follow-up's, for the answer.
     texts: dict[str, Row] = field(default_factory=dict)
@@ -313,7 +315,8 @@ class HopsSearch:
     async def _rerank(
         self, found: HopsRetrieval, question: str, llm: LLMCaller, search: SearchSettings
     ) -> None:
-        """Let the LLM choose among the candidates; their passages then come first."""
+        """Let the LLM choose among the candidates; their passages then come after the first
+        `hops.rerank_keep`, which never move."""
         shown = shown_to_reranker(
             found.candidates, search.hops.rerank_candidates, RELATIONS_PER_PASSAGE_SHOWN
         )
@@ -329,7 +332,10 @@ class HopsSearch:
             found.notes.append("The rerank reply held no list of facts, ranked by embeddings.")
             return
         found.chosen = [shown[i] for i in found.rerank.order[: search.hops.rerank_select]]
-        found.chunk_order = passages_after_rerank(found.chosen, found.blended_order)
+        keep = search.hops.rerank_keep
+        found.chunk_order = passages_after_rerank(found.chosen, found.blended_order, keep)
+        found.rerank_added = placed_by_rerank(
+            found.chosen, found.chunk_order, keep, search.hops.rerank_select)
 
     async def build_context(self, query: Query) -> SearchContext:
         """Retrieval only: the facts and `hops.final_k` passages for the answer prompt.
@@ -341,8 +347,10 @@ class HopsSearch:
 
     async def _pack(self, found: HopsRetrieval, search: SearchSettings) -> SearchContext:
         top = found.chunk_order[: search.hops.final_k]
-        # The follow-up's passages are the next hop's: the answer reads them beside the first.
-        top += [chunk_id for chunk_id in found.follow_up_added if chunk_id not in top]
+        # The passages of the facts the rerank chose and the follow-up's (the next hop's) may
+        # sit below the first ones, which they never move: the answer reads them beside those.
+        for added in (found.rerank_added, found.follow_up_added):
+            top += [chunk_id for chunk_id in added if chunk_id not in top]
         passages = await self._texts(found, top)
         facts = found.chosen or found.candidates[:FACTS_IN_PROMPT]
         context = passage_context(passages, search.passage_context_tokens, _extra(found))

@@ -74,6 +74,7 @@ def rag(
                  "degree": query["target_degree"],
                  "final_k": query["final_top_k_passages"],
                  "rerank": True,  # the notebook reranks with the LLM
+                 "rerank_keep": 0,  # and lets its choices lead
                  "follow_up": False},  # and asks no follow-up
         "naive.top_k": query["final_top_k_passages"],
         "hybrid.enabled": False,  # the notebook ranks by vectors only
@@ -102,6 +103,19 @@ async def test_hops_returns_euler_then_daniel_like_the_notebook(
     assert facts == ["Leonhard Euler was a student of Johann Bernoulli",
                      "Daniel Bernoulli was the son of Johann Bernoulli"]
     assert "-----Facts-----" in context.text and "Daniel Bernoulli (1700" in context.text
+
+
+async def test_a_rerank_that_keeps_the_first_passages_adds_the_sons_below_them(
+    rag: GraphRAG, nano_root: Path
+) -> None:
+    question = _question(nano_root)["query"]
+    plain = await HopsSearch(rag).build_context(
+        make_query(rag.settings, question, hops={"rerank": False}))
+    kept = await HopsSearch(rag).build_context(
+        make_query(rag.settings, question, hops={"rerank_keep": 2}))
+    assert plain.ranked_document_ids == ["nano_dataset-3", "nano_dataset-1"]  # Euler, Johann
+    assert kept.ranked_document_ids == [*plain.ranked_document_ids, "nano_dataset-2"]
+    assert "Daniel Bernoulli (1700" in kept.text
 
 
 async def test_naive_ranks_euler_first_and_misses_daniel(rag: GraphRAG, nano_root: Path) -> None:

@@ -12,6 +12,7 @@ from graphrag_neo4j.query.hops.ranking import (
     bridge_evidence,
     expand_entities,
     passages_after_rerank,
+    placed_by_rerank,
     relation_evidence,
     shown_to_reranker,
 )
@@ -105,8 +106,20 @@ def test_the_page_about_a_bridge_weighs_as_a_bridge_named_once_however_common() 
 def test_rerank_order_comes_first_then_the_fallback() -> None:
     chosen = [rel("r1", 0.2, "c9", "c3"), rel("r2", 0.3, "c3")]
     fallback = ["c1", "c3", "c2", "c9"]
-    assert passages_after_rerank(chosen, fallback) == ["c3", "c9", "c1", "c2"]
-    assert passages_after_rerank([], fallback) == fallback
+    assert passages_after_rerank(chosen, fallback, keep=0) == ["c3", "c9", "c1", "c2"]
+    assert passages_after_rerank([], fallback, keep=0) == fallback
+
+
+def test_the_rerank_never_moves_the_passages_it_keeps() -> None:
+    chosen = [rel("r1", 0.2, "c9", "c7"), rel("r2", 0.3, "c2")]
+    fallback = ["c1", "c2", "c3", "c7", "c9"]
+    order = passages_after_rerank(chosen, fallback, keep=2)
+    assert order == ["c1", "c2", "c7", "c9", "c3"]
+    # What it adds is what it placed below the kept ones (c2 was kept), at most `most`.
+    assert placed_by_rerank(chosen, order, keep=2, most=3) == ["c7", "c9"]
+    assert placed_by_rerank(chosen, order, keep=2, most=1) == ["c7"]
+    # Keeping more passages than there are keeps the order whole.
+    assert passages_after_rerank(chosen, fallback, keep=9) == fallback
 
 
 def test_reranker_sees_at_most_two_facts_of_one_passage() -> None:
