@@ -137,27 +137,21 @@ def shown_to_reranker(
 
 def passages_after_rerank(
     chosen: Sequence[Candidate], fallback: Sequence[str], keep: int
-) -> list[str]:
-    """The fallback's first `keep` chunks, then the chunks of the chosen relations in the
-    reranker's order, then the rest of the fallback order.
+) -> tuple[list[str], list[str]]:
+    """The order after the rerank, and the passages it placed: the fallback's first `keep`
+    chunks, then each chosen relation's best-ranked chunk in the reranker's order, then the
+    rest of the fallback order.
 
-    A relation stated by several chunks lists them in their fallback rank, so the better
-    passage comes first, as the notebook walks relation ids to passage ids.
+    One chunk a relation, as the notebook walks relation ids to passage ids: a co-occurrence
+    stated in dozens of passages would otherwise fill the ranking with them.
     """
     rank = {chunk_id: position for position, chunk_id in enumerate(fallback)}
     ordered: list[str] = list(dict.fromkeys(fallback[:keep]))
+    placed: list[str] = []
     for candidate in chosen:
-        for chunk_id in sorted(candidate.chunk_ids, key=lambda c: rank.get(c, len(rank))):
-            if chunk_id not in ordered:
-                ordered.append(chunk_id)
+        best = min(candidate.chunk_ids, key=lambda c: rank.get(c, len(rank)), default=None)
+        if best is not None and best not in ordered:
+            ordered.append(best)
+            placed.append(best)
     ordered.extend(chunk_id for chunk_id in fallback if chunk_id not in ordered)
-    return ordered
-
-
-def placed_by_rerank(
-    chosen: Sequence[Candidate], order: Sequence[str], keep: int, most: int
-) -> list[str]:
-    """The chosen relations' chunks below the first `keep` of the reranked `order`, at most
-    `most`: what the rerank adds to the passages it never moves."""
-    chosen_chunks = {chunk_id for relation in chosen for chunk_id in relation.chunk_ids}
-    return [chunk_id for chunk_id in order[keep:] if chunk_id in chosen_chunks][:most]
+    return ordered, placed

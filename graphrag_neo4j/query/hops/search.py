@@ -29,7 +29,6 @@ from graphrag_neo4j.query.hops.ranking import (
     bridge_evidence,
     expand_entities,
     passages_after_rerank,
-    placed_by_rerank,
     relation_evidence,
     shown_to_reranker,
 )
@@ -332,10 +331,8 @@ class HopsSearch:
             found.notes.append("The rerank reply held no list of facts, ranked by embeddings.")
             return
         found.chosen = [shown[i] for i in found.rerank.order[: search.hops.rerank_select]]
-        keep = search.hops.rerank_keep
-        found.chunk_order = passages_after_rerank(found.chosen, found.blended_order, keep)
-        found.rerank_added = placed_by_rerank(
-            found.chosen, found.chunk_order, keep, search.hops.rerank_select)
+        found.chunk_order, found.rerank_added = passages_after_rerank(
+            found.chosen, found.blended_order, search.hops.rerank_keep)
 
     async def build_context(self, query: Query) -> SearchContext:
         """Retrieval only: the facts and `hops.final_k` passages for the answer prompt.

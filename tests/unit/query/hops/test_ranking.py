@@ -12,7 +12,6 @@ from graphrag_neo4j.query.hops.ranking import (
     bridge_evidence,
     expand_entities,
     passages_after_rerank,
-    placed_by_rerank,
     relation_evidence,
     shown_to_reranker,
 )
@@ -104,22 +103,29 @@ def test_the_page_about_a_bridge_weighs_as_a_bridge_named_once_however_common() 
 
 
 def test_rerank_order_comes_first_then_the_fallback() -> None:
-    chosen = [rel("r1", 0.2, "c9", "c3"), rel("r2", 0.3, "c3")]
-    fallback = ["c1", "c3", "c2", "c9"]
-    assert passages_after_rerank(chosen, fallback, keep=0) == ["c3", "c9", "c1", "c2"]
-    assert passages_after_rerank([], fallback, keep=0) == fallback
+    chosen = [rel("r1", 0.2, "c9", "c3"), rel("r2", 0.3, "c4")]
+    fallback = ["c1", "c3", "c2", "c9", "c4"]
+    # Each chosen relation brings its best-ranked passage (c3 before c9), in the rerank's order.
+    assert passages_after_rerank(chosen, fallback, keep=0) == (
+        ["c3", "c4", "c1", "c2", "c9"], ["c3", "c4"])
+    assert passages_after_rerank([], fallback, keep=0) == (fallback, [])
+
+
+def test_a_fact_of_many_passages_brings_one() -> None:
+    cooccurrence = rel("r1", 0.2, *[f"c{n}" for n in range(9, 0, -1)])
+    fallback = [f"c{n}" for n in range(10)]
+    order, placed = passages_after_rerank([cooccurrence], fallback, keep=0)
+    assert placed == ["c1"] and order == ["c1", "c0", *fallback[2:]]
 
 
 def test_the_rerank_never_moves_the_passages_it_keeps() -> None:
     chosen = [rel("r1", 0.2, "c9", "c7"), rel("r2", 0.3, "c2")]
     fallback = ["c1", "c2", "c3", "c7", "c9"]
-    order = passages_after_rerank(chosen, fallback, keep=2)
-    assert order == ["c1", "c2", "c7", "c9", "c3"]
-    # What it adds is what it placed below the kept ones (c2 was kept), at most `most`.
-    assert placed_by_rerank(chosen, order, keep=2, most=3) == ["c7", "c9"]
-    assert placed_by_rerank(chosen, order, keep=2, most=1) == ["c7"]
+    # c2 is kept already: the rerank places only r1's best passage, c7.
+    assert passages_after_rerank(chosen, fallback, keep=2) == (
+        ["c1", "c2", "c7", "c3", "c9"], ["c7"])
     # Keeping more passages than there are keeps the order whole.
-    assert passages_after_rerank(chosen, fallback, keep=9) == fallback
+    assert passages_after_rerank(chosen, fallback, keep=9) == (fallback, [])
 
 
 def test_reranker_sees_at_most_two_facts_of_one_passage() -> None:
