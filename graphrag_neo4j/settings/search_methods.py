@@ -90,8 +90,8 @@ class HopsSearchSettings(Section):
     rerank: bool = Field(
         False,
         description="Find the question's names and rerank relations with the LLM (two calls);"
-        " off by default: with the offline model it put Recall@2 below naive's"
-        " (docs/benchmarks.md). Retrieval only makes the same calls.",
+        " off by default: with the offline model it lowered Recall@5, after the passages"
+        " `rerank_keep` holds (docs/benchmarks.md). Retrieval only makes the same calls.",
     )
     max_candidates: int = Field(
         100, description="Candidate relations kept from the subgraph, nearest first."
