@@ -136,22 +136,23 @@ def shown_to_reranker(
 
 
 def passages_after_rerank(
-    chosen: Sequence[Candidate], fallback: Sequence[str], keep: int
+    chosen: Sequence[Candidate], fallback: Sequence[str], keep: int, most: int
 ) -> tuple[list[str], list[str]]:
     """The order after the rerank, and the passages it placed: the fallback's first `keep`
-    chunks, then each chosen relation's best-ranked chunk in the reranker's order, then the
-    rest of the fallback order.
+    chunks, then at most `most` chunks of the chosen relations in the reranker's order, then
+    the rest of the fallback order.
 
-    One chunk a relation, as the notebook walks relation ids to passage ids: a co-occurrence
-    stated in dozens of passages would otherwise fill the ranking with them.
+    A relation stated by several chunks lists them in their fallback rank, as the notebook walks
+    relation ids to passage ids; `most` (as many as the facts it may choose) stops a
+    co-occurrence stated in dozens of passages from filling the ranking with them.
     """
     rank = {chunk_id: position for position, chunk_id in enumerate(fallback)}
-    ordered: list[str] = list(dict.fromkeys(fallback[:keep]))
+    kept = list(dict.fromkeys(fallback[:keep]))
     placed: list[str] = []
     for candidate in chosen:
-        best = min(candidate.chunk_ids, key=lambda c: rank.get(c, len(rank)), default=None)
-        if best is not None and best not in ordered:
-            ordered.append(best)
-            placed.append(best)
-    ordered.extend(chunk_id for chunk_id in fallback if chunk_id not in ordered)
-    return ordered, placed
+        for chunk_id in sorted(candidate.chunk_ids, key=lambda c: rank.get(c, len(rank))):
+            if chunk_id not in kept and chunk_id not in placed:
+                placed.append(chunk_id)
+    placed = placed[:most]
+    first = kept + placed
+    return first + [chunk_id for chunk_id in fallback if chunk_id not in first], placed

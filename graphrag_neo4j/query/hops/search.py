@@ -332,7 +332,7 @@ class HopsSearch:
             return
         found.chosen = [shown[i] for i in found.rerank.order[: search.hops.rerank_select]]
         found.chunk_order, found.rerank_added = passages_after_rerank(
-            found.chosen, found.blended_order, search.hops.rerank_keep)
+            found.chosen, found.blended_order, search.hops.rerank_keep, search.hops.rerank_select)
 
     async def build_context(self, query: Query) -> SearchContext:
         """Retrieval only: the facts and `hops.final_k` passages for the answer prompt.

@@ -103,29 +103,28 @@ def test_the_page_about_a_bridge_weighs_as_a_bridge_named_once_however_common() 
 
 
 def test_rerank_order_comes_first_then_the_fallback() -> None:
-    chosen = [rel("r1", 0.2, "c9", "c3"), rel("r2", 0.3, "c4")]
-    fallback = ["c1", "c3", "c2", "c9", "c4"]
-    # Each chosen relation brings its best-ranked passage (c3 before c9), in the rerank's order.
-    assert passages_after_rerank(chosen, fallback, keep=0) == (
-        ["c3", "c4", "c1", "c2", "c9"], ["c3", "c4"])
-    assert passages_after_rerank([], fallback, keep=0) == (fallback, [])
+    chosen = [rel("r1", 0.2, "c9", "c3"), rel("r2", 0.3, "c3")]
+    fallback = ["c1", "c3", "c2", "c9"]
+    assert passages_after_rerank(chosen, fallback, keep=0, most=9) == (
+        ["c3", "c9", "c1", "c2"], ["c3", "c9"])
+    assert passages_after_rerank([], fallback, keep=0, most=9) == (fallback, [])
 
 
-def test_a_fact_of_many_passages_brings_one() -> None:
+def test_a_fact_of_many_passages_places_at_most_final_k() -> None:
     cooccurrence = rel("r1", 0.2, *[f"c{n}" for n in range(9, 0, -1)])
     fallback = [f"c{n}" for n in range(10)]
-    order, placed = passages_after_rerank([cooccurrence], fallback, keep=0)
-    assert placed == ["c1"] and order == ["c1", "c0", *fallback[2:]]
+    order, placed = passages_after_rerank([cooccurrence], fallback, keep=0, most=2)
+    assert placed == ["c1", "c2"] and order == ["c1", "c2", "c0", *fallback[3:]]
 
 
 def test_the_rerank_never_moves_the_passages_it_keeps() -> None:
-    chosen = [rel("r1", 0.2, "c9", "c7"), rel("r2", 0.3, "c2")]
-    fallback = ["c1", "c2", "c3", "c7", "c9"]
-    # c2 is kept already: the rerank places only r1's best passage, c7.
-    assert passages_after_rerank(chosen, fallback, keep=2) == (
-        ["c1", "c2", "c7", "c3", "c9"], ["c7"])
+    chosen = [rel("r1", 0.2, "c9", "c7"), rel("r2", 0.3, "c2", "c4")]
+    fallback = ["c1", "c2", "c3", "c4", "c7", "c9"]
+    # c2 is kept already; r1's passages come first, by their fallback rank, then r2's c4.
+    assert passages_after_rerank(chosen, fallback, keep=2, most=2) == (
+        ["c1", "c2", "c7", "c9", "c3", "c4"], ["c7", "c9"])
     # Keeping more passages than there are keeps the order whole.
-    assert passages_after_rerank(chosen, fallback, keep=9) == (fallback, [])
+    assert passages_after_rerank(chosen, fallback, keep=9, most=2) == (fallback, [])
 
 
 def test_reranker_sees_at_most_two_facts_of_one_passage() -> None:
