@@ -147,12 +147,9 @@ def passages_after_rerank(
     co-occurrence stated in dozens of passages from filling the ranking with them.
     """
     rank = {chunk_id: position for position, chunk_id in enumerate(fallback)}
-    kept = list(dict.fromkeys(fallback[:keep]))
-    placed: list[str] = []
-    for candidate in chosen:
-        for chunk_id in sorted(candidate.chunk_ids, key=lambda c: rank.get(c, len(rank))):
-            if chunk_id not in kept and chunk_id not in placed:
-                placed.append(chunk_id)
-    placed = placed[:most]
-    first = kept + placed
-    return first + [chunk_id for chunk_id in fallback if chunk_id not in first], placed
+    kept = set(fallback[:keep])
+    stated = (chunk_id for candidate in chosen
+              for chunk_id in sorted(candidate.chunk_ids, key=lambda c: rank.get(c, len(rank))))
+    placed = [chunk_id for chunk_id in dict.fromkeys(stated) if chunk_id not in kept][:most]
+    # As the follow-up joins its passages: each passage once, none dropped.
+    return list(dict.fromkeys([*fallback[:keep], *placed, *fallback])), placed
