@@ -17,7 +17,7 @@ from graphrag_neo4j.query.context import (
     documents_in_order,
     join_tables,
 )
-from graphrag_neo4j.query.hops.search import HopsSearch
+from graphrag_neo4j.query.hops.retriever import HopsRetriever
 from graphrag_neo4j.query.local.facts import FactsBuilder, fact_cells, stated_relations
 from graphrag_neo4j.query.retrieval.candidates import named_entity_ids
 from graphrag_neo4j.runtime.errors import InputError
@@ -147,7 +147,7 @@ class LocalSearch:
         vector = await self.services.embedder.embed_query(question)
         seeds, ranked = await asyncio.gather(
             named_entity_ids(self.services, question, search.local.seeds_per_mention, search),
-            HopsSearch(self.services).retrieve(question, passage_ranker_search(search)),
+            HopsRetriever(self.services).retrieve(question, passage_ranker_search(search)),
         )
         # The passages come from the graph (Microsoft GraphRAG's local search takes its text
         # units from the matched entities and relations): hops' ranking, the graph ranker that
@@ -182,4 +182,4 @@ class LocalSearch:
         """The documents of local's passage ranking, best first, until k documents. The
         context shows the passages in this order, as many as its token budget holds."""
         ranker = replace(query, search=passage_ranker_search(query.search))
-        return await HopsSearch(self.services).rank_documents(ranker, k)
+        return await HopsRetriever(self.services).rank_documents(ranker, k)

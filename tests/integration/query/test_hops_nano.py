@@ -18,6 +18,7 @@ from graphrag_neo4j.evaluation.retrieval import EvalQuestion
 from graphrag_neo4j.llm.offline.embeddings import MiniLMEmbeddings
 from graphrag_neo4j.llm.testing import FakeChatModel
 from graphrag_neo4j.query.base import make_query, validated_search
+from graphrag_neo4j.query.hops.retriever import HopsRetriever
 from graphrag_neo4j.query.hops.search import HopsSearch
 from graphrag_neo4j.query.retrieval.naive import NaiveSearch
 from graphrag_neo4j.runtime.errors import InputError, ModelError
@@ -309,7 +310,7 @@ async def test_a_passage_s_own_facts_score_is_its_nearest_stated_relation(
     # Wide enough to reach every relation (the law of large numbers is three steps from
     # Euler): the candidates are then the reference.
     wide = _hops_only(rag, question, degree=2, max_candidates=1000)
-    found = await HopsSearch(rag).retrieve(question, wide, ["Euler", "the Bernoulli theorem"])
+    found = await HopsRetriever(rag).retrieve(question, wide, ["Euler", "the Bernoulli theorem"])
     expected: dict[str, float] = {}
     for candidate in found.candidates:
         for chunk_id in candidate.chunk_ids:
@@ -328,7 +329,7 @@ async def test_passages_no_candidate_reached_are_weighed_by_their_own_facts(
     question = "Who was Euler's teacher?"
     # One candidate relation: the other three passages are found by their text alone.
     narrow = _hops_only(rag, question, final_k=4, max_candidates=1, relation_weight=100.0)
-    found = await HopsSearch(rag).retrieve(question, narrow)
+    found = await HopsRetriever(rag).retrieve(question, narrow)
     vector = await rag.embedder.embed_query(question)
     ids = found.blended_order
     own = {row["chunk_id"]: row["score"] for row in rag.store.read(

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from graphrag_neo4j.query.hops.packing import facts_block, numbered_facts
 from graphrag_neo4j.query.hops.rerank import Candidate
-from graphrag_neo4j.query.hops.search import facts_block, numbered_facts
 
 
 def test_facts_are_numbered_and_point_at_the_passages_shown() -> None:
