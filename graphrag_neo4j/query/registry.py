@@ -48,6 +48,19 @@ def method_guide() -> str:
     )
 
 
+def listed_methods(text: str, option: str = "--method") -> list[str]:
+    """The method names of a comma-separated list, each once, in its order; an unknown name or
+    an empty list is one sentence naming the option, so a typo is refused before any work."""
+    names = list(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
+    unknown = [name for name in names if name not in METHODS]
+    if unknown:
+        raise InputError(f"Unknown method {', '.join(map(repr, unknown))} in {option}: use"
+                         f" one or more of {method_list()}, comma-separated.")
+    if not names:
+        raise InputError(f"{option} names no method: give one or more of {method_list()}.")
+    return names
+
+
 def create_method(name: str | None, services: Services) -> QueryMethod:
     """A new instance of the method `name` (default: local); an unknown name is one sentence."""
     factory = METHODS.get(name or DEFAULT_METHOD)

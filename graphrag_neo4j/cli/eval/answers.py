@@ -35,7 +35,7 @@ from graphrag_neo4j.evaluation.gold_passages import GOLD
 from graphrag_neo4j.evaluation.judge import CRITERIA, PairResult
 from graphrag_neo4j.evaluation.retrieval import read_questions
 from graphrag_neo4j.query.base import with_search_settings
-from graphrag_neo4j.query.registry import ANSWER_EVAL_METHODS, method_list
+from graphrag_neo4j.query.registry import ANSWER_EVAL_METHODS, listed_methods, method_list
 
 if TYPE_CHECKING:
     from graphrag_neo4j.evaluation.answer_significance import PairedComparison
@@ -84,7 +84,7 @@ def answers_command(
     use_workspace(workspace)
     from graphrag_neo4j.engine import GraphRAG
 
-    methods = [m.strip() for m in method.split(",") if m.strip()]
+    methods = listed_methods(method)
     items = read_questions(questions, limit, need_passages=False)
     if gold_context:
         require_gold(items, questions)

@@ -17,7 +17,12 @@ from graphrag_neo4j.evaluation.corpus import prepare_graph
 from graphrag_neo4j.evaluation.gold_ids import questions_in_graph
 from graphrag_neo4j.evaluation.retrieval import MethodResult, read_questions
 from graphrag_neo4j.evaluation.retrieval_run import against_baseline, evaluate_runs, variants
-from graphrag_neo4j.query.registry import EVAL_BASELINE, EVAL_METHODS, method_list
+from graphrag_neo4j.query.registry import (
+    EVAL_BASELINE,
+    EVAL_METHODS,
+    listed_methods,
+    method_list,
+)
 from graphrag_neo4j.runtime.errors import InputError
 
 if TYPE_CHECKING:
@@ -71,7 +76,7 @@ def retrieval_command(
 
     ks = _int_list(k)
     overrides = search_settings_set(settings)
-    methods = [m.strip() for m in method.split(",") if m.strip()]
+    methods = listed_methods(method)
     items = read_questions(questions, limit)
     runs = variants(methods, overrides, compare_hybrid)
     with GraphRAG(settings=settings_with(overrides), console=console) as rag, ExitStack() as stack:

@@ -94,3 +94,24 @@ def test_index_shard_says_it_is_deprecated_and_points_to_ray(
     said = " ".join(result.output.split())
     assert "`--shard` is deprecated and will be removed" in said
     assert "run `index --ray` on a Ray cluster" in said
+
+
+@pytest.mark.parametrize("command", ["retrieval", "answers"])
+@pytest.mark.parametrize(("listed", "refusal"), [
+    ("naive,pagerank", "Unknown method 'pagerank' in --method"),
+    (" , ", "--method names no method"),
+])
+def test_eval_refuses_a_method_list_it_cannot_run_before_anything_loads(
+    command: str, listed: str, refusal: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    questions = tmp_path / "questions.json"
+    questions.write_text('[{"question": "Who?", "answer": "Bob",'
+                         ' "supporting_passage_ids": ["doc-1"]}]')
+    monkeypatch.setattr(engine_module, "GraphRAG", _no_engine)
+    _register_subcommands()
+    result = CliRunner().invoke(
+        app, ["eval", command, "--questions", str(questions), "--method", listed])
+    assert result.exit_code != 0
+    assert isinstance(result.exception, InputError)
+    assert refusal in str(result.exception)
+    assert "local" in str(result.exception)  # the names it takes
