@@ -30,12 +30,14 @@ def test_eval_indexes_the_corpus_and_prints_recall_per_method(
     app.add_typer(eval_app, name="eval")  # as cli.py mounts it
     result = CliRunner().invoke(app, [
         "eval", "retrieval", "--corpus", str(shared_data / "milvus_nano" / "nano_dataset.json"),
-        "--questions", str(questions), "--method", "naive,hops,nonsense", "--k", "1,4",
+        "--questions", str(questions), "--method", "naive,hops,global", "--k", "1,4",
         "--set", "hops.rerank=false", "--per-question", str(per_question),
     ])
     assert result.exit_code == 0, result.output
     assert "Recall@1" in result.output and "Recall@4" in result.output
-    assert "nonsense is not available" in result.output
+    # A method the graph cannot rank with is said and left out; an unknown name is refused
+    # before anything runs (tests/unit/cli/test_refusals.py).
+    assert "global is not available" in result.output
     rows = [json.loads(line) for line in per_question.read_text().splitlines()]
     assert [row["method"] for row in rows] == ["naive", "hops"]
     for row in rows:  # Euler's passage first, and all four passages within k = 4
