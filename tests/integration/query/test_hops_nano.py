@@ -253,7 +253,8 @@ async def test_eval_answers_gold_column_reads_the_gold_passages_alone(
     absent = EvalQuestion("lost", gold.question, ["nano_dataset-9"], ("Daniel",))
     with pytest.raises(InputError, match=r"no passage of the gold document\(s\) nano_dataset-9"):
         await _evaluate(rag, [], [gold, absent], gold=True)
-    # "gold" is no method of the registry: named in --method, it is one the graph cannot run.
+    # "gold" is no method of the registry: asked for by name, it is one the run cannot make
+    # (the CLI refuses it in --method before the run; --gold-context adds the column).
     (named,) = await _evaluate(rag, [GOLD], [gold])
     assert named.unavailable is not None and named.records == []
 
