@@ -6,6 +6,7 @@ import math
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from graphrag_neo4j.query.hops.follow_up import joined_order, placed_passages
 from graphrag_neo4j.query.hops.rerank import Candidate
 
 Neighbours = Callable[[list[str]], Awaitable[set[str]]]
@@ -147,9 +148,9 @@ def passages_after_rerank(
     co-occurrence stated in dozens of passages from filling the ranking with them.
     """
     rank = {chunk_id: position for position, chunk_id in enumerate(fallback)}
-    kept = set(fallback[:keep])
-    stated = (chunk_id for candidate in chosen
-              for chunk_id in sorted(candidate.chunk_ids, key=lambda c: rank.get(c, len(rank))))
-    placed = [chunk_id for chunk_id in dict.fromkeys(stated) if chunk_id not in kept][:most]
-    # As the follow-up joins its passages: each passage once, none dropped.
-    return list(dict.fromkeys([*fallback[:keep], *placed, *fallback])), placed
+    stated = list(dict.fromkeys(
+        chunk_id for candidate in chosen
+        for chunk_id in sorted(candidate.chunk_ids, key=lambda c: rank.get(c, len(rank)))))
+    # Placed as the follow-up places its passages: each passage once, none dropped.
+    return (joined_order(fallback, stated, keep, most),
+            placed_passages(fallback, stated, keep, most))

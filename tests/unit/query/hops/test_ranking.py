@@ -110,7 +110,7 @@ def test_rerank_order_comes_first_then_the_fallback() -> None:
     assert passages_after_rerank([], fallback, keep=0, most=9) == (fallback, [])
 
 
-def test_a_fact_of_many_passages_places_at_most_final_k() -> None:
+def test_a_fact_of_many_passages_places_at_most_the_facts_it_may_choose() -> None:
     cooccurrence = rel("r1", 0.2, *[f"c{n}" for n in range(9, 0, -1)])
     fallback = [f"c{n}" for n in range(10)]
     order, placed = passages_after_rerank([cooccurrence], fallback, keep=0, most=2)
