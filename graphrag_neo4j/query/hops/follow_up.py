@@ -61,17 +61,3 @@ def follow_up_mentions(first: Sequence[str], query: str) -> list[str]:
     added = [name for name in capitalised_mentions(query) if name.casefold() not in seen]
     return [*first, *dict.fromkeys(added)]
 
-
-def placed_passages(
-    first: Sequence[str], second: Sequence[str], keep: int, insert: int
-) -> list[str]:
-    """The best `insert` of `second` not among `first`'s top `keep`: what the follow-up adds."""
-    kept = set(first[:keep])
-    return [chunk_id for chunk_id in second if chunk_id not in kept][:insert]
-
-
-def joined_order(first: Sequence[str], second: Sequence[str], keep: int, insert: int) -> list[str]:
-    """`first`'s top `keep`, then the passages the follow-up places, then the rest of `first`,
-    each passage once: the first passages never move, no passage drops out."""
-    placed = placed_passages(first, second, keep, insert)
-    return list(dict.fromkeys([*first[:keep], *placed, *first]))

@@ -6,7 +6,7 @@ import math
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from graphrag_neo4j.query.hops.follow_up import joined_order, placed_passages
+from graphrag_neo4j.query.hops.placing import joined_order, placed_passages
 from graphrag_neo4j.query.hops.rerank import Candidate
 
 Neighbours = Callable[[list[str]], Awaitable[set[str]]]

@@ -47,7 +47,6 @@ def _candidate(row: Row) -> Candidate:
     )
 
 
-
 @dataclass
 class HopsRetriever:
     """Ranks passages for a question the hops way; hops and local search both rank with it."""
@@ -75,7 +74,7 @@ class HopsRetriever:
     async def _mentions(self, question: str, llm: LLMCaller | None, notes: list[str]) -> list[str]:
         if llm is not None:
             try:
-                return await llm_mentions(llm, question, self.services.settings.prompts_dir)
+                return await llm_mentions(llm, question, self._prompts_dir)
             except ModelError as exc:
                 notes.append(f"The NER call failed, capitalised phrases used instead: {exc}")
         return capitalised_mentions(question)

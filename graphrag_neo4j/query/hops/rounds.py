@@ -9,12 +9,8 @@ from pathlib import Path
 
 from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.query.context import Row
-from graphrag_neo4j.query.hops.follow_up import (
-    follow_up_mentions,
-    follow_up_query,
-    joined_order,
-    placed_passages,
-)
+from graphrag_neo4j.query.hops.follow_up import follow_up_mentions, follow_up_query
+from graphrag_neo4j.query.hops.placing import joined_order, placed_passages
 from graphrag_neo4j.query.hops.ranking import passages_after_rerank, shown_to_reranker
 from graphrag_neo4j.query.hops.rerank import rerank_relations
 from graphrag_neo4j.query.hops.retrieval import HopsRetrieval

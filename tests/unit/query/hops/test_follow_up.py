@@ -1,4 +1,4 @@
-"""Hops' follow-up: the query a reply holds, the joined ranking, and the method with a fake
+"""Hops' follow-up: the query a reply holds, and the method with a fake
 model: a passage found only through the follow-up comes after the first ones."""
 
 from __future__ import annotations
@@ -7,17 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from graphrag_neo4j.llm.calls.chat import LLMCaller
 from graphrag_neo4j.query.base import make_query
 from graphrag_neo4j.query.hops.follow_up import (
     follow_up_mentions,
-    joined_order,
     numbered_passages,
     parse_follow_up,
-    placed_passages,
 )
 from graphrag_neo4j.query.hops.search import HopsSearch
 from tests.unit.query.fakes import EULER_SUBGRAPH, Canned, fake_services
@@ -73,30 +69,6 @@ def test_passages_are_numbered_with_their_titles_and_cut() -> None:
     lines = numbered_passages([PASSAGES["c1"], {"text": "x " * 1000}]).splitlines()
     assert lines[0] == "[1] Euler: Euler studied with Johann Bernoulli."
     assert lines[1].startswith("[2] x x") and len(lines[1]) <= 4 + 700
-
-
-def test_the_joined_order_keeps_the_first_and_places_the_inserted_after_them() -> None:
-    first, second = ["a", "b", "c", "d"], ["e", "a", "f", "g"]
-    assert joined_order(first, second, keep=2, insert=2) == ["a", "b", "e", "f", "c", "d"]
-    assert joined_order(first, second, keep=0, insert=1) == ["e", "a", "b", "c", "d"]
-    assert joined_order(first, second, keep=2, insert=0) == first
-
-
-@given(st.lists(st.integers(0, 30), unique=True), st.lists(st.integers(0, 30), unique=True),
-       st.integers(0, 5), st.integers(0, 5))
-def test_the_joined_order_loses_nothing_and_repeats_nothing(
-    first: list[int], second: list[int], keep: int, insert: int
-) -> None:
-    joined = [int(x) for x in joined_order([str(x) for x in first], [str(x) for x in second],
-                                           keep, insert)]
-    assert len(joined) == len(set(joined))
-    assert joined[: min(keep, len(first))] == first[:keep]
-    added = [int(x) for x in placed_passages([str(x) for x in first],
-                                             [str(x) for x in second], keep, insert)]
-    assert added == [x for x in second if x not in first[:keep]][:insert]
-    assert set(joined) == set(first) | set(added)
-    # The first ranking's passages the follow-up did not move keep their order.
-    assert [x for x in joined if x not in added] == [x for x in first if x not in added]
 
 
 async def test_a_passage_found_through_the_follow_up_comes_after_the_first_two(
